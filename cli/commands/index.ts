@@ -1,0 +1,9 @@
+// Registers every sub-command; each lives in its own file and sets the exit code it wants.
+import type { Command } from 'commander';
+import { registerManifestCommand } from './manifest';
+
+export type SetExitCode = (code: number) => void;
+
+export function registerCommands(program: Command, setExitCode: SetExitCode): void {
+  registerManifestCommand(program, setExitCode);
+}

@@ -1,0 +1,148 @@
+// The challenge manifest: everything that defines one contest, validated before anything uses it.
+import { z } from 'zod';
+import { byteSizeSchema } from './size';
+
+export const TARGET_IDS = ['linux-intel', 'windows-amd'] as const;
+export const targetIdSchema = z.enum(TARGET_IDS);
+export type TargetId = z.infer<typeof targetIdSchema>;
+
+const relativePathPattern = z
+  .string()
+  .min(1)
+  .refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), {
+    message: 'must be a relative path pattern without ".."',
+  });
+
+export const toolchainSchema = z.strictObject({
+  /** How the flags are spelled: GCC/Clang style or MSVC (clang-cl) style. */
+  kind: z.enum(['clang', 'gcc', 'clang-cl']),
+  /** The C++ compiler executable (looked up on PATH when not absolute). */
+  cxx: z.string().min(1),
+  /** Compiler flags used for both baseline and solution. */
+  flags: z.array(z.string().min(1)).min(1),
+  /** Flags for builds that valgrind must decode (deterministic mode): no AVX-512. */
+  deterministicFlags: z.array(z.string().min(1)).optional(),
+});
+export type Toolchain = z.infer<typeof toolchainSchema>;
+
+export const targetSchema = z.strictObject({
+  os: z.enum(['linux', 'windows']),
+  /** CPU vendor string as the CPU reports it (cpuid / /proc/cpuinfo). */
+  cpuVendor: z.enum(['GenuineIntel', 'AuthenticAMD']),
+  description: z.string().optional(),
+  toolchain: toolchainSchema,
+});
+export type Target = z.infer<typeof targetSchema>;
+
+const seededInputSchema = z.strictObject({
+  size: byteSizeSchema,
+  seed: z.string().min(1),
+  description: z.string().optional(),
+});
+
+const secretInputSchema = z.strictObject({
+  size: byteSizeSchema,
+  /** The seed is a secret the organizer sets; only its variable's name is in the manifest. */
+  seedEnv: z
+    .string()
+    .regex(/^[A-Z][A-Z0-9_]*$/, 'must be an environment variable name (A-Z, 0-9, _)'),
+  description: z.string().optional(),
+});
+
+export const testGroupSchema = z.strictObject({
+  /** Folder under the tests directory holding this group's cases. */
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be kebab-case'),
+  description: z.string().min(1),
+  /** Required: a failure is the verdict. Advisory: a failure is a warning in the report. */
+  required: z.boolean().default(true),
+});
+export type TestGroup = z.infer<typeof testGroupSchema>;
+
+const positiveSeconds = z.number().positive();
+
+export const limitsSchema = z.strictObject({
+  buildSeconds: positiveSeconds,
+  /** Wall-time limit for one run on a test input. */
+  testRunSeconds: positiveSeconds,
+  /** Wall-time limit for one run on the benchmark input. */
+  benchmarkRunSeconds: positiveSeconds,
+  memory: byteSizeSchema,
+  outputBytes: byteSizeSchema,
+  patchBytes: byteSizeSchema,
+  /** Largest file a run or build may write. */
+  fileBytes: byteSizeSchema,
+  processes: z.number().int().positive(),
+});
+export type Limits = z.infer<typeof limitsSchema>;
+
+export const runPolicySchema = z
+  .strictObject({
+    warmups: z.number().int().nonnegative(),
+    minPairs: z.number().int().min(3),
+    maxPairs: z.number().int().min(3),
+    /** Stop adding pairs once the 95% interval's half-width is within this fraction of the speedup. */
+    precision: z.number().positive().max(0.5),
+    /** CPU to pin timed runs to; a runner's own setting wins. */
+    cpu: z.number().int().nonnegative().optional(),
+  })
+  .refine((p) => p.maxPairs >= p.minPairs, {
+    message: 'maxPairs must be at least minPairs',
+    path: ['maxPairs'],
+  });
+export type RunPolicy = z.infer<typeof runPolicySchema>;
+
+export const scoringSchema = z.strictObject({
+  /** How the targets' speedups combine: their sum (as the 2022 contest ranked) or geometric mean. */
+  formula: z.enum(['sum', 'geomean']).default('sum'),
+  description: z.string().optional(),
+});
+
+export const manifestSchema = z
+  .strictObject({
+    slug: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be kebab-case'),
+    /** Bumped whenever anything that affects judging changes (template, harness, tests, flags). */
+    version: z.number().int().positive(),
+    title: z.string().min(1),
+    summary: z.string().min(1),
+    readme: relativePathPattern,
+    templateDir: relativePathPattern,
+    harnessDir: relativePathPattern,
+    testsDir: relativePathPattern,
+    /** The files a contestant edits; all other template files are protected too. */
+    editableFiles: z.array(relativePathPattern).min(1),
+    /** Glob patterns of new files a patch may add. */
+    allowedNewFiles: z.array(relativePathPattern).min(1),
+    /** Glob patterns a patch may never touch (the harness: driver, build files, tests). */
+    protectedPaths: z.array(relativePathPattern).min(1),
+    targets: z
+      .partialRecord(targetIdSchema, targetSchema)
+      .refine((t) => Object.keys(t).length > 0, {
+        message: 'at least one target is needed',
+      }),
+    inputs: z.strictObject({
+      public: seededInputSchema,
+      benchmark: secretInputSchema,
+      deterministic: seededInputSchema,
+      /** Benchmark inputs contain no \r, \v or \f unless the organizer asks for them. */
+      rareSeparators: z.boolean().default(false),
+    }),
+    tests: z.strictObject({ groups: z.array(testGroupSchema).min(1) }),
+    limits: limitsSchema,
+    runPolicy: runPolicySchema,
+    scoring: scoringSchema,
+    quota: z.strictObject({ submissionsPerHour: z.number().int().positive() }),
+    deadline: z.iso.datetime({ offset: true }).optional(),
+  })
+  .superRefine((m, ctx) => {
+    const ids = m.tests.groups.map((g) => g.id);
+    ids.forEach((id, i) => {
+      if (ids.indexOf(id) !== i)
+        ctx.addIssue({
+          code: 'custom',
+          message: `duplicate test group "${id}"`,
+          path: ['tests', 'groups', i, 'id'],
+        });
+    });
+  });
+export type Manifest = z.infer<typeof manifestSchema>;
+export type ManifestInput = z.input<typeof manifestSchema>;

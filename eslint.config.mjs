@@ -1,0 +1,28 @@
+// Lint configuration: typescript-eslint's recommended rules over all TypeScript sources.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.data/**', 'build/**', '.next/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "MemberExpression[object.object.name='process'][object.property.name='env'] > Identifier",
+          message: 'Read environment variables through a zod-validated config module.',
+        },
+      ],
+    },
+  },
+  // Tool configuration files run outside the app and read their own environment.
+  { files: ['*.config.ts', '*.config.mjs'], rules: { 'no-restricted-syntax': 'off' } },
+);

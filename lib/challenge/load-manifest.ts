@@ -1,0 +1,70 @@
+// Reads and validates a challenge manifest; a mistake stops here with the field's path in the message.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { manifestSchema, type Manifest } from '../../contracts';
+
+export const CHALLENGES_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../challenges',
+);
+
+export class ManifestError extends Error {
+  override name = 'ManifestError';
+}
+
+export interface Challenge {
+  /** Absolute path of the challenge's folder. */
+  dir: string;
+  manifest: Manifest;
+  templateDir: string;
+  harnessDir: string;
+  testsDir: string;
+}
+
+/** Formats zod issues as "field.path: message" lines, so an organizer sees exactly what to fix. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `  - ${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+    .join('\n');
+}
+
+export function parseManifest(raw: unknown, source: string): Manifest {
+  const parsed = manifestSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new ManifestError(`Invalid manifest ${source}:\n${describeIssues(parsed.error)}`);
+  return parsed.data;
+}
+
+export async function loadManifestFile(file: string): Promise<Manifest> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ManifestError(`Cannot read manifest ${file}: ${(error as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (error) {
+    throw new ManifestError(`Manifest ${file} is not valid YAML: ${(error as Error).message}`);
+  }
+  return parseManifest(raw, file);
+}
+
+/** Loads challenges/<slug>/manifest.yaml (or a challenge folder given as a path). */
+export async function loadChallenge(slugOrDir: string): Promise<Challenge> {
+  const dir = /^[a-z0-9][a-z0-9-]*$/.test(slugOrDir)
+    ? path.join(CHALLENGES_DIR, slugOrDir)
+    : path.resolve(slugOrDir);
+  const manifest = await loadManifestFile(path.join(dir, 'manifest.yaml'));
+  return {
+    dir,
+    manifest,
+    templateDir: path.join(dir, manifest.templateDir),
+    harnessDir: path.join(dir, manifest.harnessDir),
+    testsDir: path.join(dir, manifest.testsDir),
+  };
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The test command (`npm test`): installs what the tests need when it is missing, then runs
+# type checks, lint and every unit and integration test against real tools.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-system-deps.sh
+
+# npm dependencies: install from the lock file when missing or older than the lock.
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+
+npx tsc --noEmit
+npx eslint .
+npx vitest run "$@"

@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: [
+      'tests/**/*.test.ts',
+      'challenges/**/*.test.ts',
+      'runner/**/*.test.ts',
+      'contracts/**/*.test.ts',
+      'lib/**/*.test.ts',
+    ],
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
+    // Integration tests build C++ and run processes; two cores are all we have.
+    fileParallelism: true,
+    maxWorkers: 2,
+    allowOnly: !process.env.CI,
+  },
+});
