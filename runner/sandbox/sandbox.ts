@@ -1,0 +1,87 @@
+// The sandbox interface: every untrusted process (compiler or solution) runs through one of these.
+// The pipeline never knows which mechanism (bubblewrap, Docker, a Windows job object) is behind it.
+
+export interface SandboxLimits {
+  /** Wall-clock limit; the whole process tree is killed when it passes. */
+  wallTimeMs: number;
+  /** Memory limit for the whole process tree. */
+  memoryBytes: number;
+  /** Most processes/threads the untrusted tree may have at once. */
+  processes: number;
+  /** Most bytes of standard output kept or hashed; more is OUTPUT_LIMIT_EXCEEDED. */
+  outputBytes: number;
+  /** Largest file the untrusted code may write. */
+  fileBytes: number;
+}
+
+export interface SandboxMount {
+  /** Absolute host path. */
+  host: string;
+  /** Absolute path inside the sandbox. */
+  sandbox: string;
+}
+
+export interface SandboxRequest {
+  /** Executable path as seen inside the sandbox (or a name looked up on the sandbox's PATH). */
+  command: string;
+  args: string[];
+  /** Host directory that is the only writable place (mounted at the same path inside). */
+  workDir: string;
+  /** Working directory inside the sandbox; defaults to workDir. */
+  cwd?: string;
+  /** Extra read-only mounts (inputs, the harness); the toolchain is always visible read-only. */
+  readOnly?: SandboxMount[];
+  /** The complete environment of the untrusted process (nothing is inherited). */
+  env?: Record<string, string>;
+  /** Host file fed as standard input; otherwise stdin is empty. */
+  stdinFile?: string;
+  /**
+   * What to do with standard output: keep it in memory (up to limits.outputBytes), or only count and
+   * hash it (timed runs: the output is checked by its sha256 without holding it).
+   */
+  stdout: 'capture' | 'hash';
+  /** Most bytes of standard error kept (the rest is counted and dropped). Default 64 KiB. */
+  stderrBytes?: number;
+  /** Pin the process tree to this CPU. */
+  cpu?: number;
+  limits: SandboxLimits;
+  signal?: AbortSignal;
+}
+
+/** Why the sandbox stopped the process, when it did. */
+export type LimitExceeded = 'time' | 'memory' | 'output' | 'processes' | 'file-size';
+
+export interface SandboxResult {
+  /** Exit status when the process exited normally. */
+  exitCode: number | null;
+  /** Signal name when it was killed (by the sandbox or by itself). */
+  signal: string | null;
+  limitExceeded: LimitExceeded | null;
+  /** Measured from outside the untrusted process. */
+  wallTimeMs: number;
+  userTimeMs: number;
+  sysTimeMs: number;
+  maxRssBytes: number;
+  minorFaults: number;
+  majorFaults: number;
+  voluntaryContextSwitches: number;
+  involuntaryContextSwitches: number;
+  /** Standard output when stdout was 'capture' (never more than limits.outputBytes). */
+  stdout?: Buffer;
+  stdoutBytes: number;
+  stdoutSha256: string;
+  stderr: string;
+  stderrBytes: number;
+}
+
+export interface Sandbox {
+  readonly kind: 'bubblewrap' | 'docker';
+  /** Checks that the mechanism works on this host; throws a SandboxUnavailableError saying why not. */
+  check(): Promise<void>;
+  run(request: SandboxRequest): Promise<SandboxResult>;
+}
+
+/** The host cannot provide this sandbox (a platform fault, never the contestant's). */
+export class SandboxUnavailableError extends Error {
+  override name = 'SandboxUnavailableError';
+}
