@@ -2,3 +2,4 @@
 // is a zod schema here, imported by the CLI, the runner, the scorer and the web app alike.
 export * from './size';
 export * from './manifest';
+export * from './judging';

@@ -1,0 +1,212 @@
+// The judging contract: what a judging job carries and what it returns. The local CLI (`perfjudge
+// judge --json`), the queue workers and the web app all speak exactly these types.
+import { z } from 'zod';
+import { targetIdSchema } from './manifest';
+
+export const VERDICTS = [
+  'ACCEPTED',
+  'REJECTED',
+  'BUILD_ERROR',
+  'WRONG_ANSWER',
+  'RUNTIME_ERROR',
+  'TIME_LIMIT_EXCEEDED',
+  'MEMORY_LIMIT_EXCEEDED',
+  'OUTPUT_LIMIT_EXCEEDED',
+  'JUDGE_ERROR',
+] as const;
+export const verdictSchema = z.enum(VERDICTS);
+export type Verdict = z.infer<typeof verdictSchema>;
+
+/** Verdicts that are the contestant's doing (final, never retried). JUDGE_ERROR is the platform's. */
+export function isContestantFault(verdict: Verdict): boolean {
+  return verdict !== 'ACCEPTED' && verdict !== 'JUDGE_ERROR';
+}
+
+export const STAGES = ['intake', 'build', 'test', 'measure', 'profile', 'report'] as const;
+export const stageSchema = z.enum(STAGES);
+export type Stage = z.infer<typeof stageSchema>;
+
+/** A progress event, streamed while a judging runs (CLI progress line, web app live view). */
+export const progressEventSchema = z.object({
+  stage: stageSchema,
+  /** 0..1 within the stage. */
+  fraction: z.number().min(0).max(1),
+  message: z.string().max(500),
+});
+export type ProgressEvent = z.infer<typeof progressEventSchema>;
+
+export const sideSchema = z.enum(['baseline', 'solution']);
+export type Side = z.infer<typeof sideSchema>;
+
+/** What the OS accounted for one process tree, measured from outside it. */
+export const processStatsSchema = z.object({
+  wallMs: z.number().nonnegative(),
+  userMs: z.number().nonnegative(),
+  sysMs: z.number().nonnegative(),
+  maxRssBytes: z.number().int().nonnegative(),
+  minorFaults: z.number().int().nonnegative(),
+  majorFaults: z.number().int().nonnegative(),
+  voluntaryContextSwitches: z.number().int().nonnegative(),
+  involuntaryContextSwitches: z.number().int().nonnegative(),
+  /** (user + sys) / wall: above 1 means more than one CPU's worth of work. */
+  cpuUtilization: z.number().nonnegative(),
+});
+export type ProcessStats = z.infer<typeof processStatsSchema>;
+
+/** A perf counter: a counter the host cannot count is 'unsupported', never 0. */
+export const counterSchema = z.object({
+  value: z.number().nullable(),
+  unit: z.string().default(''),
+  status: z.enum(['counted', 'unsupported', 'not-counted']),
+  /** Share of the run the counter was actually counting (multiplexing); 100 when always on. */
+  runningPercent: z.number().min(0).max(100).nullable().default(null),
+});
+export type Counter = z.infer<typeof counterSchema>;
+
+export const runSchema = z.object({
+  side: sideSchema,
+  kind: z.enum(['warmup', 'timed']),
+  /** Pair number for timed runs (B and S of a pair share it). */
+  pair: z.number().int().nonnegative().nullable(),
+  stats: processStatsSchema,
+  outputBytes: z.number().int().nonnegative(),
+  outputSha256: z.string(),
+  correct: z.boolean(),
+  exitCode: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  counters: z.record(z.string(), counterSchema).default({}),
+});
+export type Run = z.infer<typeof runSchema>;
+
+export const estimateSchema = z.object({
+  speedup: z.number().positive(),
+  ciLow: z.number().positive(),
+  ciHigh: z.number().positive(),
+  confidence: z.number(),
+  halfWidthRel: z.number().nonnegative(),
+  pairs: z.number().int().nonnegative(),
+  method: z.string(),
+  stopReason: z.enum(['precise', 'budget', 'identical-binaries']),
+});
+export type Estimate = z.infer<typeof estimateSchema>;
+
+export const timeSummarySchema = z.object({
+  n: z.number().int(),
+  minMs: z.number(),
+  medianMs: z.number(),
+  maxMs: z.number(),
+  cv: z.number(),
+});
+export type TimeSummary = z.infer<typeof timeSummarySchema>;
+
+export const diffLineSchema = z.object({
+  line: z.number().int().positive(),
+  expected: z.string().nullable(),
+  got: z.string().nullable(),
+});
+export type DiffLine = z.infer<typeof diffLineSchema>;
+
+export const testOutcomeSchema = z.enum([
+  'passed',
+  'wrong-answer',
+  'runtime-error',
+  'time-limit',
+  'memory-limit',
+  'output-limit',
+]);
+export type TestOutcome = z.infer<typeof testOutcomeSchema>;
+
+export const testCaseResultSchema = z.object({
+  group: z.string(),
+  name: z.string(),
+  required: z.boolean(),
+  outcome: testOutcomeSchema,
+  wallMs: z.number().nonnegative(),
+  /** First differing lines (expected vs got), for a wrong answer. */
+  diff: z.array(diffLineSchema).default([]),
+  message: z.string().default(''),
+});
+export type TestCaseResult = z.infer<typeof testCaseResultSchema>;
+
+export const buildResultSchema = z.object({
+  ok: z.boolean(),
+  cached: z.boolean(),
+  durationMs: z.number().nonnegative(),
+  /** The compiler's output (configure + build), capped. */
+  log: z.string(),
+  binarySha256: z.string().nullable(),
+  limitExceeded: z.string().nullable().default(null),
+});
+export type BuildResult = z.infer<typeof buildResultSchema>;
+
+export const patchFileSchema = z.object({
+  path: z.string(),
+  change: z.enum(['modified', 'added', 'deleted', 'renamed']),
+  from: z.string().optional(),
+  additions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+});
+export type PatchFile = z.infer<typeof patchFileSchema>;
+
+export const hostFingerprintSchema = z.object({
+  hostname: z.string(),
+  os: z.string(),
+  kernel: z.string(),
+  cpuModel: z.string(),
+  cpuVendor: z.string(),
+  cores: z.number().int().positive(),
+  compiler: z.string(),
+  governor: z.string().nullable(),
+  turbo: z.string().nullable(),
+  sandbox: z.string(),
+  /** The runner's hardware does not match the target: results are for development only. */
+  devMode: z.boolean(),
+  /** The target's OS is emulated (Windows under Wine): timings are not comparable to native. */
+  emulated: z.boolean(),
+});
+export type HostFingerprint = z.infer<typeof hostFingerprintSchema>;
+
+export const judgingResultSchema = z.object({
+  schemaVersion: z.literal(1),
+  judgingId: z.string().nullable(),
+  challenge: z.object({ slug: z.string(), version: z.number().int() }),
+  target: targetIdSchema,
+  verdict: verdictSchema,
+  /** One sentence a contestant reads first. */
+  message: z.string(),
+  stages: z.object({
+    intake: z.object({
+      ok: z.boolean(),
+      reason: z.string().nullable(),
+      files: z.array(patchFileSchema),
+      format: z.string().nullable(),
+    }),
+    build: z
+      .object({
+        baseline: buildResultSchema,
+        solution: buildResultSchema,
+        identicalBinaries: z.boolean(),
+      })
+      .nullable(),
+    test: z.object({ cases: z.array(testCaseResultSchema) }).nullable(),
+    measure: z
+      .object({
+        inputBytes: z.number().int().nonnegative(),
+        inputSha256: z.string(),
+        cpu: z.number().int().nullable(),
+        runs: z.array(runSchema),
+        estimate: estimateSchema.nullable(),
+        baseline: timeSummarySchema.nullable(),
+        solution: timeSummarySchema.nullable(),
+      })
+      .nullable(),
+  }),
+  warnings: z.array(z.string()),
+  host: hostFingerprintSchema,
+  startedAt: z.iso.datetime(),
+  finishedAt: z.iso.datetime(),
+  durationMs: z.number().nonnegative(),
+  /** Per-stage wall time of the judging itself (overhead accounting). */
+  stageDurationsMs: z.partialRecord(stageSchema, z.number().nonnegative()),
+});
+export type JudgingResult = z.infer<typeof judgingResultSchema>;
