@@ -1,0 +1,159 @@
+// Checks by simulation that the judge's 95% interval covers the true speedup about 95% of the time.
+import { describe, expect, it } from 'vitest';
+import {
+  createRng,
+  median,
+  orderStatisticRank,
+  shouldStop,
+  simulatePairs,
+  speedupEstimate,
+  type IntervalMethod,
+  type NoiseModel,
+  type StopPolicy,
+} from '../../runner/stats';
+
+/*
+ * Noise model (runner/stats/noise-model.ts, SHARED_VM_NOISE): every run gets 2% lognormal jitter;
+ * one run in ten is hit by interference that makes it 10–50% slower; slow periods of ~7 runs
+ * (a noisy neighbour) slow every run inside them by one shared 10–40%, so both runs of a pair
+ * inside a period slow down together. Each component hits B and S with the same probability and
+ * size, so log(b/s) is symmetric about log(trueRatio): the median of the pairwise ratios — the
+ * quantity the estimator targets — is exactly the nominal ratio. The first test checks that claim
+ * on a very large sample before the coverage tests rely on it.
+ */
+
+const EXPERIMENTS = 1000;
+
+function coverage(opts: {
+  seed: number;
+  pairs: number;
+  trueRatio: number;
+  noise?: Partial<NoiseModel>;
+  method?: IntervalMethod;
+  experiments?: number;
+}) {
+  const rng = createRng(opts.seed);
+  const experiments = opts.experiments ?? EXPERIMENTS;
+  let covered = 0;
+  const widths: number[] = [];
+  for (let e = 0; e < experiments; e++) {
+    const pairs = simulatePairs(rng, {
+      pairs: opts.pairs,
+      baselineMs: 1000,
+      trueRatio: opts.trueRatio,
+      noise: opts.noise,
+    });
+    const est = speedupEstimate(pairs, { method: opts.method, seed: e, resamples: 1000 });
+    if (est.ciLow <= opts.trueRatio && opts.trueRatio <= est.ciHigh) covered++;
+    widths.push(est.halfWidthRel);
+  }
+  return { coverage: covered / experiments, medianHalfWidth: median(widths) };
+}
+
+/** The judge's loop: add a pair, estimate, stop when precise or out of budget. */
+function sequentialCoverage(opts: {
+  seed: number;
+  policy: StopPolicy;
+  method: IntervalMethod;
+  experiments: number;
+  noise?: Partial<NoiseModel>;
+}) {
+  const rng = createRng(opts.seed);
+  const trueRatio = 1.37;
+  let covered = 0;
+  for (let e = 0; e < opts.experiments; e++) {
+    const all = simulatePairs(rng, {
+      pairs: opts.policy.maxPairs,
+      baselineMs: 1000,
+      trueRatio,
+      noise: opts.noise,
+    });
+    for (let n = 1; n <= opts.policy.maxPairs; n++) {
+      const est = speedupEstimate(all.slice(0, n), {
+        method: opts.method,
+        seed: e,
+        resamples: 500,
+      });
+      if (shouldStop(est, opts.policy).stop) {
+        if (est.ciLow <= trueRatio && trueRatio <= est.ciHigh) covered++;
+        break;
+      }
+    }
+  }
+  return covered / opts.experiments;
+}
+
+describe('the estimator targets the nominal ratio under the noise model', () => {
+  it.each([1.0, 1.37, 3.0])('median of 100 001 simulated ratios ≈ %f', (trueRatio) => {
+    const pairs = simulatePairs(createRng(17), { pairs: 100_001, baselineMs: 1000, trueRatio });
+    // The standard error of this median is ~0.02%; a 0.2% miss would mean a biased noise model.
+    expect(speedupEstimate(pairs).speedup / trueRatio).toBeCloseTo(1, 2.7);
+  });
+});
+
+describe('coverage of the judge’s 95% interval (order statistics, 1000 simulated judgings each)', () => {
+  const cases: { pairs: number; trueRatio: number; jitterSigma: number }[] = [];
+  for (const pairs of [10, 30]) {
+    for (const trueRatio of [1.0, 1.37, 3.0]) cases.push({ pairs, trueRatio, jitterSigma: 0.02 });
+    for (const jitterSigma of [0.01, 0.03]) cases.push({ pairs, trueRatio: 1.37, jitterSigma });
+  }
+  it.each(cases.map((c, i) => ({ ...c, seed: 1000 + i })))(
+    'n=$pairs ratio=$trueRatio jitter=$jitterSigma',
+    ({ pairs, trueRatio, jitterSigma, seed }) => {
+      const { coverage: cov } = coverage({ seed, pairs, trueRatio, noise: { jitterSigma } });
+      expect(cov).toBeGreaterThanOrEqual(0.9);
+      expect(cov).toBeLessThanOrEqual(0.99);
+      // The order-statistic interval's coverage is exact for independent pairs (97.9% at n=10,
+      // 95.7% at n=30); 2.5 points is ~4 standard errors of a 1000-run estimate.
+      const exact = orderStatisticRank(pairs, 0.95).coverage;
+      expect(Math.abs(cov - exact)).toBeLessThan(0.025);
+    },
+  );
+
+  it('keeps its coverage through the stopping rule (min 5, max 30 pairs, ±1% and ±2%)', () => {
+    for (const [i, precision] of [0.01, 0.02].entries()) {
+      for (const jitterSigma of [0.01, 0.03]) {
+        const cov = sequentialCoverage({
+          seed: 50 + i,
+          policy: { minPairs: 5, maxPairs: 30, precision },
+          method: 'order-statistic',
+          experiments: 600,
+          noise: { jitterSigma },
+        });
+        expect(cov).toBeGreaterThanOrEqual(0.92);
+        expect(cov).toBeLessThanOrEqual(0.99);
+      }
+    }
+  });
+});
+
+describe('the percentile bootstrap (kept for comparison, not used by the judge)', () => {
+  it('covers roughly 95% at a fixed n of 30', () => {
+    const { coverage: cov } = coverage({
+      seed: 77,
+      pairs: 30,
+      trueRatio: 1.37,
+      method: 'bootstrap',
+      experiments: 500,
+    });
+    expect(cov).toBeGreaterThanOrEqual(0.9);
+    expect(cov).toBeLessThanOrEqual(0.99);
+  });
+
+  it('undercovers when the stopping rule picks the moment to stop, where order statistics do not', () => {
+    const run = (method: IntervalMethod) =>
+      sequentialCoverage({
+        seed: 78,
+        policy: { minPairs: 5, maxPairs: 30, precision: 0.02 },
+        method,
+        experiments: 400,
+        noise: { jitterSigma: 0.01 },
+      });
+    const boot = run('bootstrap');
+    const order = run('order-statistic');
+    // Measured with this seed: bootstrap 91.3%, order statistics 96.3%. Over other precisions and
+    // jitters the bootstrap ranged 87–94%, order statistics 94–97%.
+    expect(boot).toBeLessThan(0.925);
+    expect(order).toBeGreaterThanOrEqual(0.93);
+  });
+});
