@@ -1,9 +1,11 @@
 // Registers every sub-command; each lives in its own file and sets the exit code it wants.
 import type { Command } from 'commander';
 import { registerManifestCommand } from './manifest';
+import { registerRunCommand } from './run';
 
 export type SetExitCode = (code: number) => void;
 
 export function registerCommands(program: Command, setExitCode: SetExitCode): void {
   registerManifestCommand(program, setExitCode);
+  registerRunCommand(program, setExitCode);
 }
