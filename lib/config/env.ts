@@ -1,0 +1,53 @@
+// The one place that reads the environment. Everything is validated here at start-up; a bad value
+// stops the process with a message naming the variable. Nothing else reads process.env.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+const envSchema = z.object({
+  /** Where builds, generated inputs and cached outputs live. */
+  PERFJUDGE_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, '.data')),
+  /** The CPU timed runs are pinned to (overrides the manifest). */
+  PERFJUDGE_CPU: z.coerce.number().int().nonnegative().optional(),
+  /** Which sandbox runs untrusted code. */
+  PERFJUDGE_SANDBOX: z.enum(['bubblewrap', 'docker']).default('bubblewrap'),
+  CI: z.string().optional(),
+});
+export type Env = z.infer<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = envSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues
+      .map((i) => `  - ${i.path.join('.')}: ${i.message}`)
+      .join('\n');
+    throw new ConfigError(`Invalid environment:\n${lines}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+const secretSchema = z.string().min(8, 'must be at least 8 characters').max(4096);
+
+/**
+ * A challenge secret named by its manifest (e.g. the benchmark seed's `seedEnv`). Returns undefined
+ * when unset, so the caller decides whether a local, non-secret fallback is acceptable.
+ */
+export function challengeSecret(name: string): string | undefined {
+  if (!/^[A-Z][A-Z0-9_]*$/.test(name))
+    throw new ConfigError(`${name} is not an environment variable name`);
+  const value = process.env[name];
+  if (value === undefined || value === '') return undefined;
+  const parsed = secretSchema.safeParse(value);
+  if (!parsed.success) throw new ConfigError(`${name}: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
