@@ -1,11 +1,13 @@
 // Registers every sub-command; each lives in its own file and sets the exit code it wants.
 import type { Command } from 'commander';
 import { registerManifestCommand } from './manifest';
+import { registerReferenceCommand } from './reference';
 import { registerRunCommand } from './run';
 
 export type SetExitCode = (code: number) => void;
 
 export function registerCommands(program: Command, setExitCode: SetExitCode): void {
   registerManifestCommand(program, setExitCode);
+  registerReferenceCommand(program, setExitCode);
   registerRunCommand(program, setExitCode);
 }

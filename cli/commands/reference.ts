@@ -1,0 +1,40 @@
+// `perfjudge reference <challenge> <input>`: prints the reference implementation's output for an input.
+import { stat } from 'node:fs/promises';
+import type { Command } from 'commander';
+import {
+  referenceOutputSha256,
+  writeReferenceOutput,
+} from '../../challenges/wordcount/reference/wordcount-reference';
+import { UsageError } from '../usage-error';
+import type { SetExitCode } from '.';
+
+const REFERENCES = {
+  wordcount: { write: writeReferenceOutput, sha256: referenceOutputSha256 },
+} as const;
+
+export function registerReferenceCommand(program: Command, setExitCode: SetExitCode): void {
+  program
+    .command('reference')
+    .description("Print the reference implementation's exact output for an input file.")
+    .argument('<challenge>', `challenge slug (${Object.keys(REFERENCES).join(', ')})`)
+    .argument('<input>', 'input file')
+    .option('--sha256', 'print the SHA-256 of the output instead of the output')
+    .action(async (challenge: string, input: string, options: { sha256?: boolean }) => {
+      const reference = REFERENCES[challenge as keyof typeof REFERENCES];
+      if (!reference)
+        throw new UsageError(
+          `no reference implementation for challenge "${challenge}" (available: ${Object.keys(REFERENCES).join(', ')})`,
+        );
+      const info = await stat(input).catch((error: NodeJS.ErrnoException) => {
+        throw new UsageError(
+          error.code === 'ENOENT'
+            ? `input file not found: ${input}`
+            : `cannot read input ${input}: ${error.message}`,
+        );
+      });
+      if (!info.isFile()) throw new UsageError(`input is not a regular file: ${input}`);
+      if (options.sha256) process.stdout.write(`${await reference.sha256(input)}\n`);
+      else await reference.write(input, process.stdout);
+      setExitCode(0);
+    });
+}
