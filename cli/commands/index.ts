@@ -1,5 +1,7 @@
 // Registers every sub-command; each lives in its own file and sets the exit code it wants.
 import type { Command } from 'commander';
+import { registerGenCommand } from './gen';
+import { registerJudgeCommand } from './judge';
 import { registerManifestCommand } from './manifest';
 import { registerReferenceCommand } from './reference';
 import { registerRunCommand } from './run';
@@ -7,6 +9,8 @@ import { registerRunCommand } from './run';
 export type SetExitCode = (code: number) => void;
 
 export function registerCommands(program: Command, setExitCode: SetExitCode): void {
+  registerGenCommand(program, setExitCode);
+  registerJudgeCommand(program, setExitCode);
   registerManifestCommand(program, setExitCode);
   registerReferenceCommand(program, setExitCode);
   registerRunCommand(program, setExitCode);

@@ -5,7 +5,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { TARGET_IDS, type TargetId } from '../../contracts';
-import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
+import { CHALLENGES_DIR } from '../../lib/challenge/load-manifest';
+import { pickTarget, resolveChallenge } from '../challenge-args';
 import { cachedBuild } from '../../runner/build';
 import { UsageError } from '../usage-error';
 import type { SetExitCode } from '.';
@@ -20,37 +21,6 @@ interface RunOptions {
 }
 
 const progress = (line: string) => process.stderr.write(`perfjudge: ${line}\n`);
-
-async function resolveChallenge(slugOrDir: string): Promise<Challenge> {
-  const dir = /^[a-z0-9][a-z0-9-]*$/.test(slugOrDir)
-    ? path.join(CHALLENGES_DIR, slugOrDir)
-    : path.resolve(slugOrDir);
-  const manifest = await stat(path.join(dir, 'manifest.yaml')).catch(() => undefined);
-  if (!manifest?.isFile())
-    throw new UsageError(
-      `unknown challenge "${slugOrDir}": there is no ${path.join(dir, 'manifest.yaml')}`,
-    );
-  return loadChallenge(slugOrDir);
-}
-
-function pickTarget(challenge: Challenge, requested: TargetId | undefined): TargetId {
-  const targets = challenge.manifest.targets;
-  if (requested) {
-    if (!targets[requested])
-      throw new UsageError(
-        `challenge ${challenge.manifest.slug} has no target ${requested} ` +
-          `(it has: ${Object.keys(targets).join(', ')})`,
-      );
-    return requested;
-  }
-  const hostOs = process.platform === 'win32' ? 'windows' : 'linux';
-  const native = TARGET_IDS.find((id) => targets[id]?.os === hostOs);
-  if (!native)
-    throw new UsageError(
-      `challenge ${challenge.manifest.slug} has no ${hostOs} target; choose one with --target`,
-    );
-  return native;
-}
 
 /** Runs the binary with our stdout and stderr, so its output streams through unchanged. */
 function runBinary(

@@ -1,0 +1,173 @@
+// `perfjudge judge --challenge wordcount --patch FILE`: the very pipeline a queue worker runs,
+// locally, with live progress and a readable report. Exit 0 ACCEPTED, 1 contestant fault, 2 otherwise.
+import { readFile, writeFile } from 'node:fs/promises';
+import { Option, type Command } from 'commander';
+import {
+  isContestantFault,
+  judgingResultSchema,
+  parseByteSize,
+  TARGET_IDS,
+  type ProgressEvent,
+  type RunPolicy,
+  type TargetId,
+} from '../../contracts';
+import { challengeSecret, env } from '../../lib/config/env';
+import { cpuVendor } from '../../runner/host/fingerprint';
+import { formatReport } from '../../runner/judge/format-report';
+import { judge } from '../../runner/judge/judge';
+import { createSandbox } from '../../runner/sandbox';
+import { pickTarget, resolveChallenge } from '../challenge-args';
+import { UsageError } from '../usage-error';
+import type { SetExitCode } from '.';
+
+interface JudgeCliOptions {
+  challenge: string;
+  patch: string;
+  target?: TargetId;
+  inputSize?: string;
+  publicSize?: string;
+  runs?: string;
+  json?: string;
+  cpu?: string;
+  strictHost?: boolean;
+  quiet?: boolean;
+}
+
+function sizeOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const bytes = parseByteSize(value);
+  if (bytes === undefined || bytes <= 0)
+    throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB)`);
+  return bytes;
+}
+
+function intOption(value: string | undefined, name: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min)
+    throw new UsageError(`${name}: "${value}" must be a whole number ≥ ${min}`);
+  return n;
+}
+
+/** A single updating line on a terminal; one line per stage change otherwise (logs, CI). */
+function progressPrinter(quiet: boolean): (event: ProgressEvent) => void {
+  const tty = process.stderr.isTTY;
+  let lastStage = '';
+  return (event) => {
+    if (quiet) return;
+    const line = `[${event.stage}] ${(event.fraction * 100).toFixed(0).padStart(3)}%  ${event.message}`;
+    if (tty) {
+      process.stderr.write(`\r\x1b[2K${line.slice(0, (process.stderr.columns ?? 100) - 1)}`);
+      if (event.stage === 'report') process.stderr.write('\n');
+    } else if (event.stage !== lastStage || event.fraction === 1) {
+      process.stderr.write(`${line}\n`);
+    }
+    lastStage = event.stage;
+  };
+}
+
+export function registerJudgeCommand(program: Command, setExitCode: SetExitCode): void {
+  program
+    .command('judge')
+    .description(
+      'Judge a patch as the platform does: intake, sandboxed build, tests, timed runs against the baseline, report.\n' +
+        "Exit code: 0 ACCEPTED, 1 a verdict that is the patch's fault, 2 JUDGE_ERROR or bad usage.",
+    )
+    .option('-c, --challenge <slug>', 'challenge slug or folder', 'wordcount')
+    .requiredOption(
+      '-p, --patch <file>',
+      'the patch (git diff or git format-patch output); - reads standard input',
+    )
+    .addOption(
+      new Option('-t, --target <target>', "target to judge for (default: this host's OS)").choices(
+        TARGET_IDS,
+      ),
+    )
+    .option(
+      '--input-size <size>',
+      "size of the benchmark input (default: the manifest's, e.g. 256MiB)",
+    )
+    .option(
+      '--public-size <size>',
+      "size of the public input checked in the test stage (default: the manifest's)",
+    )
+    .option(
+      '--runs <n>',
+      "most timed pairs (baseline + solution) to run (default: the manifest's maxPairs)",
+    )
+    .option(
+      '--cpu <n>',
+      "CPU to pin timed runs to (default: PERFJUDGE_CPU, the manifest's, else the last CPU)",
+    )
+    .option('--json <file>', "also write the typed result (the queue's result schema) as JSON")
+    .option(
+      '--strict-host',
+      'refuse to judge when this host does not match the target (default: label the result dev mode)',
+    )
+    .option('-q, --quiet', 'no progress output')
+    .action(async (opts: JudgeCliOptions) => {
+      const challenge = await resolveChallenge(opts.challenge);
+      const { manifest } = challenge;
+      const target = pickTarget(challenge, opts.target);
+      const inputSize =
+        sizeOption(opts.inputSize, '--input-size') ?? manifest.inputs.benchmark.size;
+      const publicSize =
+        sizeOption(opts.publicSize, '--public-size') ?? manifest.inputs.public.size;
+      const maxPairs = intOption(opts.runs, '--runs', 1);
+      const cpu = intOption(opts.cpu, '--cpu', 0) ?? env().PERFJUDGE_CPU;
+      let patchText: Buffer;
+      try {
+        patchText = opts.patch === '-' ? await readStdin() : await readFile(opts.patch);
+      } catch (error) {
+        throw new UsageError(`cannot read the patch ${opts.patch}: ${(error as Error).message}`);
+      }
+
+      const targetSpec = manifest.targets[target]!;
+      const matches = (await cpuVendor()) === targetSpec.cpuVendor && targetSpec.os === 'linux';
+      if (!matches && opts.strictHost) {
+        throw new UsageError(
+          `this host does not match target ${target} (${targetSpec.os}, ${targetSpec.cpuVendor})`,
+        );
+      }
+      const secretSeed = challengeSecret(manifest.inputs.benchmark.seedEnv);
+      const runPolicy: Partial<RunPolicy> = maxPairs
+        ? { maxPairs, minPairs: Math.min(manifest.runPolicy.minPairs, maxPairs) }
+        : {};
+
+      const result = await judge({
+        challenge,
+        target,
+        patchText,
+        sandbox: createSandbox(env().PERFJUDGE_SANDBOX),
+        dataDir: env().PERFJUDGE_DATA_DIR,
+        benchmark: {
+          seed: secretSeed ?? `local-${manifest.slug}-benchmark`,
+          sizeBytes: inputSize,
+          rareSeparators: manifest.inputs.rareSeparators,
+        },
+        benchmarkSeedIsSecret: secretSeed !== undefined,
+        publicInput: {
+          seed: manifest.inputs.public.seed,
+          sizeBytes: publicSize,
+          rareSeparators: false,
+        },
+        runPolicy,
+        ...(cpu !== undefined ? { cpu } : {}),
+        devMode: !matches,
+        onProgress: progressPrinter(opts.quiet ?? false),
+      });
+      process.stdout.write(formatReport(result));
+      if (opts.json)
+        await writeFile(
+          opts.json,
+          `${JSON.stringify(judgingResultSchema.parse(result), null, 2)}\n`,
+        );
+      setExitCode(result.verdict === 'ACCEPTED' ? 0 : isContestantFault(result.verdict) ? 1 : 2);
+    });
+}
+
+async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,277 @@
+// The judge: intake → build → test → measure → report for one patch on one target. The queue worker
+// and `perfjudge judge` both call this; everything it decides ends up in one typed JudgingResult.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type {
+  JudgingResult,
+  ProgressEvent,
+  RunPolicy,
+  Stage,
+  TargetId,
+  TestCaseResult,
+} from '../../contracts';
+import type { Challenge } from '../../lib/challenge/load-manifest';
+import { cachedBuild, buildChallengeTree, type BuildResult } from '../build';
+import { hostFingerprint, cpuVendor } from '../host/fingerprint';
+import { intakePatch } from '../intake';
+import type { Sandbox } from '../sandbox/sandbox';
+import { binariesIdentical, fileSha256 } from './binaries';
+import { JudgeError, JudgingCancelledError } from './errors';
+import type { InputSpec } from './inputs';
+import { measure, type MeasureOutcome } from './measure';
+import { sandboxedExecutor, BUILD_PATH } from './sandboxed-executor';
+import { runTests } from './test-stage';
+import { decideVerdict, type VerdictFacts } from './verdict';
+
+export interface JudgeOptions {
+  challenge: Challenge;
+  target: TargetId;
+  patchText: string | Buffer;
+  sandbox: Sandbox;
+  /** Caches: baseline builds, generated inputs, expected outputs. Never visible to the sandbox. */
+  dataDir: string;
+  /** The hidden benchmark input (seed from the organizer's secret). */
+  benchmark: InputSpec;
+  /** False when the seed is a local stand-in: the result says the input was not secret. */
+  benchmarkSeedIsSecret: boolean;
+  /** The public small input checked in the test stage; null to skip it. */
+  publicInput: InputSpec | null;
+  runPolicy?: Partial<RunPolicy>;
+  /** CPU the timed runs are pinned to; defaults to the manifest's, else the last CPU. */
+  cpu?: number;
+  judgingId?: string | null;
+  /** The runner's hardware does not match the target: label every result. */
+  devMode?: boolean;
+  onProgress?: (event: ProgressEvent) => void;
+  onLog?: (line: string) => void;
+  signal?: AbortSignal;
+  /** Parent of the per-judging work directory (default: the OS temp dir). */
+  workRoot?: string;
+}
+
+export async function judge(options: JudgeOptions): Promise<JudgingResult> {
+  const started = new Date();
+  const { challenge, target } = options;
+  const { manifest } = challenge;
+  const targetSpec = manifest.targets[target];
+  const stageDurationsMs: Partial<Record<Stage, number>> = {};
+  const warnings: string[] = [];
+  const progress = (stage: Stage, fraction: number, message: string) =>
+    options.onProgress?.({
+      stage,
+      fraction: Math.min(1, Math.max(0, fraction)),
+      message: message.slice(0, 500),
+    });
+  const log = (line: string) => options.onLog?.(line);
+  const checkCancelled = () => {
+    if (options.signal?.aborted) throw new JudgingCancelledError();
+  };
+
+  const host = await hostFingerprint({
+    cxx: targetSpec?.toolchain.cxx ?? 'c++',
+    sandbox: options.sandbox.kind,
+    devMode: options.devMode ?? false,
+  });
+  const result: JudgingResult = {
+    schemaVersion: 1,
+    judgingId: options.judgingId ?? null,
+    challenge: { slug: manifest.slug, version: manifest.version },
+    target,
+    verdict: 'JUDGE_ERROR',
+    message: '',
+    stages: {
+      intake: { ok: false, reason: null, files: [], format: null },
+      build: null,
+      test: null,
+      measure: null,
+    },
+    warnings,
+    host,
+    startedAt: started.toISOString(),
+    finishedAt: started.toISOString(),
+    durationMs: 0,
+    stageDurationsMs,
+  };
+  const facts: VerdictFacts = { intake: { ok: false } };
+  const workDir = await mkdtemp(path.join(options.workRoot ?? os.tmpdir(), 'perfjudge-judging-'));
+  let stage: Stage = 'intake';
+  let stageStart = performance.now();
+  const enter = (next: Stage) => {
+    stageDurationsMs[stage] = (stageDurationsMs[stage] ?? 0) + (performance.now() - stageStart);
+    stage = next;
+    stageStart = performance.now();
+  };
+
+  try {
+    if (!targetSpec) throw new JudgeError(`challenge ${manifest.slug} has no target ${target}`);
+    if (options.devMode) {
+      warnings.push(
+        `development mode: this host (${host.cpuVendor}, ${host.os}) does not match target ${target} ` +
+          `(${targetSpec.cpuVendor}, ${targetSpec.os}); timings are not the target's`,
+      );
+    } else if ((await cpuVendor()) !== targetSpec.cpuVendor) {
+      throw new JudgeError(
+        `this host's CPU is not ${targetSpec.cpuVendor} as target ${target} requires (use dev mode)`,
+      );
+    }
+    await options.sandbox.check();
+
+    // 1. Intake: parse, validate and apply the patch to a copy of the template.
+    progress('intake', 0, 'checking the patch');
+    const srcDir = path.join(workDir, 'src');
+    const intake = await intakePatch({ patchText: options.patchText, challenge, destDir: srcDir });
+    result.stages.intake = intake.ok
+      ? { ok: true, reason: null, files: intake.files, format: intake.format }
+      : { ok: false, reason: intake.reason, files: [], format: null };
+    facts.intake = intake.ok ? { ok: true } : { ok: false, message: intake.message };
+    log(
+      intake.ok
+        ? `patch applies: ${intake.files.map((f) => f.path).join(', ')}`
+        : `patch rejected: ${intake.message}`,
+    );
+    if (!intake.ok) return result;
+    checkCancelled();
+
+    // 2. Build: the baseline from the pristine template (trusted, cached), the solution in the sandbox.
+    enter('build');
+    progress('build', 0, 'building the baseline');
+    const baseline = await cachedBuild({
+      challenge,
+      sourceDir: challenge.templateDir,
+      toolchain: targetSpec.toolchain,
+      solution: false,
+      cacheRoot: path.join(options.dataDir, 'builds'),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    if (!baseline.ok || !baseline.binary) {
+      throw new JudgeError(
+        `the baseline did not build: ${baseline.message ?? 'unknown error'}\n${baseline.log}`,
+      );
+    }
+    checkCancelled();
+    progress('build', 0.3, 'building the solution');
+    let buildLimit: string | null = null;
+    const buildDir = path.join(workDir, 'build');
+    const solution: BuildResult = await buildChallengeTree({
+      challenge,
+      sourceDir: srcDir,
+      toolchain: targetSpec.toolchain,
+      solution: true,
+      outDir: buildDir,
+      env: { PATH: BUILD_PATH, HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' },
+      executor: sandboxedExecutor({
+        sandbox: options.sandbox,
+        workDir,
+        readOnly: [{ host: challenge.harnessDir, sandbox: challenge.harnessDir }],
+        limits: manifest.limits,
+        onLimit: (limit) => (buildLimit = limit),
+      }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    checkCancelled();
+    if (!solution.ok && (solution.failure === 'tool' || solution.failure === 'unsupported')) {
+      throw new JudgeError(`the build tools failed: ${solution.message ?? ''}\n${solution.log}`);
+    }
+    const baselineSha = await fileSha256(baseline.binary);
+    const identical =
+      solution.ok && solution.binary
+        ? await binariesIdentical(baseline.binary, solution.binary)
+        : false;
+    result.stages.build = {
+      baseline: {
+        ok: true,
+        cached: baseline.cached,
+        durationMs: baseline.durationMs,
+        log: baseline.log,
+        binarySha256: baselineSha,
+        limitExceeded: null,
+      },
+      solution: {
+        ok: solution.ok,
+        cached: false,
+        durationMs: solution.durationMs,
+        log: solution.log,
+        binarySha256: solution.ok && solution.binary ? await fileSha256(solution.binary) : null,
+        limitExceeded: buildLimit ?? (solution.failure === 'timeout' ? 'time' : null),
+      },
+      identicalBinaries: identical,
+    };
+    facts.build = { ok: solution.ok, limitExceeded: result.stages.build.solution.limitExceeded };
+    log(
+      solution.ok
+        ? `solution built in ${(solution.durationMs / 1000).toFixed(1)} s`
+        : 'the solution did not build',
+    );
+    if (!solution.ok || !solution.binary) return result;
+
+    // 3. Test: the edge cases and the public input, each checked exactly.
+    enter('test');
+    const cases: TestCaseResult[] = await runTests({
+      challenge,
+      sandbox: options.sandbox,
+      solutionBinary: solution.binary,
+      baselineBinary: baseline.binary,
+      baselineSha256: baselineSha,
+      publicInput: options.publicInput,
+      dataDir: options.dataDir,
+      workDir,
+      onProgress: (fraction, message) => progress('test', fraction, message),
+      log,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    result.stages.test = { cases };
+    facts.tests = cases;
+    if (cases.some((c) => c.required && c.outcome !== 'passed')) return result;
+    checkCancelled();
+
+    // 4. Measure: B S B S … on the hidden input until the interval is tight enough.
+    enter('measure');
+    const policy: RunPolicy = { ...manifest.runPolicy, ...options.runPolicy };
+    const cpu = options.cpu ?? policy.cpu ?? Math.max(0, os.cpus().length - 1);
+    const measured: MeasureOutcome = await measure({
+      challenge,
+      sandbox: options.sandbox,
+      baselineBinary: baseline.binary,
+      solutionBinary: solution.binary,
+      identicalBinaries: identical,
+      benchmark: options.benchmark,
+      dataDir: options.dataDir,
+      workDir,
+      policy,
+      cpu,
+      onProgress: (fraction, message) => progress('measure', fraction, message),
+      log,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    result.stages.measure = measured.stage;
+    facts.measuredRuns = measured.solutionOutcomes;
+    warnings.push(...measured.warnings);
+    if (!options.benchmarkSeedIsSecret) {
+      warnings.push(
+        'the benchmark seed is not secret (no seed configured): fine locally, not for a contest',
+      );
+    }
+    return result;
+  } catch (error) {
+    if (error instanceof JudgingCancelledError || options.signal?.aborted) {
+      facts.judgeError = 'the judging was cancelled';
+    } else {
+      facts.judgeError = error instanceof Error ? error.message : String(error);
+      if (!(error instanceof JudgeError))
+        log(`unexpected error: ${(error as Error).stack ?? String(error)}`);
+    }
+    return result;
+  } finally {
+    enter('report');
+    const decision = decideVerdict(facts);
+    result.verdict = decision.verdict;
+    result.message = decision.reason;
+    warnings.push(...decision.warnings);
+    const finished = new Date();
+    result.finishedAt = finished.toISOString();
+    result.durationMs = finished.getTime() - started.getTime();
+    progress('report', 1, `${result.verdict}: ${result.message}`);
+    await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}

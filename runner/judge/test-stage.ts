@@ -1,0 +1,164 @@
+// The test stage: the challenge's edge cases and its public input, each run in the sandbox and
+// compared byte for byte. Expected outputs stay in the judge's memory, never in the sandbox's view.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { TestCaseResult } from '../../contracts';
+import { loadEdgeCases } from '../../lib/challenge/edge-cases';
+import type { Challenge } from '../../lib/challenge/load-manifest';
+import type { Sandbox } from '../sandbox/sandbox';
+import { JudgeError } from './errors';
+import { ensureInput, referenceSha256, type InputSpec } from './inputs';
+import { firstDifferences } from './output-diff';
+import { classifyRun, runProgram } from './run-program';
+import { createHash } from 'node:crypto';
+
+export const PUBLIC_INPUT_GROUP = 'public';
+
+export interface TestStageOptions {
+  challenge: Challenge;
+  sandbox: Sandbox;
+  solutionBinary: string;
+  baselineBinary: string;
+  baselineSha256: string;
+  publicInput: InputSpec | null;
+  dataDir: string;
+  workDir: string;
+  onProgress: (fraction: number, message: string) => void;
+  log: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+interface Check {
+  group: string;
+  name: string;
+  required: boolean;
+  inputPath: string;
+  expected: () => Promise<Buffer>;
+  wallTimeMs: number;
+}
+
+export async function runTests(options: TestStageOptions): Promise<TestCaseResult[]> {
+  const { challenge } = options;
+  const { limits } = challenge.manifest;
+  const inputsDir = path.join(options.workDir, 'test-inputs');
+  await mkdir(inputsDir, { recursive: true, mode: 0o755 });
+
+  const checks: Check[] = [];
+  for (const edgeCase of await loadEdgeCases(challenge)) {
+    const inputPath = path.join(inputsDir, `${edgeCase.group}--${edgeCase.name}.in`);
+    await writeFile(inputPath, edgeCase.input, { mode: 0o644 });
+    checks.push({
+      group: edgeCase.group,
+      name: edgeCase.name,
+      required: edgeCase.required,
+      inputPath,
+      expected: async () => edgeCase.expected,
+      wallTimeMs: limits.testRunSeconds * 1000,
+    });
+  }
+  if (options.publicInput) {
+    options.onProgress(0, 'generating the public input');
+    const input = await ensureInput(challenge, options.publicInput, options.dataDir);
+    checks.push({
+      group: PUBLIC_INPUT_GROUP,
+      name: `generated-${(input.bytes / 2 ** 20).toFixed(0)}MiB`,
+      required: true,
+      inputPath: input.path,
+      expected: () => baselineOutput(options, input.path, input.sha256),
+      // The public input is larger than the edge cases: allow what a benchmark run may take.
+      wallTimeMs: limits.benchmarkRunSeconds * 1000,
+    });
+  }
+
+  const results: TestCaseResult[] = [];
+  for (const [i, check] of checks.entries()) {
+    if (options.signal?.aborted) break;
+    options.onProgress(
+      i / checks.length,
+      `test ${i + 1}/${checks.length}: ${check.group}/${check.name}`,
+    );
+    const run = await runProgram({
+      sandbox: options.sandbox,
+      binary: options.solutionBinary,
+      input: check.inputPath,
+      workDir: options.workDir,
+      limits,
+      wallTimeMs: check.wallTimeMs,
+      stdout: 'capture',
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const base = {
+      group: check.group,
+      name: check.name,
+      required: check.required,
+      wallMs: run.wallTimeMs,
+    };
+    const { outcome, message } = classifyRun(run);
+    if (outcome !== 'passed') {
+      results.push({ ...base, outcome, message, diff: [] });
+      continue;
+    }
+    const expected = await check.expected();
+    const got = run.stdout ?? Buffer.alloc(0);
+    const diff = expected.equals(got) ? [] : firstDifferences(expected, got);
+    results.push(
+      diff.length
+        ? {
+            ...base,
+            outcome: 'wrong-answer',
+            message: `output differs from line ${diff[0]!.line}`,
+            diff,
+          }
+        : { ...base, outcome: 'passed', message: '', diff: [] },
+    );
+  }
+  const failed = results.filter((r) => r.outcome !== 'passed');
+  options.log(`tests: ${results.length - failed.length}/${results.length} passed`);
+  options.onProgress(1, `${results.length - failed.length}/${results.length} tests passed`);
+  return results;
+}
+
+/**
+ * The baseline's output on a generated input (the truth), cached by input and baseline binary, and
+ * cross-checked once against the independent reference implementation.
+ */
+async function baselineOutput(
+  options: TestStageOptions,
+  inputPath: string,
+  inputSha256: string,
+): Promise<Buffer> {
+  const dir = path.join(options.dataDir, 'expected');
+  const file = path.join(dir, `${inputSha256}-${options.baselineSha256.slice(0, 16)}.out`);
+  try {
+    return await readFile(file);
+  } catch {
+    // Not computed yet.
+  }
+  const { limits } = options.challenge.manifest;
+  const run = await runProgram({
+    sandbox: options.sandbox,
+    binary: options.baselineBinary,
+    input: inputPath,
+    workDir: options.workDir,
+    limits,
+    wallTimeMs: limits.benchmarkRunSeconds * 1000,
+    stdout: 'capture',
+  });
+  if (classifyRun(run).outcome !== 'passed' || !run.stdout) {
+    throw new JudgeError(`the baseline failed on the public input: ${classifyRun(run).message}`);
+  }
+  const reference = await referenceSha256(
+    options.challenge,
+    { path: inputPath, sha256: inputSha256, bytes: 0 },
+    options.dataDir,
+  );
+  const got = createHash('sha256').update(run.stdout).digest('hex');
+  if (got !== reference) {
+    throw new JudgeError(
+      'the baseline and the reference implementation disagree on the public input',
+    );
+  }
+  await mkdir(dir, { recursive: true });
+  await writeFile(file, run.stdout);
+  return run.stdout;
+}
