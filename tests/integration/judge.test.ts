@@ -1,0 +1,198 @@
+// The judge pipeline end to end on real patches: result shape, progress, cancellation, the CLI.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { judgingResultSchema, type ProgressEvent } from '../../contracts';
+import { REPO_ROOT } from '../../lib/config/env';
+import { judge } from '../../runner/judge/judge';
+import { createSandbox } from '../../runner/sandbox';
+import {
+  judgeForTest,
+  makePatch,
+  solutionSource,
+  TEST_DATA_DIR,
+  wordcountChallenge,
+} from '../helpers/judging';
+
+const execFileAsync = promisify(execFile);
+
+// Correct and faster: one read of the whole file, a table of the six separators, string_view keys.
+const FAST_SOLUTION = `
+#include <cstdio>
+#include <string_view>
+
+std::vector<WordCount> wordcount(std::string filePath) {
+  std::vector<WordCount> out;
+  std::FILE *f = std::fopen(filePath.c_str(), "rb");
+  if (!f) return out;
+  std::string data;
+  char buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) data.append(buf, n);
+  std::fclose(f);
+  bool sep[256] = {};
+  for (unsigned char c : {' ', '\\t', '\\n', '\\v', '\\f', '\\r'}) sep[c] = true;
+  std::unordered_map<std::string_view, int> counts;
+  counts.reserve(1 << 16);
+  const char *p = data.data(), *end = p + data.size();
+  while (p < end) {
+    while (p < end && sep[(unsigned char)*p]) ++p;
+    const char *start = p;
+    while (p < end && !sep[(unsigned char)*p]) ++p;
+    if (p > start) ++counts[std::string_view(start, p - start)];
+  }
+  out.reserve(counts.size());
+  for (auto &kv : counts) out.push_back(WordCount{kv.second, std::string(kv.first)});
+  std::sort(out.begin(), out.end(), std::greater<WordCount>());
+  return out;
+}
+`;
+
+let fastPatch: string;
+let dir: string;
+
+beforeAll(async () => {
+  fastPatch = await makePatch({ 'wordcount.cpp': await solutionSource(FAST_SOLUTION) });
+  dir = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-judge-test-'));
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('judge', () => {
+  it('accepts a correct patch with a speedup, every run checked, and a result the contract accepts', async () => {
+    const events: ProgressEvent[] = [];
+    const challenge = await wordcountChallenge();
+    const result = await judge({
+      challenge,
+      target: 'linux-intel',
+      patchText: fastPatch,
+      sandbox: createSandbox('bubblewrap'),
+      dataDir: TEST_DATA_DIR,
+      benchmark: { seed: 'test-benchmark', sizeBytes: 2 << 20, rareSeparators: false },
+      benchmarkSeedIsSecret: false,
+      publicInput: { seed: 'test-public', sizeBytes: 1 << 20, rareSeparators: false },
+      runPolicy: { warmups: 1, minPairs: 4, maxPairs: 4 },
+      devMode: true,
+      onProgress: (e) => events.push(e),
+    });
+    expect(result.verdict, result.message).toBe('ACCEPTED');
+    expect(judgingResultSchema.safeParse(result).success).toBe(true);
+    expect(result.stages.intake.files).toEqual([
+      expect.objectContaining({ path: 'wordcount.cpp', change: 'modified' }),
+    ]);
+    expect(result.stages.build?.identicalBinaries).toBe(false);
+    const cases = result.stages.test!.cases;
+    expect(cases.length).toBeGreaterThan(20);
+    expect(cases.every((c) => c.outcome === 'passed')).toBe(true);
+    expect(cases.some((c) => c.group === 'public')).toBe(true);
+    const m = result.stages.measure!;
+    // B S B S …: one warm-up each, then four pairs, alternating.
+    expect(m.runs.map((r) => `${r.kind[0]}${r.side[0]}`).join(' ')).toBe(
+      'wb ws tb ts tb ts tb ts tb ts',
+    );
+    expect(m.runs.every((r) => r.correct)).toBe(true);
+    expect(m.estimate!.pairs).toBe(4);
+    expect(m.estimate!.ciLow).toBeLessThanOrEqual(m.estimate!.speedup);
+    expect(m.estimate!.ciHigh).toBeGreaterThanOrEqual(m.estimate!.speedup);
+    expect(m.runs[0]!.stats.maxRssBytes).toBeGreaterThan(0);
+    expect(result.host.devMode).toBe(true);
+    expect(result.warnings.join('\n')).toMatch(/development mode/);
+    expect(result.warnings.join('\n')).toMatch(/seed is not secret/);
+    expect(new Set(events.map((e) => e.stage))).toEqual(
+      new Set(['intake', 'build', 'test', 'measure', 'report']),
+    );
+  });
+
+  it('a wrong answer shows the first differing lines, expected vs got', async () => {
+    // Sorting ties by descending word order breaks the ordering tests.
+    const wrong = FAST_SOLUTION.replace(
+      'std::sort(out.begin(), out.end(), std::greater<WordCount>());',
+      'std::sort(out.begin(), out.end(), [](const WordCount &a, const WordCount &b) { return a.count != b.count ? a.count > b.count : a.word > b.word; });',
+    );
+    const result = await judgeForTest(
+      await makePatch({ 'wordcount.cpp': await solutionSource(wrong) }),
+      {
+        publicBytes: null,
+      },
+    );
+    expect(result.verdict).toBe('WRONG_ANSWER');
+    const failed = result.stages.test!.cases.find((c) => c.outcome === 'wrong-answer')!;
+    expect(failed.diff.length).toBeGreaterThan(0);
+    expect(failed.diff[0]!.line).toBeGreaterThan(0);
+    expect(failed.diff[0]!.expected).not.toEqual(failed.diff[0]!.got);
+    expect(result.stages.measure).toBeNull();
+  });
+
+  it('a patch that does not compile is BUILD_ERROR with the compiler message', async () => {
+    const result = await judgeForTest(
+      await makePatch({ 'wordcount.cpp': await solutionSource('int oops = ;') }),
+    );
+    expect(result.verdict).toBe('BUILD_ERROR');
+    expect(result.stages.build!.solution.log).toMatch(/error: expected expression/);
+    expect(result.stages.test).toBeNull();
+  });
+
+  it('cancellation stops the judging as the platform, not the contestant', async () => {
+    const controller = new AbortController();
+    const pending = judgeForTest(fastPatch, {
+      signal: controller.signal,
+      runPolicy: { minPairs: 30, maxPairs: 30 },
+    });
+    setTimeout(() => controller.abort(), 1500);
+    const result = await pending;
+    expect(result.verdict).toBe('JUDGE_ERROR');
+    expect(result.message).toMatch(/cancelled/);
+  });
+});
+
+describe('perfjudge judge (CLI)', () => {
+  const cli = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
+  const run = (args: string[]) =>
+    execFileAsync('node', [cli, 'judge', ...args], { cwd: REPO_ROOT, maxBuffer: 64 << 20 }).then(
+      (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({
+        code: e.code,
+        stdout: e.stdout,
+        stderr: e.stderr,
+      }),
+    );
+
+  it('prints a report with the speedup and writes the typed result; exit 0 when accepted', async () => {
+    const patch = path.join(dir, 'fast.patch');
+    const json = path.join(dir, 'result.json');
+    await writeFile(patch, fastPatch);
+    const r = await run([
+      '--patch',
+      patch,
+      '--input-size',
+      '2MiB',
+      '--public-size',
+      '1MiB',
+      '--runs',
+      '3',
+      '--json',
+      json,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ACCEPTED +wordcount v1 on linux-intel/);
+    expect(r.stdout).toMatch(/Speedup \d+\.\d{3}× +\(\d+% CI \d+\.\d{3}–\d+\.\d{3}/);
+    const result = judgingResultSchema.parse(JSON.parse(await readFile(json, 'utf8')));
+    expect(result.verdict).toBe('ACCEPTED');
+  });
+
+  it('exit 1 for a contestant fault, 2 for bad usage', async () => {
+    const patch = path.join(dir, 'driver.patch');
+    await writeFile(patch, '--- a/main.cpp\n+++ b/main.cpp\n@@ -1 +1 @@\n-x\n+y\n');
+    const rejected = await run(['--patch', patch, '--quiet']);
+    expect(rejected.code).toBe(1);
+    expect(rejected.stdout).toMatch(/^REJECTED/);
+    expect(rejected.stdout).toMatch(/main\.cpp/);
+    expect((await run(['--patch', path.join(dir, 'missing.patch')])).code).toBe(2);
+    expect((await run(['--patch', patch, '--input-size', 'huge'])).code).toBe(2);
+  });
+});
