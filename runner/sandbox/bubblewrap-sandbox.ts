@@ -1,0 +1,347 @@
+// The Linux sandbox: bubblewrap namespaces around a read-only toolchain, run as an unprivileged host
+// user, limited by a per-run cgroup (or rlimits where the host has none) and measured by our helper.
+import { execFile } from 'node:child_process';
+import { lstat, mkdtemp, open, readFile, readlink, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { CgroupManager, type CgroupSupport, type RunCgroup } from './cgroups';
+import { helperBinary } from './helper-binary';
+import { normalizeRequest, type NormalizedRequest } from './request';
+import { abortError, decideLimitExceeded, termination, toSandboxResult } from './result';
+import { parseHelperReport, runHelper } from './run-helper';
+import {
+  SandboxUnavailableError,
+  type Sandbox,
+  type SandboxRequest,
+  type SandboxResult,
+} from './sandbox';
+import { assertReachable, handOverWorkDir, type SandboxIdentity } from './work-dir';
+
+const execFileAsync = promisify(execFile);
+
+/** `nobody`: owns nothing on the host, so the untrusted code can touch nothing but its workDir. */
+export const DEFAULT_SANDBOX_IDENTITY: SandboxIdentity = { uid: 65534, gid: 65534 };
+
+/** Where the helper appears inside the sandbox, as its init. */
+const INIT_PATH = '/run/sandbox-init';
+/** Descriptor numbers the helper's child hands bwrap (see sandbox-helper.c). */
+const EXE_FD = 10;
+const NOTIFY_FD = 11;
+const INFO_FD = 12;
+/** bwrap itself and our init inside it count against pids.max too. */
+const SANDBOX_OWN_PROCESSES = 2;
+/** Namespace and mount set-up normally takes milliseconds; past this the host is in trouble. */
+const SETUP_LIMIT_MS = 10_000;
+
+/** The toolchain, read-only: compilers, cmake, ninja and their libraries live under /usr. */
+const TOOLCHAIN_DIRS = ['/usr'];
+/** On merged-/usr systems these are symlinks into /usr; elsewhere, directories. */
+const ROOT_LINKS = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+/** The little of /etc compilers need (cc → /etc/alternatives/cc); never /etc as a whole. */
+const ETC_ENTRIES = ['/etc/alternatives', '/etc/ld.so.cache'];
+
+export interface BubblewrapSandboxOptions {
+  /** The bwrap binary (default: found on /usr/bin, /bin, /usr/local/bin). */
+  bwrap?: string;
+  /** Where the helper binary is built (default `<repo>/.data/bin`). */
+  helperCacheDir?: string;
+  /** Host identity for untrusted code when the runner is root (default 65534:65534). */
+  identity?: SandboxIdentity;
+  /**
+   * 'auto': limit memory and processes with a per-run cgroup when the host allows it, else rlimits.
+   * 'rlimit': always rlimits (RLIMIT_AS, RLIMIT_NPROC); for hosts without cgroups, and for testing.
+   */
+  limitMechanism?: 'auto' | 'rlimit';
+  /** More read-only toolchain directories (e.g. /opt/llvm), mounted at the same path. */
+  extraToolchain?: string[];
+}
+
+export interface HostPlan {
+  rootLinks: { path: string; target: string | null }[];
+}
+
+/** The bwrap command line for one request (exported for tests and for logs). */
+export function bubblewrapArgs(
+  req: NormalizedRequest,
+  plan: HostPlan,
+  extraToolchain: string[] = [],
+): string[] {
+  const args = [
+    '--unshare-all', // user, ipc, pid, net, uts, cgroup (when possible)
+    '--unshare-user', // required, not just tried: everything below relies on it
+    '--disable-userns', // no nested user namespaces: they would hand out capabilities again
+    '--die-with-parent',
+    '--new-session', // no controlling terminal, so no TIOCSTI into the runner's
+    '--as-pid-1', // our helper is the init (it reaps and accounts for the whole tree)
+    '--cap-drop',
+    'ALL',
+    '--hostname',
+    'sandbox',
+    '--clearenv',
+  ];
+  for (const [k, v] of Object.entries(req.env)) args.push('--setenv', k, v);
+  for (const dir of [...TOOLCHAIN_DIRS, ...extraToolchain]) args.push('--ro-bind', dir, dir);
+  for (const link of plan.rootLinks) {
+    if (link.target !== null) args.push('--symlink', link.target, link.path);
+    else args.push('--ro-bind', link.path, link.path);
+  }
+  for (const entry of ETC_ENTRIES) args.push('--ro-bind-try', entry, entry);
+  args.push('--proc', '/proc', '--dev', '/dev');
+  // Private /tmp: its pages count against the memory cgroup; the size caps it without one.
+  args.push('--size', String(req.limits.memoryBytes), '--tmpfs', '/tmp');
+  args.push('--bind', req.workDir, req.workDir);
+  for (const m of req.readOnly) args.push('--ro-bind', m.host, m.sandbox);
+  args.push('--perms', '0555', '--ro-bind-data', String(EXE_FD), INIT_PATH);
+  args.push('--remount-ro', '/');
+  args.push('--info-fd', String(INFO_FD), '--chdir', req.cwd);
+  args.push('--', INIT_PATH, '--inner', String(NOTIFY_FD), '--', req.command, ...req.args);
+  return args;
+}
+
+async function planHost(): Promise<HostPlan> {
+  const rootLinks: HostPlan['rootLinks'] = [];
+  for (const p of ROOT_LINKS) {
+    try {
+      const s = await lstat(p);
+      if (s.isSymbolicLink()) rootLinks.push({ path: p, target: await readlink(p) });
+      else if (s.isDirectory()) rootLinks.push({ path: p, target: null });
+    } catch {
+      // Not on this host.
+    }
+  }
+  return { rootLinks };
+}
+
+async function findBwrap(): Promise<string> {
+  for (const dir of ['/usr/bin', '/bin', '/usr/local/bin']) {
+    const candidate = path.join(dir, 'bwrap');
+    try {
+      await execFileAsync(candidate, ['--version'], { timeout: 10_000 });
+      return candidate;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  throw new SandboxUnavailableError(
+    'bubblewrap is not installed (bwrap not found): apt-get install bubblewrap',
+  );
+}
+
+async function readSysctl(file: string): Promise<string | null> {
+  try {
+    return (await readFile(file, 'utf8')).trim();
+  } catch {
+    return null;
+  }
+}
+
+/** Names the host setting that stops unprivileged user namespaces, when one does. */
+async function diagnoseUserns(): Promise<string | null> {
+  if ((await readSysctl('/proc/sys/kernel/unprivileged_userns_clone')) === '0') {
+    return 'unprivileged user namespaces are disabled: sysctl -w kernel.unprivileged_userns_clone=1';
+  }
+  if ((await readSysctl('/proc/sys/user/max_user_namespaces')) === '0') {
+    return 'user namespaces are disabled: sysctl -w user.max_user_namespaces=15000';
+  }
+  if ((await readSysctl('/proc/sys/kernel/apparmor_restrict_unprivileged_userns')) === '1') {
+    return (
+      'AppArmor restricts unprivileged user namespaces: add an AppArmor profile allowing userns for ' +
+      'bwrap, or sysctl -w kernel.apparmor_restrict_unprivileged_userns=0'
+    );
+  }
+  return null;
+}
+
+export class BubblewrapSandbox implements Sandbox {
+  readonly kind = 'bubblewrap' as const;
+  private readonly cgroups = new CgroupManager();
+  private readonly identity: SandboxIdentity | null;
+  private bwrap?: Promise<string>;
+  private plan?: Promise<HostPlan>;
+  private checked?: Promise<void>;
+
+  constructor(private readonly options: BubblewrapSandboxOptions = {}) {
+    // As root we drop to a dedicated identity; otherwise the sandbox runs as whoever we are.
+    this.identity =
+      process.getuid?.() === 0 ? (options.identity ?? DEFAULT_SANDBOX_IDENTITY) : null;
+  }
+
+  check(): Promise<void> {
+    this.checked ??= this.selfTest();
+    // A failed check may pass after the admin fixes the host.
+    this.checked.catch(() => (this.checked = undefined));
+    return this.checked;
+  }
+
+  /** How limits are enforced on this host (for logs and the host fingerprint). */
+  async describe(): Promise<string> {
+    const support = await this.limitSupport();
+    const memory = support.memory ? `cgroup v${support.version} memory` : 'RLIMIT_AS';
+    const pids = support.pids ? `cgroup v${support.version} pids` : 'RLIMIT_NPROC';
+    const cpus = support.cpuset ? `cgroup v${support.version} cpuset` : 'sched_setaffinity';
+    const who = this.identity
+      ? `uid ${this.identity.uid}`
+      : `uid ${process.getuid?.() ?? '?'} (not root)`;
+    return `bubblewrap (${memory}, ${pids}, ${cpus}, ${who})`;
+  }
+
+  /** What the host's cgroups allow, as used by this sandbox (everything false when forced to rlimits). */
+  async limitSupport(): Promise<CgroupSupport> {
+    if (this.options.limitMechanism === 'rlimit') {
+      return {
+        version: null,
+        memory: false,
+        pids: false,
+        cpuset: false,
+        notes: ['rlimits forced by options'],
+      };
+    }
+    return this.cgroups.probe();
+  }
+
+  private async selfTest(): Promise<void> {
+    this.bwrap ??= this.options.bwrap ? Promise.resolve(this.options.bwrap) : findBwrap();
+    await this.bwrap;
+    await helperBinary({ cacheDir: this.options.helperCacheDir });
+    const dir = await mkdtemp(path.join(tmpdir(), 'perfjudge-sandbox-check-'));
+    try {
+      let result: SandboxResult;
+      try {
+        result = await this.run({
+          command: 'true',
+          args: [],
+          workDir: dir,
+          stdout: 'capture',
+          limits: {
+            wallTimeMs: 10_000,
+            memoryBytes: 256 << 20,
+            processes: 8,
+            outputBytes: 1024,
+            fileBytes: 1 << 20,
+          },
+        });
+      } catch (error) {
+        const hint = await diagnoseUserns();
+        const detail = error instanceof Error ? error.message : String(error);
+        throw new SandboxUnavailableError(
+          hint ? `${hint} (${detail})` : `bubblewrap cannot start a sandbox: ${detail}`,
+        );
+      }
+      if (result.exitCode !== 0) {
+        throw new SandboxUnavailableError(
+          `the sandbox's self-test (true) failed: exit ${result.exitCode ?? result.signal}: ${result.stderr.trim()}`,
+        );
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  async run(request: SandboxRequest): Promise<SandboxResult> {
+    const req = normalizeRequest(request);
+    if (req.signal?.aborted) throw abortError(req.signal);
+    this.bwrap ??= this.options.bwrap ? Promise.resolve(this.options.bwrap) : findBwrap();
+    this.plan ??= planHost();
+    const [bwrap, plan, helper, support] = await Promise.all([
+      this.bwrap,
+      this.plan,
+      helperBinary({ cacheDir: this.options.helperCacheDir }),
+      this.limitSupport(),
+    ]);
+
+    if (this.identity) {
+      await handOverWorkDir(req.workDir, this.identity);
+      await assertReachable(req.workDir, this.identity);
+      for (const m of req.readOnly) await assertReachable(m.host, this.identity);
+    }
+
+    const pids = req.limits.processes + SANDBOX_OWN_PROCESSES;
+    let cgroup: RunCgroup | null = null;
+    if (support.memory || support.pids || support.cpuset) {
+      cgroup = await this.cgroups
+        .create({
+          memoryBytes: req.limits.memoryBytes,
+          pids,
+          ...(req.cpu !== undefined ? { cpu: req.cpu } : {}),
+        })
+        .catch((error: NodeJS.ErrnoException) => {
+          throw new SandboxUnavailableError(
+            `cannot set up the run's cgroup: ${error.code ?? ''} ${error.message}`,
+          );
+        });
+    }
+    const controllers = new Set(cgroup?.controllers ?? []);
+    const stdin = req.stdinFile ? await open(req.stdinFile, 'r') : undefined;
+    try {
+      const helperArgs = [
+        '--report-fd',
+        '3',
+        '--exe-fd',
+        String(EXE_FD),
+        '--notify-fd',
+        String(NOTIFY_FD),
+        '--info-fd',
+        String(INFO_FD),
+        '--time-limit-ms',
+        String(req.limits.wallTimeMs),
+        '--setup-limit-ms',
+        String(SETUP_LIMIT_MS),
+        '--rlimit-fsize',
+        String(req.limits.fileBytes),
+      ];
+      for (const file of cgroup?.procsFiles ?? []) helperArgs.push('--cgroup-procs', file);
+      if (req.cpu !== undefined) helperArgs.push('--cpu', String(req.cpu));
+      if (!controllers.has('memory'))
+        helperArgs.push('--rlimit-as', String(req.limits.memoryBytes));
+      // RLIMIT_NPROC counts every process of the uid on the host: only meaningful for our own uid.
+      if (!controllers.has('pids') && this.identity)
+        helperArgs.push('--rlimit-nproc', String(pids));
+      if (this.identity)
+        helperArgs.push('--uid', String(this.identity.uid), '--gid', String(this.identity.gid));
+      helperArgs.push('--', bwrap, ...bubblewrapArgs(req, plan, this.options.extraToolchain));
+
+      const outcome = await runHelper({
+        file: helper,
+        args: helperArgs,
+        ...(stdin ? { stdinFd: stdin.fd } : {}),
+        reportOnFd3: true,
+        stdout: req.stdout,
+        outputBytes: req.limits.outputBytes,
+        stderrBytes: req.stderrBytes,
+        ...(req.signal ? { signal: req.signal } : {}),
+        backstopMs: req.limits.wallTimeMs + SETUP_LIMIT_MS + 5_000,
+      });
+      if (outcome.aborted) throw abortError(req.signal);
+      const report = parseHelperReport(outcome.reportText);
+      if (!report) {
+        throw new SandboxUnavailableError(
+          `the sandbox helper failed (exit ${outcome.helperExitCode ?? outcome.helperSignal}): ${outcome.stderr.trim()}`,
+        );
+      }
+      if (!report.execStarted) {
+        throw new SandboxUnavailableError(
+          report.killed === 'setup-time'
+            ? `bubblewrap did not set the sandbox up within ${SETUP_LIMIT_MS} ms`
+            : `bubblewrap could not set the sandbox up: ${outcome.stderr.trim() || 'no message'}`,
+        );
+      }
+      const stats = cgroup ? await cgroup.stats() : null;
+      const term = termination(report, false);
+      const limitExceeded = decideLimitExceeded({
+        termination: term,
+        killedFor: report.killed,
+        outputExceeded: outcome.outputExceeded,
+        oomKills: controllers.has('memory') ? (stats?.oomKills ?? 0) : null,
+        pidsLimitHits: controllers.has('pids') ? (stats?.pidsLimitHits ?? 0) : null,
+        memoryLimit: controllers.has('memory') ? 'cgroup' : 'rlimit',
+        memoryBytes: req.limits.memoryBytes,
+        maxRssBytes: report.maxRssKb * 1024,
+      });
+      return toSandboxResult(report, outcome, term, limitExceeded);
+    } finally {
+      await stdin?.close();
+      await cgroup?.destroy();
+    }
+  }
+}

@@ -1,0 +1,89 @@
+// Builds sandbox-helper.c on first use into a cache keyed by the source's hash, so the binary always
+// matches the source it was built from and is rebuilt after an edit.
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { SandboxUnavailableError } from './sandbox';
+
+const execFileAsync = promisify(execFile);
+
+const SOURCE_PATH = fileURLToPath(new URL('./sandbox-helper.c', import.meta.url));
+const REPO_ROOT = path.resolve(path.dirname(SOURCE_PATH), '../..');
+
+/** `<repo>/.data/bin`: beside the other generated state, ignored by git. */
+export const DEFAULT_HELPER_CACHE_DIR = path.join(REPO_ROOT, '.data', 'bin');
+
+const COMPILERS = ['cc', 'clang', 'gcc'];
+const FLAGS = ['-O2', '-Wall', '-std=gnu11'];
+
+export interface HelperBinaryOptions {
+  cacheDir?: string;
+  /** A static binary runs in any container image (Docker); the host one links against our libc. */
+  static?: boolean;
+}
+
+const building = new Map<string, Promise<string>>();
+
+/** Path of the compiled helper, building it once per process (and once per source hash on disk). */
+export function helperBinary(options: HelperBinaryOptions = {}): Promise<string> {
+  const cacheDir = options.cacheDir ?? DEFAULT_HELPER_CACHE_DIR;
+  const key = `${cacheDir}\0${options.static ? 'static' : 'dynamic'}`;
+  let pending = building.get(key);
+  if (!pending) {
+    pending = build(cacheDir, options.static ?? false);
+    building.set(key, pending);
+    // A failed build (no compiler yet) may succeed later: do not cache the failure.
+    pending.catch(() => building.delete(key));
+  }
+  return pending;
+}
+
+async function build(cacheDir: string, isStatic: boolean): Promise<string> {
+  const source = await readFile(SOURCE_PATH);
+  const flags = isStatic ? [...FLAGS, '-static'] : FLAGS;
+  const hash = createHash('sha256')
+    .update(source)
+    .update(flags.join(' '))
+    .digest('hex')
+    .slice(0, 16);
+  const target = path.join(cacheDir, `sandbox-helper-${hash}${isStatic ? '-static' : ''}`);
+  if (await isExecutable(target)) return target;
+
+  await mkdir(cacheDir, { recursive: true, mode: 0o755 });
+  // Built under a unique name and renamed into place: concurrent first uses never see half a file.
+  const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const errors: string[] = [];
+  try {
+    for (const cc of COMPILERS) {
+      try {
+        await execFileAsync(cc, [...flags, '-o', temp, SOURCE_PATH], { timeout: 60_000 });
+        await chmod(temp, 0o755);
+        await rename(temp, target);
+        return target;
+      } catch (error) {
+        const e = error as NodeJS.ErrnoException & { stderr?: string };
+        errors.push(
+          `${cc}: ${e.code === 'ENOENT' ? 'not found' : (e.stderr?.trim() ?? e.message)}`,
+        );
+      }
+    }
+  } finally {
+    await rm(temp, { force: true });
+  }
+  throw new SandboxUnavailableError(
+    `cannot build the sandbox helper (${SOURCE_PATH}) with a C compiler: ${errors.join('; ')}. ` +
+      `Install one (apt-get install gcc${isStatic ? ' libc6-dev' : ''}).`,
+  );
+}
+
+async function isExecutable(file: string): Promise<boolean> {
+  try {
+    const s = await stat(file);
+    return s.isFile() && (s.mode & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}

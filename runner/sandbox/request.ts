@@ -1,0 +1,67 @@
+// Validates a SandboxRequest and fills its defaults, shared by every sandbox implementation: a bad
+// request is the platform's bug and must fail before anything runs.
+import path from 'node:path';
+import { z } from 'zod';
+import type { SandboxRequest } from './sandbox';
+
+const absolute = z
+  .string()
+  .min(1)
+  .refine((p) => path.isAbsolute(p) && !p.includes('\0'), 'must be an absolute path')
+  .transform((p) => path.resolve(p));
+const count = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const noNul = z.string().refine((s) => !s.includes('\0'), 'must not contain NUL');
+
+const requestSchema = z.object({
+  command: noNul.min(1),
+  args: z.array(noNul),
+  workDir: absolute.refine((p) => p !== '/', 'must not be /'),
+  cwd: absolute.optional(),
+  readOnly: z.array(z.object({ host: absolute, sandbox: absolute })).optional(),
+  env: z.record(z.string().regex(/^[^=\0]+$/, 'bad variable name'), noNul).optional(),
+  stdinFile: absolute.optional(),
+  stdout: z.enum(['capture', 'hash']),
+  stderrBytes: z.number().int().nonnegative().optional(),
+  cpu: z.number().int().nonnegative().max(4095).optional(),
+  limits: z.object({
+    wallTimeMs: count,
+    memoryBytes: count,
+    processes: count,
+    outputBytes: z.number().int().nonnegative(),
+    fileBytes: count,
+  }),
+});
+
+export const DEFAULT_STDERR_BYTES = 64 * 1024;
+
+export interface NormalizedRequest extends Omit<
+  SandboxRequest,
+  'cwd' | 'env' | 'stderrBytes' | 'readOnly'
+> {
+  cwd: string;
+  env: Record<string, string>;
+  stderrBytes: number;
+  readOnly: { host: string; sandbox: string }[];
+}
+
+/**
+ * The environment is ours, never the runner's: a minimal PATH, HOME and the C locale, then the
+ * request's own variables on top.
+ */
+export function normalizeRequest(request: SandboxRequest): NormalizedRequest {
+  const { signal, ...rest } = request;
+  const parsed = requestSchema.safeParse(rest);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new TypeError(`invalid sandbox request: ${issues}`);
+  }
+  const r = parsed.data;
+  return {
+    ...r,
+    cwd: r.cwd ?? r.workDir,
+    env: { PATH: '/usr/bin:/bin', HOME: r.workDir, LC_ALL: 'C', ...r.env },
+    stderrBytes: r.stderrBytes ?? DEFAULT_STDERR_BYTES,
+    readOnly: r.readOnly ?? [],
+    ...(signal ? { signal } : {}),
+  };
+}

@@ -1,0 +1,166 @@
+// Spawns the sandbox helper and collects what the untrusted process printed: stdout counted, hashed
+// and (when asked) kept up to the output limit, stderr kept up to its cap; parses the helper's report.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+
+/** The JSON line sandbox-helper.c writes when the command is over. */
+export const helperReportSchema = z.object({
+  exited: z.boolean(),
+  exitCode: z.number().int(),
+  termSignal: z.number().int(),
+  /** The status came from our init inside the sandbox (exact), not from bwrap's 128+n. */
+  statusFromInit: z.boolean(),
+  execStarted: z.boolean(),
+  killed: z.enum(['time', 'setup-time', 'aborted']).nullable(),
+  wallNs: z.number().int().nonnegative(),
+  setupNs: z.number().int().nonnegative(),
+  userUs: z.number().int().nonnegative(),
+  sysUs: z.number().int().nonnegative(),
+  maxRssKb: z.number().int().nonnegative(),
+  minorFaults: z.number().int().nonnegative(),
+  majorFaults: z.number().int().nonnegative(),
+  voluntaryCtxSwitches: z.number().int().nonnegative(),
+  involuntaryCtxSwitches: z.number().int().nonnegative(),
+});
+export type HelperReport = z.infer<typeof helperReportSchema>;
+
+export interface HelperSpawnOptions {
+  file: string;
+  args: string[];
+  /** An open fd for standard input; /dev/null when absent. */
+  stdinFd?: number;
+  /** The helper writes its report to fd 3 (false: the caller reads it from elsewhere). */
+  reportOnFd3: boolean;
+  stdout: 'capture' | 'hash';
+  outputBytes: number;
+  stderrBytes: number;
+  signal?: AbortSignal;
+  /** Kill the helper outright after this long: the last resort if it hangs. */
+  backstopMs: number;
+  /** Asks the helper to end the run (default: SIGTERM to it); must be idempotent. */
+  stop?: (child: { kill: (signal: NodeJS.Signals) => boolean }) => void;
+}
+
+export interface HelperOutcome {
+  /** The helper's report line, unparsed (empty when it wrote none). */
+  reportText: string;
+  helperExitCode: number | null;
+  helperSignal: string | null;
+  stdout?: Buffer;
+  stdoutBytes: number;
+  stdoutSha256: string;
+  stderr: string;
+  stderrBytes: number;
+  outputExceeded: boolean;
+  aborted: boolean;
+}
+
+const PIPE_GRACE_MS = 2000;
+
+export function parseHelperReport(text: string): HelperReport | null {
+  const line = text.trim().split('\n').pop();
+  if (!line) return null;
+  try {
+    const parsed = helperReportSchema.safeParse(JSON.parse(line));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+export function runHelper(options: HelperSpawnOptions): Promise<HelperOutcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(options.file, options.args, {
+      // Empty: bwrap's init inside the sandbox runs as the sandbox user, and its environment would be
+      // readable there through /proc/1/environ.
+      env: {},
+      stdio: [options.stdinFd ?? 'ignore', 'pipe', 'pipe', options.reportOnFd3 ? 'pipe' : 'ignore'],
+    });
+
+    const hash = createHash('sha256');
+    const kept: Buffer[] = [];
+    let stdoutBytes = 0;
+    let outputExceeded = false;
+    const errChunks: Buffer[] = [];
+    let stderrKept = 0;
+    let stderrBytes = 0;
+    const reportChunks: Buffer[] = [];
+    let aborted = false;
+    let stopped = false;
+
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      if (options.stop) options.stop(child);
+      else child.kill('SIGTERM');
+    };
+
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const room = options.outputBytes - stdoutBytes;
+      stdoutBytes += chunk.length;
+      const take = room >= chunk.length ? chunk : chunk.subarray(0, Math.max(room, 0));
+      if (take.length > 0) {
+        hash.update(take);
+        if (options.stdout === 'capture') kept.push(take);
+      }
+      if (stdoutBytes > options.outputBytes && !outputExceeded) {
+        outputExceeded = true;
+        stop();
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderrBytes += chunk.length;
+      const room = options.stderrBytes - stderrKept;
+      if (room > 0) {
+        const take = chunk.subarray(0, room);
+        errChunks.push(take);
+        stderrKept += take.length;
+      }
+    });
+    const reportStream = child.stdio[3] as Readable | null | undefined;
+    reportStream?.on('data', (chunk: Buffer) => reportChunks.push(chunk));
+
+    const backstop = setTimeout(() => child.kill('SIGKILL'), options.backstopMs);
+    const onAbort = () => {
+      aborted = true;
+      stop();
+    };
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.on('error', (error) => {
+      clearTimeout(backstop);
+      options.signal?.removeEventListener('abort', onAbort);
+      reject(error);
+    });
+    // Once the helper is gone nothing of the sandbox should hold the pipes; if something does, stop
+    // waiting for it after a grace period rather than hang the runner.
+    let grace: NodeJS.Timeout | undefined;
+    child.on('exit', () => {
+      grace = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        reportStream?.destroy();
+      }, PIPE_GRACE_MS);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(backstop);
+      clearTimeout(grace);
+      options.signal?.removeEventListener('abort', onAbort);
+      resolve({
+        reportText: Buffer.concat(reportChunks).toString('utf8'),
+        helperExitCode: code,
+        helperSignal: signal,
+        ...(options.stdout === 'capture' ? { stdout: Buffer.concat(kept) } : {}),
+        stdoutBytes,
+        stdoutSha256: hash.digest('hex'),
+        stderr: Buffer.concat(errChunks).toString('utf8'),
+        stderrBytes,
+        outputExceeded,
+        aborted,
+      });
+    });
+  });
+}
