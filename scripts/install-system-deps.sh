@@ -13,6 +13,8 @@ declare -A PACKAGES=(
   [perf]=linux-perf
   [valgrind]=valgrind
   [git]=git
+  [objcopy]=binutils
+  [cc]=gcc
 )
 
 missing=()

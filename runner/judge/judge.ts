@@ -1,6 +1,6 @@
 // The judge: intake → build → test → measure → report for one patch on one target. The queue worker
 // and `perfjudge judge` both call this; everything it decides ends up in one typed JudgingResult.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type {
@@ -94,7 +94,12 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     stageDurationsMs,
   };
   const facts: VerdictFacts = { intake: { ok: false } };
+  // The judging's own folder (root's): the sandbox's build folder `box/`, the solution's binary
+  // copied out of it, test inputs, and one fresh folder per run. The sandbox user must traverse it.
   const workDir = await mkdtemp(path.join(options.workRoot ?? os.tmpdir(), 'perfjudge-judging-'));
+  await chmod(workDir, 0o755);
+  const boxDir = path.join(workDir, 'box');
+  await mkdir(boxDir);
   let stage: Stage = 'intake';
   let stageStart = performance.now();
   const enter = (next: Stage) => {
@@ -119,7 +124,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
 
     // 1. Intake: parse, validate and apply the patch to a copy of the template.
     progress('intake', 0, 'checking the patch');
-    const srcDir = path.join(workDir, 'src');
+    const srcDir = path.join(boxDir, 'src');
     const intake = await intakePatch({ patchText: options.patchText, challenge, destDir: srcDir });
     result.stages.intake = intake.ok
       ? { ok: true, reason: null, files: intake.files, format: intake.format }
@@ -152,7 +157,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     checkCancelled();
     progress('build', 0.3, 'building the solution');
     let buildLimit: string | null = null;
-    const buildDir = path.join(workDir, 'build');
+    const buildDir = path.join(boxDir, 'build');
     const solution: BuildResult = await buildChallengeTree({
       challenge,
       sourceDir: srcDir,
@@ -162,7 +167,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
       env: { PATH: BUILD_PATH, HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' },
       executor: sandboxedExecutor({
         sandbox: options.sandbox,
-        workDir,
+        workDir: boxDir,
         readOnly: [{ host: challenge.harnessDir, sandbox: challenge.harnessDir }],
         limits: manifest.limits,
         onLimit: (limit) => (buildLimit = limit),
@@ -173,11 +178,17 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     if (!solution.ok && (solution.failure === 'tool' || solution.failure === 'unsupported')) {
       throw new JudgeError(`the build tools failed: ${solution.message ?? ''}\n${solution.log}`);
     }
+    // The build ran untrusted code: take the binary out of its reach, refusing anything but a file.
+    const solutionBinary =
+      solution.ok && solution.binary ? await takeBinary(solution.binary, workDir) : null;
+    if (solution.ok && !solutionBinary) {
+      solution.ok = false;
+      solution.log += '\nthe build did not produce a regular executable file\n';
+    }
     const baselineSha = await fileSha256(baseline.binary);
-    const identical =
-      solution.ok && solution.binary
-        ? await binariesIdentical(baseline.binary, solution.binary)
-        : false;
+    const identical = solutionBinary
+      ? await binariesIdentical(baseline.binary, solutionBinary)
+      : false;
     result.stages.build = {
       baseline: {
         ok: true,
@@ -192,7 +203,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
         cached: false,
         durationMs: solution.durationMs,
         log: solution.log,
-        binarySha256: solution.ok && solution.binary ? await fileSha256(solution.binary) : null,
+        binarySha256: solutionBinary ? await fileSha256(solutionBinary) : null,
         limitExceeded: buildLimit ?? (solution.failure === 'timeout' ? 'time' : null),
       },
       identicalBinaries: identical,
@@ -203,14 +214,14 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
         ? `solution built in ${(solution.durationMs / 1000).toFixed(1)} s`
         : 'the solution did not build',
     );
-    if (!solution.ok || !solution.binary) return result;
+    if (!solutionBinary) return result;
 
     // 3. Test: the edge cases and the public input, each checked exactly.
     enter('test');
     const cases: TestCaseResult[] = await runTests({
       challenge,
       sandbox: options.sandbox,
-      solutionBinary: solution.binary,
+      solutionBinary,
       baselineBinary: baseline.binary,
       baselineSha256: baselineSha,
       publicInput: options.publicInput,
@@ -233,7 +244,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
       challenge,
       sandbox: options.sandbox,
       baselineBinary: baseline.binary,
-      solutionBinary: solution.binary,
+      solutionBinary,
       identicalBinaries: identical,
       benchmark: options.benchmark,
       dataDir: options.dataDir,
@@ -274,4 +285,14 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     progress('report', 1, `${result.verdict}: ${result.message}`);
     await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/** Copies the built executable out of the sandbox's folder; null unless it is a regular file. */
+async function takeBinary(built: string, workDir: string): Promise<string | null> {
+  const info = await lstat(built).catch(() => null);
+  if (!info?.isFile()) return null;
+  const target = path.join(workDir, 'solution');
+  await copyFile(built, target);
+  await chmod(target, 0o755);
+  return target;
 }

@@ -3,11 +3,12 @@
 // interval is as tight as the policy asks or the budget of pairs is spent.
 import type { Estimate, JudgingResult, Run, RunPolicy, Side, TimeSummary } from '../../contracts';
 import type { Challenge } from '../../lib/challenge/load-manifest';
-import type { Sandbox, SandboxResult } from '../sandbox/sandbox';
+import { findPerf } from '../measure/perf-stat';
+import type { Sandbox } from '../sandbox/sandbox';
 import { noiseFlags, shouldStop, speedupEstimate, summarize, type TimedPair } from '../stats';
 import { JudgeError, JudgingCancelledError } from './errors';
 import { ensureInput, referenceSha256, warmPageCache, type InputSpec } from './inputs';
-import { classifyRun, processStats, runProgram } from './run-program';
+import { classifyRun, processStats, runProgram, type ProgramRun } from './run-program';
 import type { RunOutcome } from './verdict';
 
 /** More than one CPU's worth of work means threads (or children) working in parallel. */
@@ -81,11 +82,13 @@ export async function measure(options: MeasureOptions): Promise<MeasureOutcome> 
   const expectedSha = await referenceSha256(challenge, input, options.dataDir);
   await warmPageCache(input.path);
 
+  const perf = await findPerf();
+  if (!perf) warnings.push('perf is not available on this host: no counters were collected');
   const runOnce = async (
     side: Side,
     kind: Run['kind'],
     pair: number | null,
-  ): Promise<SandboxResult> => {
+  ): Promise<ProgramRun> => {
     if (options.signal?.aborted) throw new JudgingCancelledError();
     const result = await runProgram({
       sandbox: options.sandbox,
@@ -96,6 +99,7 @@ export async function measure(options: MeasureOptions): Promise<MeasureOutcome> 
       wallTimeMs: limits.benchmarkRunSeconds * 1000,
       stdout: 'hash',
       cpu: options.cpu,
+      perf,
       ...(options.signal ? { signal: options.signal } : {}),
     });
     const { outcome, message } = classifyRun(result);
@@ -110,7 +114,7 @@ export async function measure(options: MeasureOptions): Promise<MeasureOutcome> 
       correct,
       exitCode: result.exitCode,
       signal: result.signal,
-      counters: {},
+      counters: result.counters,
     });
     if (side === 'baseline' && !correct) {
       throw new JudgeError(

@@ -1,8 +1,9 @@
 // One run of a built program on one input, inside the sandbox, in a fresh empty directory: nothing
 // a run writes is visible to any later run, so no run can cache for another.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Limits, ProcessStats, TestOutcome } from '../../contracts';
+import type { Counter, Limits, ProcessStats, TestOutcome } from '../../contracts';
+import { parsePerfStatCsv, perfStatArgs, SOFTWARE_EVENTS } from '../measure/perf-stat';
 import type { Sandbox, SandboxResult } from '../sandbox/sandbox';
 
 /** Where the program and its input appear inside the sandbox. */
@@ -19,15 +20,29 @@ export interface RunProgramOptions {
   wallTimeMs: number;
   stdout: 'capture' | 'hash';
   cpu?: number;
+  /** Count software events with this perf binary (a path visible inside the sandbox). */
+  perf?: string | null;
   signal?: AbortSignal;
 }
 
-export async function runProgram(options: RunProgramOptions): Promise<SandboxResult> {
+export interface ProgramRun extends SandboxResult {
+  /** perf stat's counters; empty when perf was not used. */
+  counters: Record<string, Counter>;
+}
+
+/** perf's CSV, written inside the run's directory (so only informational: the run could touch it). */
+const PERF_FILE = '.perf-stat.csv';
+
+export async function runProgram(options: RunProgramOptions): Promise<ProgramRun> {
   const runDir = await mkdtemp(path.join(options.workDir, 'run-'));
+  const program = [SANDBOX_PROGRAM, SANDBOX_INPUT];
+  const argv = options.perf
+    ? perfStatArgs(options.perf, SOFTWARE_EVENTS, path.join(runDir, PERF_FILE), program)
+    : program;
   try {
-    return await options.sandbox.run({
-      command: SANDBOX_PROGRAM,
-      args: [SANDBOX_INPUT],
+    const result = await options.sandbox.run({
+      command: argv[0]!,
+      args: argv.slice(1),
       workDir: runDir,
       readOnly: [
         { host: options.binary, sandbox: SANDBOX_PROGRAM },
@@ -45,8 +60,23 @@ export async function runProgram(options: RunProgramOptions): Promise<SandboxRes
       },
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    return {
+      ...result,
+      counters: options.perf ? await readCounters(path.join(runDir, PERF_FILE)) : {},
+    };
   } finally {
     await rm(runDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+async function readCounters(file: string): Promise<Record<string, Counter>> {
+  try {
+    // Never follow a link the untrusted run may have planted in its directory.
+    const s = await lstat(file);
+    if (!s.isFile() || s.size > 64 * 1024) return {};
+    return parsePerfStatCsv(await readFile(file, 'utf8'));
+  } catch {
+    return {};
   }
 }
 
