@@ -1,17 +1,11 @@
 // Test helpers for judging real patches: small inputs, few pairs, caches shared across test files.
-import { execFile } from 'node:child_process';
-import { cp, mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { JudgingResult, Limits, RunPolicy, TargetId } from '../../contracts';
 import { REPO_ROOT } from '../../lib/config/env';
 import { loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
 import { cpuVendor } from '../../runner/host/fingerprint';
 import { judge } from '../../runner/judge/judge';
 import { createSandbox } from '../../runner/sandbox';
-
-const execFileAsync = promisify(execFile);
 
 /** Builds, inputs and expected outputs cached for every test run on this machine (gitignored). */
 export const TEST_DATA_DIR = path.join(REPO_ROOT, '.data', 'test');
@@ -66,45 +60,4 @@ export async function judgeForTest(
   });
 }
 
-/**
- * A real `git diff` of the template with some files replaced (string), added, or deleted (null):
- * exactly what a contestant would submit.
- */
-export async function makePatch(files: Record<string, string | null>): Promise<string> {
-  const challenge = await loadChallenge('wordcount');
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-patch-'));
-  const git = (...args: string[]) =>
-    execFileAsync('git', ['-c', 'user.email=test@example.com', '-c', 'user.name=test', ...args], {
-      cwd: dir,
-    });
-  try {
-    await cp(challenge.templateDir, dir, { recursive: true });
-    await git('init', '-q');
-    await git('add', '-A');
-    await git('commit', '-q', '-m', 'template');
-    for (const [file, content] of Object.entries(files)) {
-      const full = path.join(dir, file);
-      if (content === null) await rm(full);
-      else {
-        await mkdir(path.dirname(full), { recursive: true });
-        await writeFile(full, content);
-      }
-    }
-    await git('add', '-A');
-    const { stdout } = await git('diff', '--cached');
-    return stdout;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-/** The template's wordcount.cpp with the SOLUTION branch replaced by `code`. */
-export async function solutionSource(code: string): Promise<string> {
-  const { readFile } = await import('node:fs/promises');
-  const challenge = await loadChallenge('wordcount');
-  const template = await readFile(path.join(challenge.templateDir, 'wordcount.cpp'), 'utf8');
-  const start = template.indexOf('#ifdef SOLUTION');
-  const end = template.indexOf('#else');
-  if (start < 0 || end < 0) throw new Error('template wordcount.cpp has no SOLUTION branch');
-  return `${template.slice(0, start)}#ifdef SOLUTION\n${code}\n${template.slice(end)}`;
-}
+export { makePatch, solutionSource } from '../../lib/challenge/solution-tree';
