@@ -33,8 +33,18 @@ export function registerReferenceCommand(program: Command, setExitCode: SetExitC
         );
       });
       if (!info.isFile()) throw new UsageError(`input is not a regular file: ${input}`);
-      if (options.sha256) process.stdout.write(`${await reference.sha256(input)}\n`);
-      else await reference.write(input, process.stdout);
+      if (options.sha256) {
+        process.stdout.write(`${await reference.sha256(input)}\n`);
+      } else {
+        // A reader that stops early (`| head`) is not an error. The listener stays: a late EPIPE
+        // from a write in flight would otherwise crash the process; write errors still reject.
+        process.stdout.on('error', () => {});
+        try {
+          await reference.write(input, process.stdout);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
+        }
+      }
       setExitCode(0);
     });
 }

@@ -1,5 +1,5 @@
 // The TypeScript wordcount reference: exact bytes, chunk boundaries, streaming memory, CLI.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -184,6 +184,24 @@ describe('perfjudge reference', () => {
     const file = await inputFile(bytes('b a\r\nb', [0x00, 0xff], ' b'));
     const { stdout } = await cli('wordcount', file);
     expect(stdout).toEqual(bytes('b\t2\na\t1\nb', [0x00, 0xff], '\t1\n'));
+  });
+
+  it('exits 0 quietly when the reader stops early (| head)', async () => {
+    const words = Array.from({ length: 40_000 }, (_, i) => `word${i}`).join('\n');
+    const file = await inputFile(words);
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, 'bin/perfjudge.mjs'), 'reference', 'wordcount', file],
+      { cwd: ROOT },
+    );
+    let stderr = '';
+    child.stderr.on('data', (data: Buffer) => (stderr += data.toString()));
+    const first = await new Promise<Buffer>((resolve) => child.stdout.once('data', resolve));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(first.toString()).toMatch(/^word0\t1\n/);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 
   it('exits 2 with a clear message when the input is missing', async () => {

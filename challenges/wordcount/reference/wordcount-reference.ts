@@ -107,25 +107,56 @@ export function compareEntries(a: WordCountEntry, b: WordCountEntry): number {
   return a.word < b.word ? -1 : a.word > b.word ? 1 : 0;
 }
 
+/** The words that share one count, ascending byte-wise. */
+export interface CountGroup {
+  count: number;
+  words: string[];
+}
+
+/**
+ * The output order as groups of equal count, counts descending. Grouping first lets each group
+ * use the comparator-free `sort()`, which orders strings by UTF-16 unit, i.e. byte-wise here: on
+ * a million words that is about half the time of one sort with a comparator.
+ */
+export async function referenceCountGroups(
+  filePath: string,
+  options: ReferenceOptions = {},
+): Promise<CountGroup[]> {
+  const { words, counts } = await countWords(filePath, options);
+  const groups = new Map<number, string[]>();
+  for (const [word, id] of words) {
+    const count = counts[id]!;
+    const group = groups.get(count);
+    if (group === undefined) groups.set(count, [word]);
+    else group.push(word);
+  }
+  return [...groups]
+    .sort((a, b) => b[0] - a[0])
+    .map(([count, groupWords]) => ({ count, words: groupWords.sort() }));
+}
+
 /** Every distinct word of the file with its count, in the driver's output order. */
 export async function referenceWordcount(
   filePath: string,
   options: ReferenceOptions = {},
 ): Promise<WordCountEntry[]> {
-  const { words, counts } = await countWords(filePath, options);
   const entries: WordCountEntry[] = [];
-  for (const [word, id] of words) entries.push({ word, count: counts[id]! });
-  return entries.sort(compareEntries);
+  for (const { count, words } of await referenceCountGroups(filePath, options))
+    for (const word of words) entries.push({ word, count });
+  return entries;
 }
 
-/** The driver's exact output (`word\tcount\n` per entry) as raw-byte chunks of about 1 MiB. */
-export function* outputChunks(entries: Iterable<WordCountEntry>): Generator<Buffer> {
+/** The driver's exact output (`word\tcount\n` per word) as raw-byte chunks of about 1 MiB. */
+export function* outputChunks(groups: Iterable<CountGroup>): Generator<Buffer> {
   let text = '';
-  for (const { word, count } of entries) {
-    text += `${word}\t${count}\n`;
-    if (text.length >= OUTPUT_FLUSH_CHARS) {
-      yield Buffer.from(text, 'latin1');
-      text = '';
+  for (const { count, words } of groups) {
+    const suffix = `\t${count}\n`;
+    for (const word of words) {
+      text += word + suffix;
+      if (text.length >= OUTPUT_FLUSH_CHARS) {
+        yield Buffer.from(text, 'latin1');
+        text = '';
+      }
     }
   }
   if (text.length > 0) yield Buffer.from(text, 'latin1');
@@ -137,8 +168,9 @@ export async function writeReferenceOutput(
   writable: Writable,
   options: ReferenceOptions = {},
 ): Promise<void> {
-  const entries = await referenceWordcount(filePath, options);
-  for (const chunk of outputChunks(entries)) {
+  for (const chunk of outputChunks(await referenceCountGroups(filePath, options))) {
+    // A reader that went away (EPIPE) destroys the stream: stop instead of writing into the void.
+    if (writable.destroyed) throw writable.errored ?? new Error('output stream closed');
     if (!writable.write(chunk)) await waitForDrain(writable);
   }
 }
@@ -164,7 +196,8 @@ export async function referenceOutputSha256(
   options: ReferenceOptions = {},
 ): Promise<string> {
   const hash = createHash('sha256');
-  for (const chunk of outputChunks(await referenceWordcount(filePath, options))) hash.update(chunk);
+  for (const chunk of outputChunks(await referenceCountGroups(filePath, options)))
+    hash.update(chunk);
   return hash.digest('hex');
 }
 
@@ -173,5 +206,5 @@ export async function referenceOutput(
   filePath: string,
   options: ReferenceOptions = {},
 ): Promise<Buffer> {
-  return Buffer.concat([...outputChunks(await referenceWordcount(filePath, options))]);
+  return Buffer.concat([...outputChunks(await referenceCountGroups(filePath, options))]);
 }
