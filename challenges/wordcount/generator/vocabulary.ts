@@ -392,10 +392,12 @@ export class Vocabulary {
    * sometimes a capital; about 1% are foreign words instead.
    */
   private composeWord(out: DataView, pos: number, rank: number): number {
-    // Multiplying by an odd constant and mix32 are both bijective on 32 bits.
+    // Multiplying by an odd constant and mix32 are both bijective on 32 bits. The bits of h
+    // choose stem (0-13), suffix count (14-17), capital (18-21) and foreign (22-31); g, a cheap
+    // second mix whose high bits depend on all of h, chooses the suffixes.
     const h = mix32(Math.imul(rank, 0x9e3779b1) ^ this.key);
-    const g = mix32(h ^ 0x5851f42d);
-    if ((g & 1023) < 12) return writeForeignWord(out, pos, h) - pos;
+    if (h >>> 22 < 12) return writeForeignWord(out, pos, h) - pos;
+    const g = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
     const stem = h & (STEM_COUNT - 1);
     let length = this.stems.write(out, pos, stem);
     const suffixRoll = (h >>> 14) & 15;
