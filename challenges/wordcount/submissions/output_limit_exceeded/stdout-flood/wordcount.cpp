@@ -1,0 +1,58 @@
+// Counts words: your solution goes in the SOLUTION branch, the baseline below is the reference.
+#include "wordcount.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#ifdef SOLUTION
+
+// Debug output left in: prints a progress line for every kilobyte it pretends to scan, about
+// 1 GiB of it, to stdout. (An example OUTPUT_LIMIT_EXCEEDED.)
+#include <cstdio>
+
+std::vector<WordCount> wordcount(std::string filePath) {
+  static char line[1024];
+  for (std::size_t i = 0; i + 1 < sizeof line; ++i)
+    line[i] = '.';
+  line[sizeof line - 1] = '\n';
+  for (long kib = 0; kib < (1L << 20); ++kib)
+    std::fwrite(line, 1, sizeof line, stdout);
+  std::fprintf(stderr, "scanned %s\n", filePath.c_str());
+  return {};
+}
+
+#else
+
+// The baseline: words are what `std::ifstream >> std::string` reads, i.e. split on the six ASCII
+// whitespace bytes (space, \t, \n, \v, \f, \r). Its output is the truth; do not change it.
+std::vector<WordCount> wordcount(std::string filePath) {
+  std::unordered_map<std::string, int> m;
+  m.max_load_factor(0.5);
+
+  std::vector<WordCount> mvec;
+
+  std::ifstream inFile{filePath};
+  if (!inFile) {
+    std::cerr << "Invalid input file: " << filePath << "\n";
+    return mvec;
+  }
+
+  std::string s;
+  while (inFile >> s)
+    m[s]++;
+
+  mvec.reserve(m.size());
+  for (auto &p : m)
+    mvec.emplace_back(WordCount{p.second, std::move(p.first)});
+
+  std::sort(mvec.begin(), mvec.end(), std::greater<WordCount>());
+  return mvec;
+}
+
+#endif
