@@ -113,6 +113,8 @@ export const testOutcomeSchema = z.enum([
   'time-limit',
   'memory-limit',
   'output-limit',
+  /** Not run: an earlier required test already exceeded a limit or crashed. */
+  'skipped',
 ]);
 export type TestOutcome = z.infer<typeof testOutcomeSchema>;
 

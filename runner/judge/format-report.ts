@@ -65,11 +65,13 @@ export function formatReport(result: JudgingResult): string {
     out.push('Build log (solution):');
     out.push(indent(stages.build.solution.log.trimEnd() || '(empty)'));
   }
-  const failed = stages.test?.cases.filter((c) => c.outcome !== 'passed') ?? [];
+  const failed =
+    stages.test?.cases.filter((c) => c.outcome !== 'passed' && c.outcome !== 'skipped') ?? [];
+  const skipped = stages.test?.cases.filter((c) => c.outcome === 'skipped').length ?? 0;
   if (stages.test) {
     out.push('');
     out.push(
-      `Tests: ${stages.test.cases.length - failed.length}/${stages.test.cases.length} passed`,
+      `Tests: ${stages.test.cases.length - failed.length - skipped}/${stages.test.cases.length} passed${skipped ? `, ${skipped} not run after a failure` : ''}`,
     );
     for (const c of failed.slice(0, 5)) {
       out.push(

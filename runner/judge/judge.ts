@@ -208,7 +208,11 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
       },
       identicalBinaries: identical,
     };
-    facts.build = { ok: solution.ok, limitExceeded: result.stages.build.solution.limitExceeded };
+    facts.build = {
+      ok: solution.ok,
+      limitExceeded: result.stages.build.solution.limitExceeded,
+      firstError: solution.ok ? null : firstErrorLine(solution.log),
+    };
     log(
       solution.ok
         ? `solution built in ${(solution.durationMs / 1000).toFixed(1)} s`
@@ -295,4 +299,15 @@ async function takeBinary(built: string, workDir: string): Promise<string | null
   await copyFile(built, target);
   await chmod(target, 0o755);
   return target;
+}
+
+/** The compiler's or linker's first error line, for the one-sentence verdict message. */
+export function firstErrorLine(log: string): string | null {
+  const line = log
+    .split('\n')
+    .find((l) => /\berror\b|undefined reference/i.test(l) && !l.startsWith('$ '));
+  if (!line) return null;
+  // Paths of the judge's work folder mean nothing to the contestant.
+  const trimmed = line.replace(/^\S*\/box\/src\//, '').trim();
+  return trimmed.length > 200 ? `${trimmed.slice(0, 200)}…` : trimmed;
 }

@@ -81,7 +81,10 @@ async function readCounters(file: string): Promise<Record<string, Counter>> {
 }
 
 /** How a run ended, before its output is compared: a limit, a crash, or a clean exit ('passed'). */
-export function classifyRun(run: SandboxResult): { outcome: TestOutcome; message: string } {
+export function classifyRun(run: SandboxResult): {
+  outcome: Exclude<TestOutcome, 'skipped'>;
+  message: string;
+} {
   switch (run.limitExceeded) {
     case 'time':
       return {

@@ -71,8 +71,31 @@ export async function runTests(options: TestStageOptions): Promise<TestCaseResul
   }
 
   const results: TestCaseResult[] = [];
+  // A crash or a limit on a required test decides the verdict: the remaining tests are skipped
+  // rather than letting an infinite loop cost the judge host every test's time limit. Wrong
+  // answers keep going (cheap, and the list of failing groups helps the contestant), except that
+  // the public input, the slowest check, only runs when every required edge case passed.
+  let stopReason: string | null = null;
   for (const [i, check] of checks.entries()) {
     if (options.signal?.aborted) break;
+    if (
+      check.group === PUBLIC_INPUT_GROUP &&
+      results.some((r) => r.required && r.outcome !== 'passed')
+    ) {
+      stopReason ??= 'a required edge case failed';
+    }
+    if (stopReason) {
+      results.push({
+        group: check.group,
+        name: check.name,
+        required: check.required,
+        outcome: 'skipped',
+        wallMs: 0,
+        message: `not run: ${stopReason}`,
+        diff: [],
+      });
+      continue;
+    }
     options.onProgress(
       i / checks.length,
       `test ${i + 1}/${checks.length}: ${check.group}/${check.name}`,
@@ -96,6 +119,7 @@ export async function runTests(options: TestStageOptions): Promise<TestCaseResul
     const { outcome, message } = classifyRun(run);
     if (outcome !== 'passed') {
       results.push({ ...base, outcome, message, diff: [] });
+      if (check.required) stopReason = `${check.group}/${check.name} ended in ${outcome}`;
       continue;
     }
     const expected = await check.expected();
@@ -112,9 +136,11 @@ export async function runTests(options: TestStageOptions): Promise<TestCaseResul
         : { ...base, outcome: 'passed', message: '', diff: [] },
     );
   }
-  const failed = results.filter((r) => r.outcome !== 'passed');
-  options.log(`tests: ${results.length - failed.length}/${results.length} passed`);
-  options.onProgress(1, `${results.length - failed.length}/${results.length} tests passed`);
+  const passed = results.filter((r) => r.outcome === 'passed').length;
+  const skipped = results.filter((r) => r.outcome === 'skipped').length;
+  const summary = `${passed}/${results.length} tests passed${skipped ? ` (${skipped} skipped)` : ''}`;
+  options.log(`tests: ${summary}`);
+  options.onProgress(1, summary);
   return results;
 }
 

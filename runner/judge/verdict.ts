@@ -3,13 +3,14 @@
 import type { TestCaseResult, TestOutcome, Verdict } from '../../contracts';
 
 /** How a timed run on the benchmark input ended. */
-export type RunOutcome = Exclude<TestOutcome, 'passed'> | 'ok';
+export type RunOutcome = Exclude<TestOutcome, 'passed' | 'skipped'> | 'ok';
+type Failure = Exclude<TestOutcome, 'passed' | 'skipped'>;
 
 export interface VerdictFacts {
   /** A platform fault (sandbox missing, compiler of the baseline failed, I/O error): never the contestant's. */
   judgeError?: string;
   intake: { ok: boolean; message?: string };
-  build?: { ok: boolean; limitExceeded?: string | null };
+  build?: { ok: boolean; limitExceeded?: string | null; firstError?: string | null };
   tests?: TestCaseResult[];
   /** Outcomes of the solution's measured runs (warm-up and timed), in order. */
   measuredRuns?: RunOutcome[];
@@ -23,7 +24,7 @@ export interface VerdictDecision {
   warnings: string[];
 }
 
-const OUTCOME_VERDICT: Record<Exclude<TestOutcome, 'passed'>, Verdict> = {
+const OUTCOME_VERDICT: Record<Failure, Verdict> = {
   'wrong-answer': 'WRONG_ANSWER',
   'runtime-error': 'RUNTIME_ERROR',
   'time-limit': 'TIME_LIMIT_EXCEEDED',
@@ -48,19 +49,20 @@ export function decideVerdict(facts: VerdictFacts): VerdictDecision {
     const why = facts.build.limitExceeded
       ? ` (build ${facts.build.limitExceeded} limit exceeded)`
       : '';
-    return { verdict: 'BUILD_ERROR', reason: `the solution did not compile${why}`, warnings };
+    const first = facts.build.firstError ? `: ${facts.build.firstError}` : '';
+    return { verdict: 'BUILD_ERROR', reason: `the solution did not build${why}${first}`, warnings };
   }
   if (!facts.tests) return incomplete('test', warnings);
   let firstRequiredFailure: TestCaseResult | undefined;
   for (const test of facts.tests) {
-    if (test.outcome === 'passed') continue;
+    if (test.outcome === 'passed' || test.outcome === 'skipped') continue;
     if (test.required) firstRequiredFailure ??= test;
     else warnings.push(`advisory test ${test.group}/${test.name} failed: ${test.outcome}`);
   }
   if (firstRequiredFailure) {
     const t = firstRequiredFailure;
     return {
-      verdict: OUTCOME_VERDICT[t.outcome as Exclude<TestOutcome, 'passed'>],
+      verdict: OUTCOME_VERDICT[t.outcome as Failure],
       reason: `test ${t.group}/${t.name}: ${t.outcome}${t.message ? ` — ${t.message}` : ''}`,
       warnings,
     };

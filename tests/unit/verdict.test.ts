@@ -76,6 +76,14 @@ describe('decideVerdict', () => {
     expect(accepted.warnings).toHaveLength(1);
   });
 
+  it('skipped tests are neither failures nor warnings', () => {
+    const d = decideVerdict({
+      ...passing,
+      tests: [testCase('passed'), testCase('skipped', false), testCase('skipped')],
+    });
+    expect(d).toMatchObject({ verdict: 'ACCEPTED', warnings: [] });
+  });
+
   it('a bad benchmark run decides after the tests passed', () => {
     const d = decideVerdict({ ...passing, measuredRuns: ['ok', 'wrong-answer', 'time-limit'] });
     expect(d.verdict).toBe('WRONG_ANSWER');
