@@ -13,4 +13,5 @@ fi
 
 npx tsc --noEmit
 npx eslint .
+npx prettier --check . >/dev/null || { npx prettier --check .; exit 1; }
 npx vitest run "$@"
