@@ -161,12 +161,108 @@ export const hostFingerprintSchema = z.object({
   governor: z.string().nullable(),
   turbo: z.string().nullable(),
   sandbox: z.string(),
+  /** The CPU timed runs are pinned to, and its SMT siblings (they share its core). */
+  pinnedCpu: z.number().int().nullable().default(null),
+  smtSiblings: z.array(z.number().int()).default([]),
+  /** Transparent huge pages setting (always, madvise, never). */
+  thp: z.string().nullable().default(null),
+  perfVersion: z.string().nullable().default(null),
+  /** Whether perf can count hardware events (cycles, instructions) on this host. */
+  hardwareCounters: z.boolean().default(false),
   /** The runner's hardware does not match the target: results are for development only. */
   devMode: z.boolean(),
   /** The target's OS is emulated (Windows under Wine): timings are not comparable to native. */
   emulated: z.boolean(),
 });
 export type HostFingerprint = z.infer<typeof hostFingerprintSchema>;
+
+/** One counter or derived metric, baseline vs solution (medians over the timed runs). */
+export const counterComparisonSchema = z.object({
+  name: z.string(),
+  unit: z.string(),
+  /** 'derived' for figures computed from counters (IPC, miss rates, frequency). */
+  kind: z.enum(['counter', 'derived']),
+  status: z.enum(['counted', 'unsupported', 'not-counted']),
+  baseline: z.number().nullable(),
+  solution: z.number().nullable(),
+  /** solution / baseline, when both exist and the baseline is not zero. */
+  ratio: z.number().nullable(),
+  /** Lowest share of a run the counter was counting (multiplexing), in percent. */
+  runningPercent: z.number().nullable(),
+});
+export type CounterComparison = z.infer<typeof counterComparisonSchema>;
+
+/** Top-Down level 1: the shares of pipeline slots, summing to 1. */
+export const topdownSchema = z.object({
+  /** The perf metric group it came from (TopdownL1 on Intel, PipelineL1 on AMD Zen 4+). */
+  source: z.string(),
+  retiring: z.number().min(0).max(1),
+  badSpeculation: z.number().min(0).max(1),
+  frontendBound: z.number().min(0).max(1),
+  backendBound: z.number().min(0).max(1),
+});
+export type Topdown = z.infer<typeof topdownSchema>;
+
+export const memoryPointSchema = z.object({
+  tMs: z.number().nonnegative(),
+  rssBytes: z.number().nonnegative(),
+  vmBytes: z.number().nonnegative(),
+  anonBytes: z.number().nonnegative(),
+  thpBytes: z.number().nonnegative(),
+});
+export type MemoryPoint = z.infer<typeof memoryPointSchema>;
+
+export const memoryProfileSchema = z.object({
+  /** Sampling interval asked for; points are down-sampled to at most 500. */
+  intervalMs: z.number().positive(),
+  durationMs: z.number().nonnegative(),
+  samples: z.number().int().nonnegative(),
+  points: z.array(memoryPointSchema).max(500),
+  peaks: z.object({
+    rssBytes: z.number().nonnegative(),
+    vmBytes: z.number().nonnegative(),
+    anonBytes: z.number().nonnegative(),
+    thpBytes: z.number().nonnegative(),
+  }),
+});
+export type MemoryProfile = z.infer<typeof memoryProfileSchema>;
+
+/** cachegrind's simulated counts: noise-free, identical for identical binaries and inputs. */
+export const cachegrindCountsSchema = z.object({
+  instructions: z.number().nonnegative(),
+  dataReads: z.number().nonnegative(),
+  dataWrites: z.number().nonnegative(),
+  l1InstructionMisses: z.number().nonnegative(),
+  l1DataMisses: z.number().nonnegative(),
+  llMisses: z.number().nonnegative(),
+  branches: z.number().nonnegative(),
+  branchMispredictions: z.number().nonnegative(),
+  /** Ir + 10 × (L1 misses + branch mispredictions) + 100 × LL misses (cachegrind's documented rule of thumb). */
+  estimatedCycles: z.number().nonnegative(),
+});
+export type CachegrindCounts = z.infer<typeof cachegrindCountsSchema>;
+
+export const deterministicSchema = z.object({
+  tool: z.literal('cachegrind'),
+  inputBytes: z.number().int().nonnegative(),
+  /** The flags of the binaries valgrind ran (an -march it can decode). */
+  flags: z.array(z.string()),
+  baseline: cachegrindCountsSchema,
+  solution: cachegrindCountsSchema,
+  /** Baseline instructions / solution instructions. */
+  instructionSpeedup: z.number().positive(),
+});
+export type Deterministic = z.infer<typeof deterministicSchema>;
+
+/** The untimed extra runs: memory over time, Top-Down, cachegrind. Each part may be absent, with a note saying why. */
+export const profileStageSchema = z.object({
+  memory: z.object({ baseline: memoryProfileSchema, solution: memoryProfileSchema }).nullable(),
+  topdown: z.object({ baseline: topdownSchema, solution: topdownSchema }).nullable(),
+  deterministic: deterministicSchema.nullable(),
+  /** Why a part is missing or what limited it ("Top-Down unsupported: no PMU on this host"). */
+  notes: z.array(z.string()),
+});
+export type ProfileStage = z.infer<typeof profileStageSchema>;
 
 export const judgingResultSchema = z.object({
   schemaVersion: z.literal(1),
@@ -200,8 +296,11 @@ export const judgingResultSchema = z.object({
         estimate: estimateSchema.nullable(),
         baseline: timeSummarySchema.nullable(),
         solution: timeSummarySchema.nullable(),
+        /** Every counter and derived metric side by side (medians of the timed runs). */
+        counters: z.array(counterComparisonSchema).default([]),
       })
       .nullable(),
+    profile: profileStageSchema.nullable().default(null),
   }),
   warnings: z.array(z.string()),
   host: hostFingerprintSchema,

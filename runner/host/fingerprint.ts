@@ -42,12 +42,52 @@ async function turboState(): Promise<string | null> {
 export interface FingerprintOptions {
   cxx: string;
   sandbox: string;
+  /** The CPU timed runs are pinned to. */
+  cpu?: number | null;
   devMode?: boolean;
   emulated?: boolean;
 }
 
+/** Parses a kernel CPU list ("0-3,8,10-11") into numbers. */
+export function parseCpuList(text: string): number[] {
+  const cpus: number[] = [];
+  for (const part of text.trim().split(',')) {
+    if (!part) continue;
+    const [from, to] = part.split('-').map(Number);
+    if (from === undefined || !Number.isInteger(from)) continue;
+    for (let c = from; c <= (to ?? from); c++) cpus.push(c);
+  }
+  return cpus;
+}
+
+/** The bracketed choice of a sysfs setting such as "always [madvise] never". */
+export function selectedSetting(text: string | null): string | null {
+  if (text === null) return null;
+  return /\[([^\]]+)\]/.exec(text)?.[1] ?? text.trim();
+}
+
+async function perfFacts(): Promise<{ version: string | null; hardware: boolean }> {
+  try {
+    const { stdout } = await execFileAsync('perf', ['--version'], { timeout: 10_000 });
+    // A hardware event either counts or says <not supported> / <not counted>.
+    const probe = await execFileAsync('perf', ['stat', '-x', ',', '-e', 'instructions', 'true'], {
+      timeout: 10_000,
+    });
+    const line = probe.stderr.split('\n').find((l) => l.includes('instructions')) ?? '';
+    return { version: stdout.trim(), hardware: /^\d/.test(line) };
+  } catch {
+    return { version: null, hardware: false };
+  }
+}
+
 export async function hostFingerprint(options: FingerprintOptions): Promise<HostFingerprint> {
   const cpus = os.cpus();
+  const cpu = options.cpu ?? null;
+  const siblings =
+    cpu === null
+      ? null
+      : await readText(`/sys/devices/system/cpu/cpu${cpu}/topology/thread_siblings_list`);
+  const perf = await perfFacts();
   return {
     hostname: os.hostname(),
     os: `${os.type()} ${os.release()}`,
@@ -59,7 +99,62 @@ export async function hostFingerprint(options: FingerprintOptions): Promise<Host
     governor: await readText('/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor'),
     turbo: await turboState(),
     sandbox: options.sandbox,
+    pinnedCpu: cpu,
+    smtSiblings: siblings === null ? [] : parseCpuList(siblings).filter((c) => c !== cpu),
+    thp: selectedSetting(await readText('/sys/kernel/mm/transparent_hugepage/enabled')),
+    perfVersion: perf.version,
+    hardwareCounters: perf.hardware,
     devMode: options.devMode ?? false,
     emulated: options.emulated ?? false,
   };
+}
+
+/** Conditions that make timings less trustworthy, in words for the report. */
+export function hostConditionWarnings(
+  host: HostFingerprint,
+  siblingsBusy: number[] = [],
+): string[] {
+  const warnings: string[] = [];
+  if (host.turbo === 'on')
+    warnings.push('turbo/boost is on: the clock can change with temperature and load');
+  if (host.governor !== null && host.governor !== 'performance') {
+    warnings.push(`CPU frequency governor is "${host.governor}", not "performance"`);
+  }
+  if (host.governor === null)
+    warnings.push('the CPU frequency governor cannot be read (a virtual machine?)');
+  if (siblingsBusy.length) {
+    warnings.push(
+      `SMT sibling CPU ${siblingsBusy.join(', ')} of the pinned CPU was busy during the runs`,
+    );
+  }
+  if (!host.hardwareCounters) {
+    warnings.push(
+      'hardware counters are unsupported on this host (no PMU): only software counters are reported',
+    );
+  }
+  return warnings;
+}
+
+/** Busy share (0..1) of each CPU between two /proc/stat readings. */
+export function cpuBusyShares(before: string, after: string): Map<number, number> {
+  const parse = (text: string) => {
+    const rows = new Map<number, { busy: number; total: number }>();
+    for (const line of text.split('\n')) {
+      const m = /^cpu(\d+)\s+(.*)$/.exec(line);
+      if (!m) continue;
+      const v = m[2]!.trim().split(/\s+/).map(Number);
+      const idle = (v[3] ?? 0) + (v[4] ?? 0);
+      const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
+      rows.set(Number(m[1]), { busy: total - idle, total });
+    }
+    return rows;
+  };
+  const a = parse(before);
+  const shares = new Map<number, number>();
+  for (const [cpu, end] of parse(after)) {
+    const start = a.get(cpu);
+    if (!start || end.total <= start.total) continue;
+    shares.set(cpu, (end.busy - start.busy) / (end.total - start.total));
+  }
+  return shares;
 }

@@ -85,6 +85,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
       build: null,
       test: null,
       measure: null,
+      profile: null,
     },
     warnings,
     host,

@@ -60,6 +60,7 @@ export async function measure(options: MeasureOptions): Promise<MeasureOutcome> 
     estimate: null,
     baseline: null,
     solution: null,
+    counters: [],
   };
   if (options.identicalBinaries) {
     // Same machine code: nothing to time, and the ratio is exactly one.
