@@ -1,6 +1,6 @@
 // The judge: intake → build → test → measure → report for one patch on one target. The queue worker
 // and `perfjudge judge` both call this; everything it decides ends up in one typed JudgingResult.
-import { chmod, copyFile, lstat, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type {
@@ -13,7 +13,12 @@ import type {
 } from '../../contracts';
 import type { Challenge } from '../../lib/challenge/load-manifest';
 import { cachedBuild, buildChallengeTree, type BuildResult } from '../build';
-import { hostFingerprint, cpuVendor } from '../host/fingerprint';
+import {
+  cpuBusyShares,
+  cpuVendor,
+  hostConditionWarnings,
+  hostFingerprint,
+} from '../host/fingerprint';
 import { intakePatch } from '../intake';
 import type { Sandbox } from '../sandbox/sandbox';
 import { binariesIdentical, fileSha256 } from './binaries';
@@ -23,6 +28,9 @@ import { measure, type MeasureOutcome } from './measure';
 import { sandboxedExecutor, BUILD_PATH } from './sandboxed-executor';
 import { runTests } from './test-stage';
 import { decideVerdict, type VerdictFacts } from './verdict';
+
+/** An SMT sibling busier than this while the runs were timed shares the core with them. */
+const BUSY_SIBLING_SHARE = 0.2;
 
 export interface JudgeOptions {
   challenge: Challenge;
@@ -68,9 +76,12 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     if (options.signal?.aborted) throw new JudgingCancelledError();
   };
 
+  const policy: RunPolicy = { ...manifest.runPolicy, ...options.runPolicy };
+  const cpu = options.cpu ?? policy.cpu ?? Math.max(0, os.cpus().length - 1);
   const host = await hostFingerprint({
     cxx: targetSpec?.toolchain.cxx ?? 'c++',
     sandbox: options.sandbox.kind,
+    cpu,
     devMode: options.devMode ?? false,
   });
   const result: JudgingResult = {
@@ -243,8 +254,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
 
     // 4. Measure: B S B S … on the hidden input until the interval is tight enough.
     enter('measure');
-    const policy: RunPolicy = { ...manifest.runPolicy, ...options.runPolicy };
-    const cpu = options.cpu ?? policy.cpu ?? Math.max(0, os.cpus().length - 1);
+    const statBefore = await readFile('/proc/stat', 'utf8').catch(() => '');
     const measured: MeasureOutcome = await measure({
       challenge,
       sandbox: options.sandbox,
@@ -263,6 +273,9 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     result.stages.measure = measured.stage;
     facts.measuredRuns = measured.solutionOutcomes;
     warnings.push(...measured.warnings);
+    const busy = cpuBusyShares(statBefore, await readFile('/proc/stat', 'utf8').catch(() => ''));
+    const busySiblings = host.smtSiblings.filter((c) => (busy.get(c) ?? 0) > BUSY_SIBLING_SHARE);
+    warnings.push(...hostConditionWarnings(host, busySiblings));
     if (!options.benchmarkSeedIsSecret) {
       warnings.push(
         'the benchmark seed is not secret (no seed configured): fine locally, not for a contest',
