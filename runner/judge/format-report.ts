@@ -1,6 +1,6 @@
 // Turns a judging result into the text report the CLI prints: verdict first, then the speedup with
 // its interval, the times side by side, every run, and where the judging's own time went.
-import type { JudgingResult, Run } from '../../contracts';
+import type { CounterComparison, JudgingResult, Run, Topdown } from '../../contracts';
 
 const ms = (value: number) =>
   value >= 10_000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`;
@@ -52,6 +52,56 @@ export function formatReport(result: JudgingResult): string {
     out.push(
       `  input ${(m.inputBytes / 2 ** 20).toFixed(1)} MiB (sha256 ${m.inputSha256.slice(0, 12)}…), pinned to CPU ${m.cpu ?? 'none'}`,
     );
+  }
+
+  if (m?.counters.length) {
+    out.push('');
+    out.push(...countersTable(m.counters));
+  }
+  const profile = stages.profile;
+  if (profile) {
+    if (profile.topdown) {
+      out.push('');
+      out.push(`Top-Down level 1 (${profile.topdown.baseline.source}):`);
+      out.push(...topdownBars('baseline', profile.topdown.baseline));
+      out.push(...topdownBars('solution', profile.topdown.solution));
+    }
+    if (profile.memory) {
+      const { baseline: b, solution: s } = profile.memory;
+      out.push('');
+      out.push('Memory (profile run, peaks):     baseline    solution');
+      for (const [label, key] of [
+        ['RSS', 'rssBytes'],
+        ['virtual size', 'vmBytes'],
+        ['anonymous RSS', 'anonBytes'],
+        ['transparent huge pages', 'thpBytes'],
+      ] as const) {
+        out.push(
+          `  ${label.padEnd(28)} ${mib(b.peaks[key]).padStart(10)}  ${mib(s.peaks[key]).padStart(10)}`,
+        );
+      }
+      out.push(`  samples: ${b.samples} and ${s.samples}, every ${b.intervalMs} ms`);
+    }
+    if (profile.deterministic) {
+      const d = profile.deterministic;
+      out.push('');
+      out.push(
+        `Deterministic (cachegrind, ${(d.inputBytes / 2 ** 20).toFixed(1)} MiB input, ${d.flags.join(' ')}):`,
+      );
+      out.push(`  instruction speedup ${d.instructionSpeedup.toFixed(3)}×`);
+      for (const [label, key] of [
+        ['instructions', 'instructions'],
+        ['L1 data misses', 'l1DataMisses'],
+        ['LL misses', 'llMisses'],
+        ['branch mispredictions', 'branchMispredictions'],
+        ['estimated cycles', 'estimatedCycles'],
+      ] as const) {
+        out.push(
+          `  ${label.padEnd(22)} ${count(d.baseline[key]).padStart(16)} ${count(d.solution[key]).padStart(16)}  ${ratio(d.baseline[key], d.solution[key])}`,
+        );
+      }
+    }
+    for (const note of profile.notes) out.push(`  note: ${note}`);
   }
 
   if (stages.intake.files.length) {
@@ -109,6 +159,52 @@ export function formatReport(result: JudgingResult): string {
     `Host: ${h.cpuModel} (${h.cpuVendor}, ${h.cores} cores), ${h.os}, ${h.compiler}, sandbox ${h.sandbox}, governor ${h.governor ?? 'unknown'}, turbo ${h.turbo ?? 'unknown'}`,
   );
   return `${out.join('\n')}\n`;
+}
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+const count = (n: number) => Math.round(n).toLocaleString('en-US');
+const ratio = (baseline: number, solution: number) =>
+  baseline > 0 ? `×${(solution / baseline).toFixed(3)}` : '';
+
+function formatValue(value: number | null, unit: string): string {
+  if (value === null) return '—';
+  if (Math.abs(value) >= 1e6) return count(value);
+  return `${Number(value.toPrecision(4))}${unit && unit !== 'count' ? ` ${unit}` : ''}`;
+}
+
+function countersTable(counters: CounterComparison[]): string[] {
+  const lines = ['Counters (median of timed runs):        baseline          solution     ratio'];
+  for (const c of counters) {
+    const name = `${c.kind === 'derived' ? '= ' : ''}${c.name}`.padEnd(30);
+    if (c.status !== 'counted') {
+      lines.push(
+        `  ${name} ${c.status === 'unsupported' ? 'unsupported on this host' : 'not counted'}`,
+      );
+      continue;
+    }
+    const mux =
+      c.runningPercent !== null && c.runningPercent < 100
+        ? `  (counted ${c.runningPercent.toFixed(0)}% of the run)`
+        : '';
+    lines.push(
+      `  ${name} ${formatValue(c.baseline, c.unit).padStart(16)}  ${formatValue(c.solution, c.unit).padStart(16)}  ${c.ratio === null ? '' : `×${c.ratio.toFixed(3)}`}${mux}`,
+    );
+  }
+  return lines;
+}
+
+const BAR_WIDTH = 40;
+
+function topdownBars(side: string, t: Topdown): string[] {
+  const parts = [
+    ['R', t.retiring],
+    ['S', t.badSpeculation],
+    ['F', t.frontendBound],
+    ['B', t.backendBound],
+  ] as const;
+  const bar = parts.map(([ch, share]) => ch.repeat(Math.round(share * BAR_WIDTH))).join('');
+  const legend = `retiring ${pct(t.retiring)}, bad speculation ${pct(t.badSpeculation)}, frontend ${pct(t.frontendBound)}, backend ${pct(t.backendBound)}`;
+  return [`  ${side.padEnd(9)}|${bar.padEnd(BAR_WIDTH)}| ${legend}`];
 }
 
 function indent(text: string): string {

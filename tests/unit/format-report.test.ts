@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import { judgingResultSchema, type JudgingResult } from '../../contracts';
+import { formatReport } from '../../runner/judge/format-report';
+
+const stats = {
+  wallMs: 1000,
+  userMs: 950,
+  sysMs: 40,
+  maxRssBytes: 64 << 20,
+  minorFaults: 100,
+  majorFaults: 0,
+  voluntaryContextSwitches: 1,
+  involuntaryContextSwitches: 2,
+  cpuUtilization: 0.99,
+};
+const counts = {
+  instructions: 1e9,
+  dataReads: 1,
+  dataWrites: 1,
+  l1InstructionMisses: 1,
+  l1DataMisses: 5e6,
+  llMisses: 1e5,
+  branches: 1,
+  branchMispredictions: 2e6,
+  estimatedCycles: 1.1e9,
+};
+const memory = {
+  intervalMs: 5,
+  durationMs: 1000,
+  samples: 200,
+  points: [],
+  peaks: { rssBytes: 64 << 20, vmBytes: 80 << 20, anonBytes: 60 << 20, thpBytes: 0 },
+};
+
+const result: JudgingResult = judgingResultSchema.parse({
+  schemaVersion: 1,
+  judgingId: null,
+  challenge: { slug: 'wordcount', version: 1 },
+  target: 'linux-intel',
+  verdict: 'ACCEPTED',
+  message: 'correct on every test and every benchmark run',
+  stages: {
+    intake: {
+      ok: true,
+      reason: null,
+      files: [{ path: 'wordcount.cpp', change: 'modified', additions: 3, deletions: 1 }],
+      format: 'git-diff',
+    },
+    build: null,
+    test: {
+      cases: [
+        { group: 'g', name: 'a', required: true, outcome: 'passed', wallMs: 1 },
+        { group: 'g', name: 'b', required: false, outcome: 'skipped', wallMs: 0 },
+      ],
+    },
+    measure: {
+      inputBytes: 1 << 20,
+      inputSha256: 'ab'.repeat(32),
+      cpu: 1,
+      runs: [
+        {
+          side: 'baseline',
+          kind: 'timed',
+          pair: 0,
+          stats,
+          outputBytes: 10,
+          outputSha256: 'x',
+          correct: true,
+          exitCode: 0,
+          signal: null,
+        },
+      ],
+      estimate: {
+        speedup: 2.5,
+        ciLow: 2.4,
+        ciHigh: 2.6,
+        confidence: 0.979,
+        halfWidthRel: 0.04,
+        pairs: 10,
+        method: 'order-statistic-median-of-ratios',
+        stopReason: 'budget',
+      },
+      baseline: { n: 10, minMs: 990, medianMs: 1000, maxMs: 1100, cv: 0.02 },
+      solution: { n: 10, minMs: 390, medianMs: 400, maxMs: 420, cv: 0.02 },
+      counters: [
+        {
+          name: 'task-clock',
+          unit: 'msec',
+          kind: 'counter',
+          status: 'counted',
+          baseline: 990,
+          solution: 396,
+          ratio: 0.4,
+          runningPercent: 100,
+        },
+        {
+          name: 'cycles',
+          unit: '',
+          kind: 'counter',
+          status: 'unsupported',
+          baseline: null,
+          solution: null,
+          ratio: null,
+          runningPercent: null,
+        },
+        {
+          name: 'cache-misses',
+          unit: '',
+          kind: 'counter',
+          status: 'counted',
+          baseline: 2e6,
+          solution: 1e6,
+          ratio: 0.5,
+          runningPercent: 42,
+        },
+        {
+          name: 'IPC',
+          unit: '',
+          kind: 'derived',
+          status: 'unsupported',
+          baseline: null,
+          solution: null,
+          ratio: null,
+          runningPercent: null,
+        },
+      ],
+    },
+    profile: {
+      memory: { baseline: memory, solution: memory },
+      topdown: {
+        baseline: {
+          source: 'TopdownL1',
+          retiring: 0.25,
+          badSpeculation: 0.05,
+          frontendBound: 0.2,
+          backendBound: 0.5,
+        },
+        solution: {
+          source: 'TopdownL1',
+          retiring: 0.5,
+          badSpeculation: 0.1,
+          frontendBound: 0.1,
+          backendBound: 0.3,
+        },
+      },
+      deterministic: {
+        tool: 'cachegrind',
+        inputBytes: 4 << 20,
+        flags: ['-O3', '-march=x86-64-v3'],
+        baseline: counts,
+        solution: { ...counts, instructions: 4e8 },
+        instructionSpeedup: 2.5,
+      },
+      notes: ['a note'],
+    },
+  },
+  warnings: ['noisy host'],
+  host: {
+    hostname: 'h',
+    os: 'Linux',
+    kernel: '6',
+    cpuModel: 'CPU',
+    cpuVendor: 'GenuineIntel',
+    cores: 2,
+    compiler: 'clang 14',
+    governor: null,
+    turbo: null,
+    sandbox: 'bubblewrap',
+    devMode: true,
+    emulated: false,
+  },
+  startedAt: '2026-11-29T00:00:00.000Z',
+  finishedAt: '2026-11-29T00:01:00.000Z',
+  durationMs: 60000,
+  stageDurationsMs: { build: 1000, measure: 50000 },
+});
+
+describe('formatReport', () => {
+  const text = formatReport(result);
+
+  it('leads with the verdict, the labels and the speedup with its interval', () => {
+    expect(text.split('\n')[0]).toBe('ACCEPTED  wordcount v1 on linux-intel [DEV MODE]');
+    expect(text).toContain('Speedup 2.500×  (98% CI 2.400–2.600, ±4.0%, 10 pairs');
+  });
+
+  it('shows counters side by side, unsupported as such, multiplexing noted', () => {
+    expect(text).toMatch(/task-clock +990 msec +396 msec +×0\.400/);
+    expect(text).toMatch(/cycles +unsupported on this host/);
+    expect(text).toMatch(/= IPC +unsupported on this host/);
+    expect(text).toContain('(counted 42% of the run)');
+  });
+
+  it('draws Top-Down bars whose widths follow the shares', () => {
+    const line = text.split('\n').find((l) => l.trim().startsWith('baseline |'))!;
+    const bar = line.slice(line.indexOf('|') + 1, line.lastIndexOf('|'));
+    expect(bar).toBe('R'.repeat(10) + 'S'.repeat(2) + 'F'.repeat(8) + 'B'.repeat(20));
+    expect(text).toContain('retiring 50.0%, bad speculation 10.0%, frontend 10.0%, backend 30.0%');
+  });
+
+  it('reports memory peaks, the instruction speedup, skipped tests and warnings', () => {
+    expect(text).toMatch(/RSS +64\.0 MiB +64\.0 MiB/);
+    expect(text).toContain('instruction speedup 2.500×');
+    expect(text).toMatch(/instructions +1,000,000,000 +400,000,000 +×0\.400/);
+    expect(text).toContain('Tests: 1/2 passed, 1 not run after a failure');
+    expect(text).toContain('  - noisy host');
+    expect(text).toContain('note: a note');
+  });
+});
