@@ -237,7 +237,7 @@ export const cachegrindCountsSchema = z.object({
   llMisses: z.number().nonnegative(),
   branches: z.number().nonnegative(),
   branchMispredictions: z.number().nonnegative(),
-  /** Ir + 10 × (L1 misses + branch mispredictions) + 100 × LL misses (cachegrind's documented rule of thumb). */
+  /** Ir + 10 × (L1 misses + branch mispredictions) + 100 × LL misses (KCachegrind's CEst formula). */
   estimatedCycles: z.number().nonnegative(),
 });
 export type CachegrindCounts = z.infer<typeof cachegrindCountsSchema>;

@@ -92,6 +92,10 @@ export function unsafePathProblem(name: string): string | undefined {
   if (parts.some((part) => part.toLowerCase() === '.git')) return 'the path is .git or inside .git';
   if (/[:*?"<>|]/.test(name))
     return 'the path contains a character Windows forbids (: * ? " < > |)';
+  // CMake's source lists split on ';' and treat [ ] $ # specially: such a name would break the
+  // judge's build and look like the platform's fault.
+  if (/[;[\]$#]/.test(name))
+    return 'the path contains a character the build cannot take (; [ ] $ #)';
   if (parts.some((part) => /[. ]$/.test(part)))
     return 'a path component ends with a dot or a space (not allowed on Windows)';
   if (parts.some((part) => WINDOWS_DEVICE_NAMES.test(part)))

@@ -1,6 +1,6 @@
 // The judge: intake → build → test → measure → report for one patch on one target. The queue worker
 // and `perfjudge judge` both call this; everything it decides ends up in one typed JudgingResult.
-import { chmod, copyFile, lstat, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type {
@@ -26,8 +26,14 @@ import { JudgeError, JudgingCancelledError } from './errors';
 import type { InputSpec } from './inputs';
 import { measure, type MeasureOutcome } from './measure';
 import { sandboxedExecutor, BUILD_PATH } from './sandboxed-executor';
+import { createScratch } from './scratch';
 import { runTests } from './test-stage';
 import { decideVerdict, type VerdictFacts } from './verdict';
+
+/** Room for everything a judging writes: twice the largest file, at least 256 MiB. */
+function scratchBytes(limits: { fileBytes: number }): number {
+  return Math.max(2 * limits.fileBytes, 256 * 2 ** 20);
+}
 
 /** An SMT sibling busier than this while the runs were timed shares the core with them. */
 const BUSY_SIBLING_SHARE = 0.2;
@@ -106,10 +112,18 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     stageDurationsMs,
   };
   const facts: VerdictFacts = { intake: { ok: false } };
-  // The judging's own folder (root's): the sandbox's build folder `box/`, the solution's binary
-  // copied out of it, test inputs, and one fresh folder per run. The sandbox user must traverse it.
-  const workDir = await mkdtemp(path.join(options.workRoot ?? os.tmpdir(), 'perfjudge-judging-'));
-  await chmod(workDir, 0o755);
+  // The judging's own folder (root's), on a size-capped tmpfs: the sandbox's build folder `box/`,
+  // the solution's binary copied out of it, test inputs, and one fresh folder per run.
+  const scratch = await createScratch(
+    options.workRoot ?? os.tmpdir(),
+    scratchBytes(manifest.limits),
+  );
+  const workDir = scratch.dir;
+  if (scratch.capBytes === null) {
+    warnings.push(
+      'the scratch folder is not size-capped (the runner is not root): a run could fill the disk',
+    );
+  }
   const boxDir = path.join(workDir, 'box');
   await mkdir(boxDir);
   let stage: Stage = 'intake';
@@ -301,7 +315,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     result.finishedAt = finished.toISOString();
     result.durationMs = finished.getTime() - started.getTime();
     progress('report', 1, `${result.verdict}: ${result.message}`);
-    await rm(workDir, { recursive: true, force: true }).catch(() => undefined);
+    await scratch.dispose();
   }
 }
 
