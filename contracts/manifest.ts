@@ -122,7 +122,8 @@ export const manifestSchema = z
     inputs: z.strictObject({
       public: seededInputSchema,
       benchmark: secretInputSchema,
-      deterministic: seededInputSchema,
+      /** Cachegrind's noise-free counts on a small input; on unless the organizer turns it off. */
+      deterministic: seededInputSchema.extend({ enabled: z.boolean().default(true) }),
       /** Benchmark inputs contain no \r, \v or \f unless the organizer asks for them. */
       rareSeparators: z.boolean().default(false),
     }),

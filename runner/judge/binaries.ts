@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, copyFile, lstat, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -49,4 +49,18 @@ export async function binariesIdentical(a: string, b: string): Promise<boolean> 
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Copies the built executable out of the sandbox's folder; null unless it is a regular file. */
+export async function takeBinary(
+  built: string,
+  workDir: string,
+  name = 'solution',
+): Promise<string | null> {
+  const info = await lstat(built).catch(() => null);
+  if (!info?.isFile()) return null;
+  const target = path.join(workDir, name);
+  await copyFile(built, target);
+  await chmod(target, 0o755);
+  return target;
 }

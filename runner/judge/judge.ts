@@ -1,6 +1,6 @@
 // The judge: intake → build → test → measure → report for one patch on one target. The queue worker
 // and `perfjudge judge` both call this; everything it decides ends up in one typed JudgingResult.
-import { chmod, copyFile, lstat, mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type {
@@ -21,11 +21,12 @@ import {
 } from '../host/fingerprint';
 import { intakePatch } from '../intake';
 import type { Sandbox } from '../sandbox/sandbox';
-import { binariesIdentical, fileSha256 } from './binaries';
+import { binariesIdentical, fileSha256, takeBinary } from './binaries';
 import { JudgeError, JudgingCancelledError } from './errors';
-import type { InputSpec } from './inputs';
+import { ensureInput, type InputSpec } from './inputs';
 import { measure, type MeasureOutcome } from './measure';
 import { sandboxedExecutor, BUILD_PATH } from './sandboxed-executor';
+import { runProfile } from './profile-stage';
 import { createScratch } from './scratch';
 import { runTests } from './test-stage';
 import { decideVerdict, type VerdictFacts } from './verdict';
@@ -287,6 +288,26 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     result.stages.measure = measured.stage;
     facts.measuredRuns = measured.solutionOutcomes;
     warnings.push(...measured.warnings);
+    if (measured.solutionOutcomes.every((o) => o === 'ok') && !identical) {
+      enter('profile');
+      result.stages.profile = await runProfile({
+        challenge,
+        sandbox: options.sandbox,
+        toolchain: targetSpec.toolchain,
+        baselineBinary: baseline.binary,
+        solutionBinary,
+        solutionTree: srcDir,
+        boxDir,
+        benchmarkInput: await ensureInput(challenge, options.benchmark, options.dataDir),
+        dataDir: options.dataDir,
+        workDir,
+        cpu,
+        policy,
+        onProgress: (fraction, message) => progress('profile', fraction, message),
+        log,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    }
     const busy = cpuBusyShares(statBefore, await readFile('/proc/stat', 'utf8').catch(() => ''));
     const busySiblings = host.smtSiblings.filter((c) => (busy.get(c) ?? 0) > BUSY_SIBLING_SHARE);
     warnings.push(...hostConditionWarnings(host, busySiblings));
@@ -317,16 +338,6 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     progress('report', 1, `${result.verdict}: ${result.message}`);
     await scratch.dispose();
   }
-}
-
-/** Copies the built executable out of the sandbox's folder; null unless it is a regular file. */
-async function takeBinary(built: string, workDir: string): Promise<string | null> {
-  const info = await lstat(built).catch(() => null);
-  if (!info?.isFile()) return null;
-  const target = path.join(workDir, 'solution');
-  await copyFile(built, target);
-  await chmod(target, 0o755);
-  return target;
 }
 
 /** The compiler's or linker's first error line, for the one-sentence verdict message. */

@@ -3,6 +3,7 @@
 // interval is as tight as the policy asks or the budget of pairs is spent.
 import type { Estimate, JudgingResult, Run, RunPolicy, Side, TimeSummary } from '../../contracts';
 import type { Challenge } from '../../lib/challenge/load-manifest';
+import { compareCounters } from '../measure/derived-metrics';
 import { findPerf } from '../measure/perf-stat';
 import type { Sandbox } from '../sandbox/sandbox';
 import { noiseFlags, shouldStop, speedupEstimate, summarize, type TimedPair } from '../stats';
@@ -171,6 +172,7 @@ export async function measure(options: MeasureOptions): Promise<MeasureOutcome> 
       runs.filter((r) => r.kind === 'timed' && r.side === side && r.correct);
     stage.baseline = timeSummary(timed('baseline').map((r) => r.stats.wallMs));
     stage.solution = timeSummary(timed('solution').map((r) => r.stats.wallMs));
+    if (perf) stage.counters = compareCounters(timed('baseline'), timed('solution'));
     const overUtilized = runs.filter(
       (r) => r.side === 'solution' && r.stats.cpuUtilization > SINGLE_THREAD_UTILIZATION,
     );

@@ -1,0 +1,146 @@
+// The profile stage: untimed extra runs that explain a speedup — memory over time, Top-Down level 1
+// and cachegrind's noise-free counts. Nothing here can change a verdict or the speedup: a part that
+// fails or is unsupported becomes a note.
+import path from 'node:path';
+import type { ProfileStage, RunPolicy, Toolchain } from '../../contracts';
+import type { Challenge } from '../../lib/challenge/load-manifest';
+import { buildChallengeTree, cachedBuild } from '../build';
+import { deterministicFlagsFor, deterministicResult, runCachegrind } from '../measure/cachegrind';
+import { profileMemory } from '../measure/memory-profile';
+import type { Sandbox } from '../sandbox/sandbox';
+import { takeBinary } from './binaries';
+import { ensureInput, type GeneratedInput } from './inputs';
+import { BUILD_PATH, sandboxedExecutor } from './sandboxed-executor';
+
+export interface ProfileStageOptions {
+  challenge: Challenge;
+  sandbox: Sandbox;
+  toolchain: Toolchain;
+  baselineBinary: string;
+  solutionBinary: string;
+  /** The patched tree and the sandbox folder it lives in (for the deterministic rebuild). */
+  solutionTree: string;
+  boxDir: string;
+  benchmarkInput: GeneratedInput;
+  dataDir: string;
+  workDir: string;
+  cpu: number;
+  policy: RunPolicy;
+  onProgress: (fraction: number, message: string) => void;
+  log: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message.split('\n')[0]! : String(error);
+}
+
+export async function runProfile(options: ProfileStageOptions): Promise<ProfileStage> {
+  const stage: ProfileStage = { memory: null, topdown: null, deterministic: null, notes: [] };
+  const { limits } = options.challenge.manifest;
+
+  options.onProgress(0, 'sampling memory over time');
+  try {
+    const side = (binary: string) =>
+      profileMemory({
+        sandbox: options.sandbox,
+        binary,
+        input: options.benchmarkInput.path,
+        workDir: options.workDir,
+        limits,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    const baseline = await side(options.baselineBinary);
+    const solution = await side(options.solutionBinary);
+    stage.memory = { baseline: baseline.profile, solution: solution.profile };
+    stage.notes.push(...new Set([...baseline.notes, ...solution.notes]));
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    stage.notes.push(`memory profile failed: ${reason(error)}`);
+  }
+
+  options.onProgress(0.4, 'cachegrind (deterministic mode)');
+  const deterministic = options.challenge.manifest.inputs.deterministic;
+  if (!deterministic.enabled) {
+    stage.notes.push('deterministic mode (cachegrind) is turned off in the manifest');
+  } else {
+    try {
+      stage.deterministic = await deterministicCounts(options);
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      stage.notes.push(`deterministic mode failed: ${reason(error)}`);
+    }
+  }
+  options.onProgress(1, 'profile done');
+  return stage;
+}
+
+/** Both sides rebuilt with flags valgrind can decode, then one cachegrind run each. */
+async function deterministicCounts(
+  options: ProfileStageOptions,
+): Promise<ProfileStage['deterministic']> {
+  const { challenge } = options;
+  const { limits, inputs } = challenge.manifest;
+  const flags = deterministicFlagsFor(options.toolchain);
+  const toolchain = { ...options.toolchain, flags };
+  const baseline = await cachedBuild({
+    challenge,
+    sourceDir: challenge.templateDir,
+    toolchain,
+    solution: false,
+    cacheRoot: path.join(options.dataDir, 'builds'),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (!baseline.ok || !baseline.binary)
+    throw new Error(`the baseline did not build with ${flags.join(' ')}`);
+  const solution = await buildChallengeTree({
+    challenge,
+    sourceDir: options.solutionTree,
+    toolchain,
+    solution: true,
+    outDir: path.join(options.boxDir, 'build-deterministic'),
+    env: { PATH: BUILD_PATH, HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' },
+    executor: sandboxedExecutor({
+      sandbox: options.sandbox,
+      workDir: options.boxDir,
+      readOnly: [{ host: challenge.harnessDir, sandbox: challenge.harnessDir }],
+      limits,
+    }),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const solutionBinary =
+    solution.ok && solution.binary
+      ? await takeBinary(solution.binary, options.workDir, 'solution-deterministic')
+      : null;
+  if (!solutionBinary) throw new Error(`the solution did not build with ${flags.join(' ')}`);
+  const input = await ensureInput(
+    challenge,
+    {
+      seed: inputs.deterministic.seed,
+      sizeBytes: inputs.deterministic.size,
+      rareSeparators: false,
+    },
+    options.dataDir,
+  );
+  const run = (binary: string) =>
+    runCachegrind({
+      sandbox: options.sandbox,
+      binary,
+      input: input.path,
+      workDir: options.workDir,
+      limits,
+      cpu: options.cpu,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  const baselineCounts = await run(baseline.binary);
+  const solutionCounts = await run(solutionBinary);
+  options.log(
+    `cachegrind: ${baselineCounts.instructions} vs ${solutionCounts.instructions} instructions`,
+  );
+  return deterministicResult({
+    inputBytes: input.bytes,
+    flags,
+    baseline: baselineCounts,
+    solution: solutionCounts,
+  });
+}
