@@ -3,7 +3,7 @@
 import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Counter, Limits, ProcessStats, TestOutcome } from '../../contracts';
-import { parsePerfStatCsv, perfStatArgs, SOFTWARE_EVENTS } from '../measure/perf-stat';
+import { COUNTER_EVENTS, parsePerfStatCsv, perfStatArgs } from '../measure/perf-stat';
 import type { Sandbox, SandboxResult } from '../sandbox/sandbox';
 
 /** Where the program and its input appear inside the sandbox. */
@@ -37,7 +37,7 @@ export async function runProgram(options: RunProgramOptions): Promise<ProgramRun
   const runDir = await mkdtemp(path.join(options.workDir, 'run-'));
   const program = [SANDBOX_PROGRAM, SANDBOX_INPUT];
   const argv = options.perf
-    ? perfStatArgs(options.perf, SOFTWARE_EVENTS, path.join(runDir, PERF_FILE), program)
+    ? perfStatArgs(options.perf, COUNTER_EVENTS, path.join(runDir, PERF_FILE), program)
     : program;
   try {
     const result = await options.sandbox.run({
