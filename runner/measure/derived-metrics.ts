@@ -239,7 +239,7 @@ export function compareCounters(baselineRuns: Run[], solutionRuns: Run[]): Count
     runningPercent: 0,
   });
   const counterReadings = (runs: Run[], name: string): Reading[] =>
-    runs.map((r) => r.counters[name] ?? missing());
+    runs.map((r) => (Object.hasOwn(r.counters, name) ? r.counters[name]! : missing()));
   const rows: CounterComparison[] = counterNames([...baseline, ...solution]).map((name) =>
     compare(name, 'counter', counterReadings(baseline, name), counterReadings(solution, name)),
   );

@@ -184,6 +184,8 @@ class Collector {
 
   add(rawEvent: string, counter: Counter): string {
     const { key, hybridOf } = normalizeEventName(rawEvent);
+    // The file sits where the untrusted run could write: a name must not reach the prototype.
+    if (key === '__proto__') return key;
     // Later lines for the same event win (perf -r repeats nothing, but interval output would).
     this.counters[key] = counter;
     if (hybridOf !== null) {

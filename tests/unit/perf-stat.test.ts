@@ -218,6 +218,9 @@ describe('parsePerfStatCsv on hand-written perf 6.x outputs', () => {
     expect(parsePerfStatCsv('# started on x\n\nhello\n,,\nabc,x,task-clock\n')).toEqual({});
     expect(parsePerfStatCsv('')).toEqual({});
     expect(parsePerfStatCsv('12,msec,\n')).toEqual({});
+    const hostile = parsePerfStatCsv('1,,__proto__,1,100.00,,\n2,,cycles,1,100.00,,\n');
+    expect(Object.getPrototypeOf(hostile)).toBe(Object.prototype);
+    expect(Object.keys(hostile)).toEqual(['cycles']);
   });
 
   it('lets a later line for the same event win', () => {
