@@ -2,7 +2,7 @@
 //   npm run bench -- judge reproducibility [--size 64MiB] [--repeat 5]
 //   npm run bench -- judge ladder [--size 64MiB] [--long-pairs 15]
 //   npm run bench -- judge overhead [--size 64MiB]
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -124,6 +124,8 @@ async function longRunRatio(challenge: Challenge, name: string, options: Options
   const toolchain = challenge.manifest.targets['linux-intel']!.toolchain;
   const cacheRoot = path.join(DATA_DIR, 'builds');
   const dir = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-ladder-'));
+  // The sandbox user must reach the run folders made inside it.
+  await chmod(dir, 0o755);
   try {
     const code = await readFile(path.join(LADDER_DIR, `${name}.cpp`), 'utf8');
     await writeSolutionTree(path.join(dir, 'tree'), {
