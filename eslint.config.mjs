@@ -3,7 +3,16 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.data/**', 'build/**', '.next/**', 'coverage/**'] },
+  {
+    ignores: [
+      'node_modules/**',
+      '.data/**',
+      'build/**',
+      '.next/**',
+      'coverage/**',
+      'lib/db/generated/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -11,6 +11,10 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund
 fi
 
+# The Prisma client is generated, not committed (tsc needs it); database tests need PostgreSQL.
+bash scripts/db-generate.sh >/dev/null
+bash scripts/ensure-postgres.sh
+
 npx tsc --noEmit
 npx eslint .
 npx prettier --check . >/dev/null || { npx prettier --check .; exit 1; }

@@ -14,6 +14,11 @@ const envSchema = z.object({
   /** Which sandbox runs untrusted code. */
   PERFJUDGE_SANDBOX: z.enum(['bubblewrap', 'docker']).default('bubblewrap'),
   CI: z.string().optional(),
+  /** PostgreSQL, e.g. postgresql://postgres@127.0.0.1:5432/perfjudge (`?schema=` is honoured). */
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  /** The organizer account the seed creates (prisma/seed.ts). */
+  PERFJUDGE_ORGANIZER_EMAIL: z.email().optional(),
+  PERFJUDGE_ORGANIZER_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
 });
 export type Env = z.infer<typeof envSchema>;
 

@@ -1,0 +1,71 @@
+// Stores a submission and one judging per target of its challenge version, in one transaction.
+import { createHash } from 'node:crypto';
+import type { Db } from './client';
+import { NotFoundError } from './errors';
+
+export interface CreateSubmissionOptions {
+  userId: string;
+  challengeSlug: string;
+  /** The challenge version judged; the latest when omitted. */
+  version?: number;
+  patchText: string;
+}
+
+export interface CreatedSubmission {
+  submissionId: string;
+  challenge: { slug: string; version: number };
+  /** What the caller enqueues, one job per judging (job id from judgingId and round). */
+  judgings: { judgingId: string; target: string; round: number }[];
+}
+
+export async function createSubmission(
+  db: Db,
+  options: CreateSubmissionOptions,
+): Promise<CreatedSubmission> {
+  const version = await db.challengeVersion.findFirst({
+    where: {
+      challenge: { slug: options.challengeSlug },
+      ...(options.version !== undefined ? { version: options.version } : {}),
+    },
+    orderBy: { version: 'desc' },
+    select: {
+      id: true,
+      version: true,
+      challengeId: true,
+      targets: { select: { id: true, name: true }, orderBy: { name: 'asc' } },
+    },
+  });
+  if (!version)
+    throw new NotFoundError(
+      `No challenge ${options.challengeSlug}${options.version !== undefined ? ` version ${options.version}` : ''}`,
+    );
+  if (version.targets.length === 0)
+    throw new NotFoundError(
+      `Challenge ${options.challengeSlug} v${version.version} has no targets`,
+    );
+
+  const patch = Buffer.from(options.patchText, 'utf8');
+  // A nested create is one statement batch in one transaction: the judgings exist iff the submission does.
+  const submission = await db.submission.create({
+    data: {
+      userId: options.userId,
+      challengeId: version.challengeId,
+      challengeVersionId: version.id,
+      patchText: options.patchText,
+      patchSha256: createHash('sha256').update(patch).digest('hex'),
+      patchBytes: patch.length,
+      judgings: { create: version.targets.map((t) => ({ targetId: t.id })) },
+    },
+    select: {
+      id: true,
+      judgings: { select: { id: true, round: true, target: { select: { name: true } } } },
+    },
+  });
+  return {
+    submissionId: submission.id,
+    challenge: { slug: options.challengeSlug, version: version.version },
+    judgings: submission.judgings
+      .map((j) => ({ judgingId: j.id, target: j.target.name, round: j.round }))
+      .sort((a, b) => a.target.localeCompare(b.target)),
+  };
+}

@@ -1,0 +1,37 @@
+// An organizer disqualifies a submission (e.g. it games the benchmark); its leaderboard row falls
+// back to the user's next best submission.
+import type { Db } from './client';
+import { appendAuditLog } from './append-audit-log';
+import { NotFoundError } from './errors';
+import { refreshLeaderboardEntry } from './refresh-leaderboard-entry';
+
+export interface DisqualifySubmissionOptions {
+  actorId: string;
+  submissionId: string;
+  reason: string;
+}
+
+export async function disqualifySubmission(
+  db: Db,
+  options: DisqualifySubmissionOptions,
+): Promise<void> {
+  await db.$transaction(async (tx) => {
+    const updated = await tx.submission.updateMany({
+      where: { id: options.submissionId },
+      data: { disqualified: true, disqualifiedReason: options.reason },
+    });
+    if (updated.count === 0) throw new NotFoundError(`No submission ${options.submissionId}`);
+    const s = await tx.submission.findUniqueOrThrow({
+      where: { id: options.submissionId },
+      select: { challengeId: true, userId: true },
+    });
+    await refreshLeaderboardEntry(tx, s);
+    await appendAuditLog(tx, {
+      actorId: options.actorId,
+      action: 'submission.disqualify',
+      subjectType: 'submission',
+      subjectId: options.submissionId,
+      reason: options.reason,
+    });
+  });
+}

@@ -1,0 +1,67 @@
+// Derives a submission's status, verdict and combined score from its judgings, then its leaderboard
+// row. Runs inside the transaction that changed a judging, with the submission row locked.
+import { combineSpeedups } from './combine-speedups';
+import type { Tx } from './client';
+import type { SubmissionStatus, Verdict } from './generated/prisma/enums';
+import { refreshLeaderboardEntry } from './refresh-leaderboard-entry';
+
+export interface SettledSubmission {
+  id: string;
+  status: SubmissionStatus;
+  verdict: Verdict | null;
+  score: number | null;
+}
+
+export async function settleSubmission(tx: Tx, submissionId: string): Promise<SettledSubmission> {
+  const submission = await tx.submission.findUniqueOrThrow({
+    where: { id: submissionId },
+    select: {
+      challengeId: true,
+      userId: true,
+      challengeVersion: { select: { scoringFormula: true } },
+      judgings: {
+        select: {
+          status: true,
+          verdict: true,
+          speedup: true,
+          target: { select: { name: true } },
+        },
+      },
+    },
+  });
+  const judgings = [...submission.judgings].sort((a, b) =>
+    a.target.name.localeCompare(b.target.name),
+  );
+  let status: SubmissionStatus;
+  let verdict: Verdict | null = null;
+  let score: number | null = null;
+  if (judgings.some((j) => j.status !== 'DONE')) {
+    status = judgings.some((j) => j.status !== 'QUEUED') ? 'JUDGING' : 'QUEUED';
+  } else if (judgings.every((j) => j.verdict === 'ACCEPTED' && j.speedup !== null)) {
+    status = 'DONE';
+    verdict = 'ACCEPTED';
+    score = combineSpeedups(
+      submission.challengeVersion.scoringFormula,
+      judgings.map((j) => j.speedup as number),
+    );
+  } else {
+    // A contestant's fault on any target is final; only when there is none is it the platform's.
+    const fault = judgings.find((j) => j.verdict !== 'ACCEPTED' && j.verdict !== 'JUDGE_ERROR');
+    verdict = fault?.verdict ?? 'JUDGE_ERROR';
+    status = verdict === 'JUDGE_ERROR' ? 'FAILED' : 'DONE';
+  }
+  await tx.submission.update({
+    where: { id: submissionId },
+    data: {
+      status,
+      verdict,
+      score,
+      judgedAt: status === 'DONE' || status === 'FAILED' ? new Date() : null,
+    },
+  });
+  await refreshLeaderboardEntry(tx, {
+    challengeId: submission.challengeId,
+    userId: submission.userId,
+  });
+  return { id: submissionId, status, verdict, score };
+}

@@ -1,0 +1,144 @@
+// Builders for database tests: a registered challenge version, users, and judging results that pass
+// the shared contract.
+import {
+  judgingResultSchema,
+  type JudgingResult,
+  type Manifest,
+  type Run,
+  type Verdict,
+} from '../../contracts';
+import { loadChallenge } from '../../lib/challenge/load-manifest';
+import type { Db } from '../../lib/db/client';
+import { createUser } from '../../lib/db/create-user';
+import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';
+
+/** The wordcount manifest (targets linux-intel and windows-amd) under another slug, formula or version. */
+export async function registerChallenge(
+  db: Db,
+  overrides: { slug?: string; version?: number; formula?: 'sum' | 'geomean' } = {},
+): Promise<Manifest> {
+  const { manifest } = await loadChallenge('wordcount');
+  const m: Manifest = {
+    ...manifest,
+    slug: overrides.slug ?? manifest.slug,
+    version: overrides.version ?? manifest.version,
+    scoring: { ...manifest.scoring, formula: overrides.formula ?? manifest.scoring.formula },
+  };
+  await upsertChallengeVersion(db, m);
+  return m;
+}
+
+let users = 0;
+export async function makeUser(db: Db, name = `user${++users}`): Promise<string> {
+  const { userId } = await createUser(db, { email: `${name}-${users}@example.test`, name });
+  return userId;
+}
+
+function run(side: Run['side'], kind: Run['kind'], pair: number | null, wallMs: number): Run {
+  return {
+    side,
+    kind,
+    pair,
+    stats: {
+      wallMs,
+      userMs: wallMs * 0.9,
+      sysMs: wallMs * 0.05,
+      maxRssBytes: 48 << 20,
+      minorFaults: 1000,
+      majorFaults: 0,
+      voluntaryContextSwitches: 2,
+      involuntaryContextSwitches: 3,
+      cpuUtilization: 0.95,
+    },
+    outputBytes: 4096,
+    outputSha256: 'ab'.repeat(32),
+    correct: true,
+    exitCode: 0,
+    signal: null,
+    counters: {
+      'task-clock': { value: wallMs, unit: 'msec', status: 'counted', runningPercent: 100 },
+      cycles: { value: null, unit: '', status: 'unsupported', runningPercent: null },
+    },
+  };
+}
+
+export interface ResultOptions {
+  slug: string;
+  version: number;
+  target: 'linux-intel' | 'windows-amd';
+  verdict?: Verdict;
+  speedup?: number;
+  /** Timed pairs; each adds a baseline and a solution run, after one warm-up each. */
+  pairs?: number;
+  judgingId?: string | null;
+}
+
+/** A judging result as a runner returns it, parsed by the contract like a consumer does. */
+export function makeResult(options: ResultOptions): JudgingResult {
+  const verdict = options.verdict ?? 'ACCEPTED';
+  const speedup = options.speedup ?? 2;
+  const pairs = options.pairs ?? 3;
+  const measured = verdict === 'ACCEPTED';
+  const runs = measured
+    ? [
+        run('baseline', 'warmup', null, 100),
+        run('solution', 'warmup', null, 100 / speedup),
+        ...Array.from({ length: pairs }, (_, i) => [
+          run('baseline', 'timed', i, 100),
+          run('solution', 'timed', i, 100 / speedup),
+        ]).flat(),
+      ]
+    : [];
+  return judgingResultSchema.parse({
+    schemaVersion: 1,
+    judgingId: options.judgingId ?? null,
+    challenge: { slug: options.slug, version: options.version },
+    target: options.target,
+    verdict,
+    message: measured ? `${speedup}× faster` : `verdict ${verdict}`,
+    stages: {
+      intake: { ok: true, reason: null, files: [], format: 'git-diff' },
+      build: null,
+      test: null,
+      measure: measured
+        ? {
+            inputBytes: 1 << 20,
+            inputSha256: 'cd'.repeat(32),
+            cpu: 1,
+            runs,
+            estimate: {
+              speedup,
+              ciLow: speedup * 0.98,
+              ciHigh: speedup * 1.02,
+              confidence: 0.95,
+              halfWidthRel: 0.02,
+              pairs,
+              method: 'median of pairwise ratios, bootstrap',
+              stopReason: 'precise',
+            },
+            baseline: null,
+            solution: null,
+          }
+        : null,
+    },
+    warnings: [],
+    host: {
+      hostname: 'judge-1',
+      os: options.target === 'linux-intel' ? 'linux' : 'windows',
+      kernel: '6.1.0',
+      cpuModel: 'Test CPU',
+      cpuVendor: options.target === 'linux-intel' ? 'GenuineIntel' : 'AuthenticAMD',
+      cores: 2,
+      compiler: 'clang 14',
+      governor: null,
+      turbo: null,
+      sandbox: 'bubblewrap',
+      devMode: true,
+      emulated: options.target === 'windows-amd',
+    },
+    startedAt: '2026-11-30T10:00:00.000Z',
+    finishedAt: '2026-11-30T10:01:00.000Z',
+    durationMs: 60_000,
+    stageDurationsMs: {},
+  });
+}

@@ -1,0 +1,97 @@
+// The seed and the migrations against the real PostgreSQL: both can run again without changing
+// anything, a changed manifest needs a new version, a changed migration is refused.
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { verifyPassword } from '../../lib/auth/password';
+import { ConflictError } from '../../lib/db/errors';
+import { applyMigrations, MIGRATIONS_DIR } from '../../lib/db/migrate';
+import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';
+import { seed } from '../../prisma/seed';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+
+let t: TestDatabase;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+});
+afterAll(async () => {
+  await t?.drop();
+});
+
+const organizer = { email: 'Org@Example.test', password: 'correct horse battery' };
+
+async function counts() {
+  return {
+    challenges: await t.db.challenge.count(),
+    versions: await t.db.challengeVersion.count(),
+    targets: await t.db.target.count(),
+    users: await t.db.user.count(),
+    audit: await t.db.auditLog.count(),
+  };
+}
+
+describe('seed', () => {
+  it('creates the wordcount challenge and the organizer, and changes nothing the second time', async () => {
+    const first = await seed(t.db, { organizer });
+    expect(first.challenges).toEqual([{ slug: 'wordcount', version: 1, created: true }]);
+    expect(first.organizer?.created).toBe(true);
+    const after = await counts();
+    expect(after).toEqual({ challenges: 1, versions: 1, targets: 2, users: 1, audit: 2 });
+    const user = await t.db.user.findUniqueOrThrow({ where: { email: 'org@example.test' } });
+    expect(user.role).toBe('ORGANIZER');
+    expect(await verifyPassword(organizer.password, user.passwordHash ?? '')).toBe(true);
+    const version = await t.db.challengeVersion.findFirstOrThrow({ include: { targets: true } });
+    expect(version.scoringFormula).toBe('SUM');
+    expect(version.targets.map((x) => x.name).sort()).toEqual(['linux-intel', 'windows-amd']);
+    expect((version.manifest as { slug: string }).slug).toBe('wordcount');
+
+    const second = await seed(t.db, { organizer });
+    expect(second.challenges[0]?.created).toBe(false);
+    expect(second.organizer).toEqual({ userId: user.id, created: false });
+    expect(await counts()).toEqual(after);
+    const unchanged = await t.db.user.findUniqueOrThrow({ where: { id: user.id } });
+    expect(unchanged.passwordHash).toBe(user.passwordHash);
+  });
+
+  it('takes a new organizer password from the environment', async () => {
+    await seed(t.db, { organizer: { ...organizer, password: 'a brand new passphrase' } });
+    const user = await t.db.user.findUniqueOrThrow({ where: { email: 'org@example.test' } });
+    expect(await verifyPassword('a brand new passphrase', user.passwordHash ?? '')).toBe(true);
+    expect(await verifyPassword(organizer.password, user.passwordHash ?? '')).toBe(false);
+  });
+
+  it('refuses a changed manifest under a version that is already registered', async () => {
+    const { manifest } = await loadChallenge('wordcount');
+    await expect(
+      upsertChallengeVersion(t.db, { ...manifest, limits: { ...manifest.limits, processes: 1 } }),
+    ).rejects.toBeInstanceOf(ConflictError);
+    const next = await upsertChallengeVersion(t.db, { ...manifest, version: 2 });
+    expect(next.created).toBe(true);
+  });
+});
+
+describe('applyMigrations', () => {
+  it('applies nothing twice and refuses a migration edited after it was applied', async () => {
+    expect(await applyMigrations({ connectionString: t.url })).toEqual([]);
+    const rows = await t.db.$queryRaw<{ migration_name: string; checksum: string }[]>`
+      SELECT migration_name, checksum FROM "_prisma_migrations"`;
+    expect(rows.map((r) => r.migration_name)).toEqual(['20261130000000_init']);
+
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-migrations-'));
+    try {
+      await cp(MIGRATIONS_DIR, dir, { recursive: true });
+      await writeFile(
+        path.join(dir, '20261130000000_init', 'migration.sql'),
+        '-- edited\nSELECT 1;\n',
+      );
+      await expect(
+        applyMigrations({ connectionString: t.url, migrationsDir: dir }),
+      ).rejects.toThrow(/edited after it was applied/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
