@@ -3,3 +3,4 @@
 export * from './size';
 export * from './manifest';
 export * from './judging';
+export * from './jobs';
