@@ -1,9 +1,9 @@
 // One run of a built program on one input, inside the sandbox, in a fresh empty directory: nothing
 // a run writes is visible to any later run, so no run can cache for another.
-import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Counter, Limits, ProcessStats, TestOutcome } from '../../contracts';
-import { COUNTER_EVENTS, parsePerfStatCsv, perfStatArgs } from '../measure/perf-stat';
+import { COUNTER_EVENTS } from '../measure/perf-stat';
 import type { Sandbox, SandboxResult } from '../sandbox/sandbox';
 
 /** Where the program and its input appear inside the sandbox. */
@@ -20,29 +20,28 @@ export interface RunProgramOptions {
   wallTimeMs: number;
   stdout: 'capture' | 'hash';
   cpu?: number;
-  /** Count software events with this perf binary (a path visible inside the sandbox). */
+  /**
+   * Count COUNTER_EVENTS on the program. The sandbox's trusted side attaches them from outside the
+   * program (perf_event_open), so they cost nothing of the timed wall time and cannot be forged.
+   */
+  counters?: boolean;
+  /** @deprecated Counting no longer runs a perf binary: any path here means `counters: true`. */
   perf?: string | null;
   signal?: AbortSignal;
 }
 
 export interface ProgramRun extends SandboxResult {
-  /** perf stat's counters; empty when perf was not used. */
+  /** One entry per COUNTER_EVENTS name when counting; empty otherwise. */
   counters: Record<string, Counter>;
 }
 
-/** perf's CSV, written inside the run's directory (so only informational: the run could touch it). */
-const PERF_FILE = '.perf-stat.csv';
-
 export async function runProgram(options: RunProgramOptions): Promise<ProgramRun> {
   const runDir = await mkdtemp(path.join(options.workDir, 'run-'));
-  const program = [SANDBOX_PROGRAM, SANDBOX_INPUT];
-  const argv = options.perf
-    ? perfStatArgs(options.perf, COUNTER_EVENTS, path.join(runDir, PERF_FILE), program)
-    : program;
+  const count = options.counters ?? Boolean(options.perf);
   try {
     const result = await options.sandbox.run({
-      command: argv[0]!,
-      args: argv.slice(1),
+      command: SANDBOX_PROGRAM,
+      args: [SANDBOX_INPUT],
       workDir: runDir,
       readOnly: [
         { host: options.binary, sandbox: SANDBOX_PROGRAM },
@@ -51,6 +50,7 @@ export async function runProgram(options: RunProgramOptions): Promise<ProgramRun
       env: { PATH: '/usr/bin:/bin', HOME: runDir, LC_ALL: 'C' },
       stdout: options.stdout,
       ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
+      ...(count ? { counters: [...COUNTER_EVENTS] } : {}),
       limits: {
         wallTimeMs: options.wallTimeMs,
         memoryBytes: options.limits.memory,
@@ -60,23 +60,9 @@ export async function runProgram(options: RunProgramOptions): Promise<ProgramRun
       },
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return {
-      ...result,
-      counters: options.perf ? await readCounters(path.join(runDir, PERF_FILE)) : {},
-    };
+    return { ...result, counters: result.counters ?? {} };
   } finally {
     await rm(runDir, { recursive: true, force: true }).catch(() => undefined);
-  }
-}
-
-async function readCounters(file: string): Promise<Record<string, Counter>> {
-  try {
-    // Never follow a link the untrusted run may have planted in its directory.
-    const s = await lstat(file);
-    if (!s.isFile() || s.size > 64 * 1024) return {};
-    return parsePerfStatCsv(await readFile(file, 'utf8'));
-  } catch {
-    return {};
   }
 }
 

@@ -33,10 +33,10 @@ export const HARDWARE_EVENTS = [
 ] as const;
 
 /**
- * Everything a timed run counts, in the order reports list them. Asking for all at once is safe:
- * perf counts what it can and prints `<not supported>` for the rest (checked on a PMU-less VM,
- * also unprivileged inside the sandbox). Where the PMU has fewer counters than events, perf
- * multiplexes and scales; the share of the run each counter was live is kept as runningPercent.
+ * Everything a timed run counts, in the order reports list them. Timed runs count them through
+ * the sandbox (`SandboxRequest.counters`, perf_event_open in its trusted init; no perf binary):
+ * what the host cannot count is `unsupported`. Where the PMU has fewer counters than events, the
+ * kernel multiplexes; counts are scaled and the share of the run each was live is runningPercent.
  */
 export const COUNTER_EVENTS = [
   'task-clock',

@@ -95,7 +95,10 @@ export function bubblewrapArgs(
   args.push('--perms', '0555', '--ro-bind-data', String(EXE_FD), INIT_PATH);
   args.push('--remount-ro', '/');
   args.push('--info-fd', String(INFO_FD), '--chdir', req.cwd);
-  args.push('--', INIT_PATH, '--inner', String(NOTIFY_FD), '--', req.command, ...req.args);
+  args.push('--', INIT_PATH, '--inner', String(NOTIFY_FD));
+  // Our init, not the outer helper, opens the counters: the command is its child, bwrap's is not.
+  if (req.counters.length) args.push('--counters', req.counters.join(','));
+  args.push('--', req.command, ...req.args);
   return args;
 }
 
@@ -338,7 +341,7 @@ export class BubblewrapSandbox implements Sandbox {
         memoryBytes: req.limits.memoryBytes,
         maxRssBytes: report.maxRssKb * 1024,
       });
-      return toSandboxResult(report, outcome, term, limitExceeded);
+      return toSandboxResult(report, outcome, term, limitExceeded, req.counters);
     } finally {
       await stdin?.close();
       await cgroup?.destroy();

@@ -90,6 +90,9 @@ export function dockerRunArgs(
   args.push('--time-limit-ms', String(req.limits.wallTimeMs));
   args.push('--rlimit-fsize', String(req.limits.fileBytes));
   if (req.cpu !== undefined) args.push('--cpu', String(req.cpu));
+  // Docker's default seccomp profile refuses perf_event_open without CAP_PERFMON: there every
+  // counter comes back 'unsupported' unless the host's profile allows the call.
+  if (req.counters.length) args.push('--counters', req.counters.join(','));
   args.push('--', req.command, ...req.args);
   return args;
 }
@@ -187,7 +190,7 @@ export class DockerSandbox implements Sandbox {
         maxRssBytes: report.maxRssKb * 1024,
         dockerOomKilled: stdout.trim() === 'true',
       });
-      return toSandboxResult(report, outcome, term, limitExceeded);
+      return toSandboxResult(report, outcome, term, limitExceeded, req.counters);
     } finally {
       await stdin?.close();
       await dockerCmd(['rm', '--force', name]).catch(() => undefined);

@@ -2,6 +2,7 @@
 // request is the platform's bug and must fail before anything runs.
 import path from 'node:path';
 import { z } from 'zod';
+import { SANDBOX_COUNTERS } from './counters';
 import type { SandboxRequest } from './sandbox';
 
 const absolute = z
@@ -23,6 +24,7 @@ const requestSchema = z.object({
   stdout: z.enum(['capture', 'hash']),
   stderrBytes: z.number().int().nonnegative().optional(),
   cpu: z.number().int().nonnegative().max(4095).optional(),
+  counters: z.array(z.enum(SANDBOX_COUNTERS)).optional(),
   limits: z.object({
     wallTimeMs: count,
     memoryBytes: count,
@@ -36,9 +38,11 @@ export const DEFAULT_STDERR_BYTES = 64 * 1024;
 
 export interface NormalizedRequest extends Omit<
   SandboxRequest,
-  'cwd' | 'env' | 'stderrBytes' | 'readOnly'
+  'cwd' | 'env' | 'stderrBytes' | 'readOnly' | 'counters'
 > {
   cwd: string;
+  /** Each event once, in the order asked. */
+  counters: string[];
   env: Record<string, string>;
   stderrBytes: number;
   readOnly: { host: string; sandbox: string }[];
@@ -62,6 +66,7 @@ export function normalizeRequest(request: SandboxRequest): NormalizedRequest {
     env: { PATH: '/usr/bin:/bin', HOME: r.workDir, LC_ALL: 'C', ...r.env },
     stderrBytes: r.stderrBytes ?? DEFAULT_STDERR_BYTES,
     readOnly: r.readOnly ?? [],
+    counters: [...new Set(r.counters ?? [])],
     ...(signal ? { signal } : {}),
   };
 }

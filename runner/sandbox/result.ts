@@ -1,6 +1,7 @@
 // Turns what the helper and the cgroup measured into a SandboxResult, and decides which limit (if
 // any) ended the run. Pure: unit-testable without running anything.
 import { constants } from 'node:os';
+import { toCounters } from './counters';
 import type { HelperOutcome, HelperReport } from './run-helper';
 import type { LimitExceeded, SandboxResult } from './sandbox';
 
@@ -74,6 +75,8 @@ export function toSandboxResult(
   outcome: HelperOutcome,
   term: Termination,
   limitExceeded: LimitExceeded | null,
+  /** The request's counters: each is in the result, counted or not. */
+  counters: readonly string[] = [],
 ): SandboxResult {
   return {
     exitCode: term.exitCode,
@@ -87,6 +90,7 @@ export function toSandboxResult(
     majorFaults: report.majorFaults,
     voluntaryContextSwitches: report.voluntaryCtxSwitches,
     involuntaryContextSwitches: report.involuntaryCtxSwitches,
+    ...(counters.length ? { counters: toCounters(counters, report.counters) } : {}),
     ...(outcome.stdout ? { stdout: outcome.stdout } : {}),
     stdoutBytes: outcome.stdoutBytes,
     stdoutSha256: outcome.stdoutSha256,

@@ -23,6 +23,22 @@ export const helperReportSchema = z.object({
   majorFaults: z.number().int().nonnegative(),
   voluntaryCtxSwitches: z.number().int().nonnegative(),
   involuntaryCtxSwitches: z.number().int().nonnegative(),
+  /**
+   * perf_event_open readings of the command's tree (the request's counters): errno 0 when the
+   * counter opened; value and times (ns) as read(2) gave them, unscaled. Values are not checked to
+   * be integers: a count past 2^53 arrives rounded, and must not void the whole report.
+   */
+  counters: z
+    .array(
+      z.object({
+        name: z.string(),
+        errno: z.number().int().nonnegative(),
+        value: z.number().nonnegative(),
+        enabled: z.number().nonnegative(),
+        running: z.number().nonnegative(),
+      }),
+    )
+    .default([]),
 });
 export type HelperReport = z.infer<typeof helperReportSchema>;
 

@@ -21,11 +21,23 @@
  *     --time-limit-ms N      kill the tree N ms after the command started
  *     --setup-limit-ms N     kill the tree if the command has not started after N ms
  *     --kill-all 1           (as pid 1 of a container) kill every remaining process at the end
+ *     --counters LIST        count these events (comma-separated names of COUNTER_DEFS) on the
+ *                            direct child with perf_event_open, from its exec on (Docker); with
+ *                            --notify-fd the inner init counts instead and reports on that pipe
  *   SIGTERM, SIGINT or SIGHUP to the helper kill the tree; the report is written all the same.
  *
  * Inner mode (inside the sandbox, as the sandbox's command):
- *   sandbox-helper --inner N -- COMMAND [ARGS...]
- *   closes every fd but 0-2, writes 'R' to fd N, and execs COMMAND (looked up on PATH).
+ *   sandbox-helper --inner N [--counters LIST] -- COMMAND [ARGS...]
+ *   closes every fd but 0-2, writes 'R' to fd N, and execs COMMAND (looked up on PATH); when the
+ *   command is over, writes its status line, then one "C name errno value enabled running" line
+ *   per counter.
+ *
+ * Counters are opened by the parent (which keeps the only fds, close-on-exec) on the forked child
+ * before it execs, with enable_on_exec (nothing of the helper's own set-up is counted) and inherit
+ * (the command's children and threads count too). Unprivileged, perf_event_paranoid 2 allows only
+ * user-space counting of a process we may ptrace-read: exclude_kernel is set, except for events
+ * that only happen in the kernel (context switches, migrations), which are asked for whole and
+ * fail with EACCES there rather than read as a meaningless 0.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,6 +45,7 @@
 #include <grp.h>
 #include <inttypes.h>
 #include <linux/capability.h>
+#include <linux/perf_event.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -43,6 +56,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -50,7 +64,10 @@
 #include <unistd.h>
 
 #define MAX_CGROUPS 8
-#define MAX_KEEP 4
+#define MAX_KEEP 5
+#define MAX_COUNTERS 32
+/* The notify pipe's traffic: 'R', the status line, and up to MAX_COUNTERS counter lines. */
+#define NOTIFY_BUF_SIZE 4096
 
 static void die(const char *what) {
   fprintf(stderr, "sandbox-helper: %s: %s\n", what, strerror(errno));
@@ -92,13 +109,211 @@ static void close_fds_except(const int *keep, int nkeep) {
   }
 }
 
+/* The events a request may name (the same names as perf's). */
+struct counter_def {
+  const char *name;
+  uint32_t type;
+  uint64_t config;
+  /* Counted only in kernel mode: exclude_kernel would make it read 0 whatever happened. */
+  int kernel_only;
+};
+
+#define HW_CACHE(cache, op, result)                                                                \
+  ((uint64_t)(cache) | ((uint64_t)(op) << 8) | ((uint64_t)(result) << 16))
+
+static const struct counter_def COUNTER_DEFS[] = {
+    {"task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0},
+    {"page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 0},
+    {"minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN, 0},
+    {"major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, 0},
+    {"context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, 1},
+    {"cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, 1},
+    {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0},
+    {"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, 0},
+    {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0},
+    {"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 0},
+    {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, 0},
+    {"cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES, 0},
+    {"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, 0},
+    {"L1-dcache-loads", PERF_TYPE_HW_CACHE,
+     HW_CACHE(PERF_COUNT_HW_CACHE_L1D, PERF_COUNT_HW_CACHE_OP_READ,
+              PERF_COUNT_HW_CACHE_RESULT_ACCESS),
+     0},
+    {"L1-dcache-load-misses", PERF_TYPE_HW_CACHE,
+     HW_CACHE(PERF_COUNT_HW_CACHE_L1D, PERF_COUNT_HW_CACHE_OP_READ,
+              PERF_COUNT_HW_CACHE_RESULT_MISS),
+     0},
+    {"dTLB-loads", PERF_TYPE_HW_CACHE,
+     HW_CACHE(PERF_COUNT_HW_CACHE_DTLB, PERF_COUNT_HW_CACHE_OP_READ,
+              PERF_COUNT_HW_CACHE_RESULT_ACCESS),
+     0},
+    {"dTLB-load-misses", PERF_TYPE_HW_CACHE,
+     HW_CACHE(PERF_COUNT_HW_CACHE_DTLB, PERF_COUNT_HW_CACHE_OP_READ,
+              PERF_COUNT_HW_CACHE_RESULT_MISS),
+     0},
+};
+#define NUM_COUNTER_DEFS ((int)(sizeof COUNTER_DEFS / sizeof COUNTER_DEFS[0]))
+
+struct counter {
+  int def;
+  int fd;
+  /* errno of perf_event_open (or of the read), 0 when it counted. */
+  int err;
+  uint64_t value, enabled, running;
+};
+
+/* Parses "a,b,c" into counters; an unknown or repeated name is the caller's bug. */
+static int parse_counters(const char *list, struct counter *out) {
+  int n = 0;
+  const char *p = list;
+  while (p && *p) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    int found = -1;
+    for (int d = 0; d < NUM_COUNTER_DEFS; d++)
+      if (strlen(COUNTER_DEFS[d].name) == len && strncmp(COUNTER_DEFS[d].name, p, len) == 0)
+        found = d;
+    for (int k = 0; k < n; k++)
+      if (out[k].def == found) found = -1;
+    if (found < 0 || n == MAX_COUNTERS) {
+      fprintf(stderr, "sandbox-helper: bad counter list: %s\n", list);
+      exit(125);
+    }
+    out[n++] = (struct counter){.def = found, .fd = -1, .err = 0};
+    p = end ? end + 1 : NULL;
+  }
+  return n;
+}
+
+/* Opens every counter on `pid`, a child of ours that has not exec'd yet. The fds are ours alone:
+ * opened after the fork and close-on-exec, so neither the command nor anything it starts has them. */
+static void open_counters(struct counter *c, int n, pid_t pid) {
+  for (int k = 0; k < n; k++) {
+    const struct counter_def *d = &COUNTER_DEFS[c[k].def];
+    struct perf_event_attr attr;
+    memset(&attr, 0, sizeof attr);
+    attr.size = sizeof attr;
+    attr.type = d->type;
+    attr.config = d->config;
+    attr.disabled = 1;
+    attr.enable_on_exec = 1;
+    attr.inherit = 1;
+    attr.exclude_kernel = d->kernel_only ? 0 : 1;
+    attr.exclude_hv = 1;
+    attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+    long fd = syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    c[k].fd = fd < 0 ? -1 : (int)fd;
+    c[k].err = fd < 0 ? errno : 0;
+  }
+}
+
+/* Reads the totals once the whole tree is reaped: inherited counts are folded in by then. */
+static void read_counters(struct counter *c, int n) {
+  for (int k = 0; k < n; k++) {
+    if (c[k].fd < 0) continue;
+    uint64_t v[3];
+    if (read(c[k].fd, v, sizeof v) == (ssize_t)sizeof v) {
+      c[k].value = v[0];
+      c[k].enabled = v[1];
+      c[k].running = v[2];
+    } else {
+      c[k].err = errno ? errno : EIO;
+    }
+    close(c[k].fd);
+    c[k].fd = -1;
+  }
+}
+
+/* "C name errno value enabled running" lines: the inner init's report to the outer helper. */
+static size_t format_counter_lines(char *buf, size_t size, const struct counter *c, int n) {
+  size_t len = 0;
+  for (int k = 0; k < n && len < size; k++) {
+    int w = snprintf(buf + len, size - len, "C %s %d %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+                     COUNTER_DEFS[c[k].def].name, c[k].err, c[k].value, c[k].enabled,
+                     c[k].running);
+    if (w < 0 || (size_t)w >= size - len) break;
+    len += (size_t)w;
+  }
+  return len;
+}
+
+/* Parses the lines above (from our own init) back into counters; anything else is skipped. */
+static int parse_counter_lines(const char *text, struct counter *out) {
+  int n = 0;
+  for (const char *p = text; p && *p && n < MAX_COUNTERS;) {
+    const char *line = p;
+    p = strchr(p, '\n');
+    if (p) p++;
+    char name[64];
+    int err;
+    uint64_t v, e, r;
+    if (sscanf(line, "C %63s %d %" SCNu64 " %" SCNu64 " %" SCNu64, name, &err, &v, &e, &r) != 5)
+      continue;
+    for (int d = 0; d < NUM_COUNTER_DEFS; d++)
+      if (strcmp(COUNTER_DEFS[d].name, name) == 0)
+        out[n++] = (struct counter){.def = d, .fd = -1, .err = err, .value = v, .enabled = e,
+                                    .running = r};
+  }
+  return n;
+}
+
+static void print_counters_json(FILE *f, const struct counter *c, int n) {
+  fputs(",\"counters\":[", f);
+  for (int k = 0; k < n; k++)
+    fprintf(f,
+            "%s{\"name\":\"%s\",\"errno\":%d,\"value\":%" PRIu64 ",\"enabled\":%" PRIu64
+            ",\"running\":%" PRIu64 "}",
+            k ? "," : "", COUNTER_DEFS[c[k].def].name, c[k].err, c[k].value, c[k].enabled,
+            c[k].running);
+  fputs("]", f);
+}
+
+static int read_byte(int fd) {
+  char b;
+  ssize_t n;
+  do n = read(fd, &b, 1);
+  while (n < 0 && errno == EINTR);
+  return n == 1 ? b : -1;
+}
+
+/* In the forked child, on its end of the sync socket: lets the parent attach counters, and waits
+ * until it has. The helper is not dumpable and the child inherited that, but perf_event_open needs
+ * ptrace-read access to its target; nothing else runs in the sandbox yet, and the exec that
+ * follows makes the process dumpable anyway. */
+static void await_counters(int sync_fd) {
+  if (prctl(PR_SET_DUMPABLE, 1) != 0) die("prctl");
+  if (write(sync_fd, "r", 1) != 1) _exit(125);
+  if (read_byte(sync_fd) != 'G') _exit(125);
+  close(sync_fd);
+}
+
+/* In the parent: once the child is ready, attaches the counters, then lets it go on to exec. */
+static void attach_counters(int sync[2], struct counter *c, int n, pid_t pid) {
+  close(sync[1]);
+  /* No 'r': the child died before it was ready, and every counter fails (ESRCH) with it. */
+  if (read_byte(sync[0]) != 'r') {
+    for (int k = 0; k < n; k++) c[k] = (struct counter){.def = c[k].def, .fd = -1, .err = ESRCH};
+  } else {
+    open_counters(c, n, pid);
+    if (write(sync[0], "G", 1) != 1 && errno != EPIPE) die("sync socket");
+  }
+  close(sync[0]);
+}
+
+/* The sync socket between the helper and the child it counts (both ends close-on-exec). */
+static void sync_socket(int sync[2]) {
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sync) != 0) die("socketpair");
+}
+
 /* Inner mode: pid 1 of the sandbox. Runs the command as pid 2, reaps every process of the sandbox
  * (so their rusage reaches the outer helper through bwrap's wait), kills what is left when the
  * command ends or when the host asks, and reports the command's exact status on the notify pipe
  * (bwrap alone could only pass on 128+signal, which a plain exit code can imitate). */
-static int inner_main(int notify_fd, char **argv) {
+static int inner_main(int notify_fd, const char *counter_list, char **argv) {
   int keep[1] = {notify_fd};
   close_fds_except(keep, 1);
+  struct counter counters[MAX_COUNTERS];
+  int ncounters = counter_list ? parse_counters(counter_list, counters) : 0;
   /* Same uid as the untrusted code: not dumpable, so it cannot ptrace us or open our fds. */
   if (prctl(PR_SET_DUMPABLE, 0) != 0) die("prctl");
   if (getpid() != 1) {
@@ -116,16 +331,24 @@ static int inner_main(int notify_fd, char **argv) {
   if (sigprocmask(SIG_BLOCK, &mask, &oldmask) != 0) die("sigprocmask");
   int sfd = signalfd(-1, &mask, SFD_CLOEXEC);
   if (sfd < 0) die("signalfd");
+  int sync[2] = {-1, -1};
+  if (ncounters > 0) sync_socket(sync);
   pid_t cmd = fork();
   if (cmd < 0) die("fork");
   if (cmd == 0) {
     sigprocmask(SIG_SETMASK, &oldmask, NULL);
+    if (ncounters > 0) {
+      close(sync[0]);
+      await_counters(sync[1]);
+    }
+    /* The clock starts here, after the counters are attached: their set-up is not timed. */
     if (write(notify_fd, "R", 1) != 1) _exit(125);
     execvp(argv[0], argv);
     int e = errno;
     fprintf(stderr, "sandbox: cannot execute %s: %s\n", argv[0], strerror(e));
     _exit(e == ENOENT ? 127 : 126);
   }
+  if (ncounters > 0) attach_counters(sync, counters, ncounters, cmd);
   int status = 0, cmd_done = 0, killing = 0, host_gone = 0;
   for (;;) {
     /* The outer helper holds the only read end of the notify pipe: POLLERR on our write end means
@@ -167,7 +390,15 @@ done:;
   char msg[32];
   int len = WIFSIGNALED(status) ? snprintf(msg, sizeof msg, "S%d\n", WTERMSIG(status))
                                 : snprintf(msg, sizeof msg, "X%d\n", WEXITSTATUS(status));
+  /* The status first: its arrival stops the clock, and reading the counters is not the command's. */
   if (write(notify_fd, msg, (size_t)len) != len) _exit(125);
+  if (ncounters > 0) {
+    read_counters(counters, ncounters);
+    char lines[NOTIFY_BUF_SIZE / 2];
+    size_t n = format_counter_lines(lines, sizeof lines, counters, ncounters);
+    /* One write below PIPE_BUF: the outer helper sees all of it or none. */
+    if (write(notify_fd, lines, n) != (ssize_t)n) _exit(125);
+  }
   _exit(WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status));
 }
 
@@ -206,7 +437,8 @@ static pid_t parse_child_pid(const char *buf) {
 
 int main(int argc, char **argv) {
   int report_fd = -1, notify_fd = -1, info_fd = -1, exe_fd = -1, cpu = -1, kill_all = 0;
-  const char *report_file = NULL;
+  int inner_fd = -1, outer_options = 0;
+  const char *report_file = NULL, *counter_list = NULL;
   const char *cgroups[MAX_CGROUPS];
   int ncgroups = 0;
   long long rl_as = -1, rl_fsize = -1, rl_nproc = -1, uid = -1, gid = -1;
@@ -224,12 +456,15 @@ int main(int argc, char **argv) {
     }
     const char *v = argv[++i];
     if (strcmp(a, "--inner") == 0) {
-      if (i + 1 >= argc || strcmp(argv[i + 1], "--") != 0 || i + 2 >= argc) {
-        fprintf(stderr, "sandbox-helper: --inner N -- COMMAND\n");
-        return 125;
-      }
-      return inner_main((int)parse_num(v, a), argv + i + 2);
-    } else if (strcmp(a, "--report-fd") == 0) report_fd = (int)parse_num(v, a);
+      inner_fd = (int)parse_num(v, a);
+      continue;
+    }
+    if (strcmp(a, "--counters") == 0) {
+      counter_list = v;
+      continue;
+    }
+    outer_options++;
+    if (strcmp(a, "--report-fd") == 0) report_fd = (int)parse_num(v, a);
     else if (strcmp(a, "--report-file") == 0) report_file = v;
     else if (strcmp(a, "--cgroup-procs") == 0) {
       if (ncgroups == MAX_CGROUPS) {
@@ -259,6 +494,16 @@ int main(int argc, char **argv) {
     return 125;
   }
   char **cmd = argv + i;
+  if (inner_fd >= 0) {
+    if (outer_options) {
+      fprintf(stderr, "sandbox-helper: --inner N [--counters LIST] -- COMMAND\n");
+      return 125;
+    }
+    return inner_main(inner_fd, counter_list, cmd);
+  }
+  /* Behind bwrap the command is not our child: the inner init counts it and reports to us. */
+  struct counter counters[MAX_COUNTERS];
+  int ncounters = counter_list && notify_fd < 0 ? parse_counters(counter_list, counters) : 0;
   if (kill_all && getpid() != 1) {
     /* kill(-1) anywhere but in a container's own pid namespace would hit the whole host. */
     fprintf(stderr, "sandbox-helper: --kill-all is only for pid 1\n");
@@ -307,6 +552,8 @@ int main(int argc, char **argv) {
   int notify_pipe[2] = {-1, -1}, info_pipe[2] = {-1, -1};
   if (notify_fd >= 0 && pipe2(notify_pipe, O_CLOEXEC) != 0) die("pipe");
   if (info_fd >= 0 && pipe2(info_pipe, O_CLOEXEC) != 0) die("pipe");
+  int sync[2] = {-1, -1};
+  if (ncounters > 0) sync_socket(sync);
 
   int64_t t_fork = now_ns();
   pid_t pid = fork();
@@ -342,6 +589,10 @@ int main(int argc, char **argv) {
       place_fd(info_pipe[1], info_fd);
       keep[nkeep++] = info_fd;
     }
+    if (ncounters > 0) {
+      close(sync[0]);
+      keep[nkeep++] = sync[1];
+    }
     close_fds_except(keep, nkeep);
     if (uid >= 0) {
       if (setgroups(0, NULL) != 0) die("setgroups");
@@ -355,16 +606,20 @@ int main(int argc, char **argv) {
     }
     /* Set after the uid change, which would clear it. */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) die("prctl");
+    /* After the uid change too: it makes us undumpable again, and the counters need us dumpable. */
+    if (ncounters > 0) await_counters(sync[1]);
     execvp(cmd[0], cmd);
     fprintf(stderr, "sandbox-helper: cannot execute %s: %s\n", cmd[0], strerror(errno));
     _exit(127);
   }
   if (notify_pipe[1] >= 0) close(notify_pipe[1]);
   if (info_pipe[1] >= 0) close(info_pipe[1]);
+  if (ncounters > 0) attach_counters(sync, counters, ncounters, pid);
 
-  int64_t t_exec = notify_fd >= 0 ? -1 : t_fork, t_end = -1;
+  /* Without an inner init, the command is our child: its clock starts once it may exec. */
+  int64_t t_exec = notify_fd >= 0 ? -1 : now_ns(), t_end = -1;
   int notify_open = notify_pipe[0] >= 0, info_open = info_pipe[0] >= 0;
-  char notify_buf[64], info_buf[1024];
+  char notify_buf[NOTIFY_BUF_SIZE], info_buf[1024];
   size_t notify_len = 0, info_len = 0;
   pid_t sandbox_init = 0;
   const char *killed = NULL;
@@ -484,6 +739,7 @@ int main(int argc, char **argv) {
   }
   struct rusage ru;
   if (getrusage(RUSAGE_CHILDREN, &ru) != 0) die("getrusage");
+  if (ncounters > 0) read_counters(counters, ncounters);
 
   /* The command's own status, from the sandbox's init; else what bwrap (or the command) gave. */
   int cmd_exited = WIFEXITED(status), cmd_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -496,6 +752,8 @@ int main(int argc, char **argv) {
     cmd_exited = line[0] == 'X';
     cmd_code = cmd_exited ? (int)v : -1;
     cmd_signal = cmd_exited ? 0 : (int)v;
+    /* The inner init's counters follow its status line. */
+    if (notify_fd >= 0) ncounters = parse_counter_lines(strchr(line, '\n') + 1, counters);
   }
 
   if (report_file && ftruncate(fileno(report), 0) != 0) die("ftruncate");
@@ -507,13 +765,15 @@ int main(int argc, char **argv) {
           "\"execStarted\":%s,\"killed\":%s%s%s,"
           "\"wallNs\":%" PRId64 ",\"setupNs\":%" PRId64 ",\"userUs\":%lld,\"sysUs\":%lld,"
           "\"maxRssKb\":%ld,\"minorFaults\":%ld,\"majorFaults\":%ld,\"voluntaryCtxSwitches\":%ld,"
-          "\"involuntaryCtxSwitches\":%ld}\n",
+          "\"involuntaryCtxSwitches\":%ld",
           cmd_exited ? "true" : "false", cmd_code, cmd_signal, from_init ? "true" : "false",
           t_exec >= 0 ? "true" : "false", killed ? "\"" : "", killed ? killed : "null",
           killed ? "\"" : "", wall_ns, setup_ns,
           (long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec,
           (long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec, ru.ru_maxrss, ru.ru_minflt,
           ru.ru_majflt, ru.ru_nvcsw, ru.ru_nivcsw);
+  print_counters_json(report, counters, ncounters);
+  fputs("}\n", report);
   if (fflush(report) != 0) return 125;
   return 0;
 }

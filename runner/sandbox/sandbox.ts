@@ -1,5 +1,6 @@
 // The sandbox interface: every untrusted process (compiler or solution) runs through one of these.
 // The pipeline never knows which mechanism (bubblewrap, Docker, a Windows job object) is behind it.
+import type { Counter } from '../../contracts';
 
 export interface SandboxLimits {
   /** Wall-clock limit; the whole process tree is killed when it passes. */
@@ -44,6 +45,12 @@ export interface SandboxRequest {
   stderrBytes?: number;
   /** Pin the process tree to this CPU. */
   cpu?: number;
+  /**
+   * Events to count on the command and everything it starts, from its exec on (perf's names:
+   * task-clock, cycles, instructions, page-faults, …; see SANDBOX_COUNTERS). The trusted side
+   * counts them with perf_event_open, so nothing inside the sandbox can see or forge them.
+   */
+  counters?: string[];
   limits: SandboxLimits;
   signal?: AbortSignal;
 }
@@ -66,6 +73,12 @@ export interface SandboxResult {
   majorFaults: number;
   voluntaryContextSwitches: number;
   involuntaryContextSwitches: number;
+  /**
+   * One entry per requested counter (absent when none was requested). User-space only where the
+   * host allows no more (perf_event_paranoid ≥ 2 without CAP_PERFMON); 'unsupported' where the
+   * kernel refused it, never 0.
+   */
+  counters?: Record<string, Counter>;
   /** Standard output when stdout was 'capture' (never more than limits.outputBytes). */
   stdout?: Buffer;
   stdoutBytes: number;
