@@ -1,4 +1,4 @@
-// What counting with perf stat costs a timed run: the baseline alternately with and without perf
+// What counting costs a timed run: the baseline alternately with and without the sandbox's counters
 // (same sandbox, pinned to the last CPU), median wall times side by side (figures only).
 //   npm run bench -- perf-overhead [--size 64MiB] [--pairs 10]
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import { loadChallenge } from '../lib/challenge/load-manifest';
 import { cachedBuild } from '../runner/build';
 import { ensureInput, warmPageCache } from '../runner/judge/inputs';
 import { runProgram } from '../runner/judge/run-program';
-import { COUNTER_EVENTS, findPerf } from '../runner/measure/perf-stat';
+import { COUNTER_EVENTS } from '../runner/measure/perf-stat';
 import { createSandbox } from '../runner/sandbox';
 import { median, quantileOfSorted, sorted } from '../runner/stats';
 
@@ -61,11 +61,6 @@ function describeTimes(times: number[]): string {
 export default async function run(args: string[]): Promise<void> {
   const options = parseArgs(args);
   const challenge = await loadChallenge('wordcount');
-  const perf = await findPerf();
-  if (!perf) {
-    console.log('perf-overhead: perf does not work on this host; nothing to compare');
-    return;
-  }
   const toolchain = challenge.manifest.targets['linux-intel']!.toolchain;
   const baseline = await cachedBuild({
     challenge,
@@ -96,17 +91,17 @@ export default async function run(args: string[]): Promise<void> {
       wallTimeMs: challenge.manifest.limits.benchmarkRunSeconds * 1000,
       stdout: 'hash',
       cpu,
-      perf: withPerf ? perf : null,
+      counters: withPerf,
     });
     if (result.exitCode !== 0) throw new Error(`the baseline failed: ${result.stderr.slice(-300)}`);
     if (withPerf && result.counters['task-clock']?.status !== 'counted')
-      throw new Error('perf counted nothing: the comparison would be meaningless');
+      throw new Error('nothing was counted: the comparison would be meaningless');
     return result.wallTimeMs;
   };
 
   console.log(
     `perf-overhead: baseline on ${(options.sizeBytes / (1 << 20)).toFixed(0)} MiB, ${options.pairs} pairs, ` +
-      `CPU ${cpu}, ${perf} counting ${COUNTER_EVENTS.length} events`,
+      `CPU ${cpu}, the sandbox counting ${COUNTER_EVENTS.length} events (perf_event_open)`,
   );
   try {
     await time(false);
@@ -128,22 +123,21 @@ export default async function run(args: string[]): Promise<void> {
     const slower = pairRatios.filter((r) => r > 1).length;
     const xs = sorted(without);
     const mid = median(xs);
-    // Half the interquartile range of the runs without perf, relative: how far a median wanders.
+    // Half the interquartile range of the runs without counting, relative: how far a median wanders.
     const noise = (quantileOfSorted(xs, 0.75) - quantileOfSorted(xs, 0.25)) / 2 / mid;
-    console.log(`  without perf: ${describeTimes(without)}`);
-    console.log(`  with perf:    ${describeTimes(withPerf)}`);
+    console.log(`  without counting: ${describeTimes(without)}`);
+    console.log(`  with counting: ${describeTimes(withPerf)}`);
     console.log(
       `  ratio with/without: ${ratio.toFixed(4)} (${((ratio - 1) * 100).toFixed(2)}%); ` +
-        `median of pairwise ratios ${median(pairRatios).toFixed(4)}; with perf slower in ${slower}/${options.pairs} pairs`,
+        `median of pairwise ratios ${median(pairRatios).toFixed(4)}; counting slower in ${slower}/${options.pairs} pairs`,
     );
-    // perf's own start-up and tear-down fall inside the measured wall time: a fixed cost per run.
     const pairDiffs = withPerf.map((w, i) => w - without[i]!);
     console.log(
       `  difference: ${(median(withPerf) - median(without)).toFixed(1)} ms between medians, ` +
         `${median(pairDiffs).toFixed(1)} ms median pairwise`,
     );
     console.log(
-      `  noise (half IQR of the runs without perf): ±${(noise * 100).toFixed(2)}% → ` +
+      `  noise (half IQR of the runs without counting): ±${(noise * 100).toFixed(2)}% → ` +
         (Math.abs(ratio - 1) <= noise ? 'within the noise' : 'beyond the noise'),
     );
   } finally {

@@ -2,10 +2,19 @@
 // and cachegrind's noise-free counts. Nothing here can change a verdict or the speedup: a part that
 // fails or is unsupported becomes a note.
 import path from 'node:path';
-import type { ProfileStage, RunPolicy, Toolchain } from '../../contracts';
+import type { ProfileStage, RunPolicy, Toolchain, Topdown } from '../../contracts';
 import type { Challenge } from '../../lib/challenge/load-manifest';
 import { buildChallengeTree, cachedBuild } from '../build';
-import { deterministicFlagsFor, deterministicResult, runCachegrind } from '../measure/cachegrind';
+import {
+  deterministicFlagsFor,
+  deterministicResult,
+  readCapped,
+  runCachegrind,
+} from '../measure/cachegrind';
+import { findPerf } from '../measure/perf-stat';
+import { detectTopdownSupport, parseTopdown, topdownArgs } from '../measure/topdown';
+import { cpuVendor } from '../host/fingerprint';
+import { runProgram } from './run-program';
 import { profileMemory } from '../measure/memory-profile';
 import type { Sandbox } from '../sandbox/sandbox';
 import { takeBinary } from './binaries';
@@ -30,6 +39,8 @@ export interface ProfileStageOptions {
   log: (line: string) => void;
   signal?: AbortSignal;
 }
+
+const TOPDOWN_FILE = '.topdown.csv';
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0]! : String(error);
@@ -59,6 +70,16 @@ export async function runProfile(options: ProfileStageOptions): Promise<ProfileS
     stage.notes.push(`memory profile failed: ${reason(error)}`);
   }
 
+  options.onProgress(0.3, 'Top-Down level 1');
+  try {
+    const topdown = await topdownPerSide(options);
+    if ('note' in topdown) stage.notes.push(topdown.note);
+    else stage.topdown = topdown;
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    stage.notes.push(`Top-Down failed: ${reason(error)}`);
+  }
+
   options.onProgress(0.4, 'cachegrind (deterministic mode)');
   const deterministic = options.challenge.manifest.inputs.deterministic;
   if (!deterministic.enabled) {
@@ -73,6 +94,44 @@ export async function runProfile(options: ProfileStageOptions): Promise<ProfileS
   }
   options.onProgress(1, 'profile done');
   return stage;
+}
+
+/** One untimed `perf stat -M <group>` run per side, where the CPU has a level-1 metric group. */
+async function topdownPerSide(
+  options: ProfileStageOptions,
+): Promise<NonNullable<ProfileStage['topdown']> | { note: string }> {
+  const perf = await findPerf();
+  if (!perf) return { note: 'Top-Down level 1 unsupported: perf is not installed on this host' };
+  const support = await detectTopdownSupport(perf);
+  if (!support.group) return { note: `Top-Down level 1 ${support.reason}` };
+  const vendor = await cpuVendor();
+  const side = async (binary: string): Promise<Topdown> => {
+    let text = '';
+    await runProgram({
+      sandbox: options.sandbox,
+      binary,
+      input: options.benchmarkInput.path,
+      workDir: options.workDir,
+      limits: options.challenge.manifest.limits,
+      wallTimeMs: options.challenge.manifest.limits.benchmarkRunSeconds * 1000,
+      stdout: 'hash',
+      cpu: options.cpu,
+      wrap: (runDir, program) =>
+        topdownArgs(perf, vendor, path.join(runDir, TOPDOWN_FILE), program)!,
+      collect: async (runDir) => {
+        // Written inside the run's folder (the program's uid could touch it): informational only.
+        text = (await readCapped(path.join(runDir, TOPDOWN_FILE), 1 << 20)) ?? '';
+      },
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const parsed = parseTopdown(text, support.group);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    return parsed.reading.topdown;
+  };
+  return {
+    baseline: await side(options.baselineBinary),
+    solution: await side(options.solutionBinary),
+  };
 }
 
 /** Both sides rebuilt with flags valgrind can decode, then one cachegrind run each. */

@@ -25,8 +25,13 @@ export interface RunProgramOptions {
    * program (perf_event_open), so they cost nothing of the timed wall time and cannot be forged.
    */
   counters?: boolean;
-  /** @deprecated Counting no longer runs a perf binary: any path here means `counters: true`. */
-  perf?: string | null;
+  /**
+   * Runs something around the program instead of the program alone (an untimed profiling run:
+   * `perf stat -M …`): gets the run's folder and the program's argv, returns the argv to run.
+   */
+  wrap?: (runDir: string, program: string[]) => string[];
+  /** Reads what the run left in its folder, before the folder is removed. */
+  collect?: (runDir: string) => Promise<void>;
   signal?: AbortSignal;
 }
 
@@ -37,11 +42,12 @@ export interface ProgramRun extends SandboxResult {
 
 export async function runProgram(options: RunProgramOptions): Promise<ProgramRun> {
   const runDir = await mkdtemp(path.join(options.workDir, 'run-'));
-  const count = options.counters ?? Boolean(options.perf);
+  const program = [SANDBOX_PROGRAM, SANDBOX_INPUT];
+  const argv = options.wrap ? options.wrap(runDir, program) : program;
   try {
     const result = await options.sandbox.run({
-      command: SANDBOX_PROGRAM,
-      args: [SANDBOX_INPUT],
+      command: argv[0]!,
+      args: argv.slice(1),
       workDir: runDir,
       readOnly: [
         { host: options.binary, sandbox: SANDBOX_PROGRAM },
@@ -50,7 +56,7 @@ export async function runProgram(options: RunProgramOptions): Promise<ProgramRun
       env: { PATH: '/usr/bin:/bin', HOME: runDir, LC_ALL: 'C' },
       stdout: options.stdout,
       ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
-      ...(count ? { counters: [...COUNTER_EVENTS] } : {}),
+      ...(options.counters ? { counters: [...COUNTER_EVENTS] } : {}),
       limits: {
         wallTimeMs: options.wallTimeMs,
         memoryBytes: options.limits.memory,
@@ -60,6 +66,7 @@ export async function runProgram(options: RunProgramOptions): Promise<ProgramRun
       },
       ...(options.signal ? { signal: options.signal } : {}),
     });
+    await options.collect?.(runDir);
     return { ...result, counters: result.counters ?? {} };
   } finally {
     await rm(runDir, { recursive: true, force: true }).catch(() => undefined);

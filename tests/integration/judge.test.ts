@@ -104,7 +104,7 @@ describe('judge', () => {
     expect(result.warnings.join('\n')).toMatch(/development mode/);
     expect(result.warnings.join('\n')).toMatch(/seed is not secret/);
     expect(new Set(events.map((e) => e.stage))).toEqual(
-      new Set(['intake', 'build', 'test', 'measure', 'report']),
+      new Set(['intake', 'build', 'test', 'measure', 'profile', 'report']),
     );
   });
 

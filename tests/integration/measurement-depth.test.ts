@@ -1,0 +1,84 @@
+// Issue 4's "done when" on this machine: a judged patch shows real software counters, hardware
+// counters marked unsupported (this VM has no PMU), cachegrind counts identical across two
+// judgings, and a memory series of at least 20 points for a run of a second or more.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { JudgingResult } from '../../contracts';
+import { CHALLENGES_DIR } from '../../lib/challenge/load-manifest';
+import { judgeForTest } from '../helpers/judging';
+
+let first: JudgingResult;
+let second: JudgingResult;
+
+beforeAll(async () => {
+  const patch = await readFile(
+    path.join(CHALLENGES_DIR, 'wordcount/submissions/accepted/fast-hash-table.patch'),
+  );
+  // 24 MiB: the baseline runs for about a second here, long enough for a memory series.
+  const options = {
+    benchmarkBytes: 24 << 20,
+    publicBytes: null,
+    runPolicy: { minPairs: 3, maxPairs: 3 },
+  };
+  first = await judgeForTest(patch, options);
+  second = await judgeForTest(patch, options);
+}, 600_000);
+
+describe('measurement depth', () => {
+  it('accepts the patch both times', () => {
+    expect(first.verdict, first.message).toBe('ACCEPTED');
+    expect(second.verdict, second.message).toBe('ACCEPTED');
+  });
+
+  it('shows software counters counted and hardware counters unsupported, side by side', () => {
+    const counters = new Map(first.stages.measure!.counters.map((c) => [c.name, c]));
+    const taskClock = counters.get('task-clock')!;
+    expect(taskClock.status).toBe('counted');
+    expect(taskClock.baseline).toBeGreaterThan(0);
+    expect(taskClock.ratio).toBeGreaterThan(0);
+    expect(counters.get('page-faults')?.status).toBe('counted');
+    if (!first.host.hardwareCounters) {
+      for (const name of ['cycles', 'instructions', 'branch-misses']) {
+        expect(counters.get(name)?.status, name).toBe('unsupported');
+        expect(counters.get(name)?.baseline, name).toBeNull();
+      }
+      expect(first.warnings.join('\n')).toMatch(/hardware counters are unsupported/);
+    }
+    const timed = first.stages.measure!.runs.filter((r) => r.kind === 'timed');
+    expect(timed.every((r) => r.counters['task-clock']?.status === 'counted')).toBe(true);
+  });
+
+  it('gives identical cachegrind counts in two judgings, and an instruction speedup', () => {
+    const a = first.stages.profile!.deterministic!;
+    const b = second.stages.profile!.deterministic!;
+    expect(a.baseline).toEqual(b.baseline);
+    expect(a.solution).toEqual(b.solution);
+    expect(a.baseline.instructions).toBeGreaterThan(0);
+    expect(a.instructionSpeedup).toBeCloseTo(a.baseline.instructions / a.solution.instructions, 12);
+    expect(a.instructionSpeedup).toBeGreaterThan(1);
+    expect(a.flags.join(' ')).not.toContain('native');
+  });
+
+  it('records memory over time for both sides', () => {
+    const memory = first.stages.profile!.memory!;
+    expect(memory.baseline.durationMs).toBeGreaterThan(500);
+    expect(memory.baseline.points.length).toBeGreaterThanOrEqual(20);
+    expect(memory.baseline.peaks.rssBytes).toBeGreaterThan(memory.baseline.points[0]!.rssBytes);
+    expect(memory.solution.points.length).toBeGreaterThan(0);
+    // Peaks come from every sample, so no point exceeds them.
+    expect(Math.max(...memory.baseline.points.map((p) => p.rssBytes))).toBeLessThanOrEqual(
+      memory.baseline.peaks.rssBytes,
+    );
+  });
+
+  it('says why Top-Down is missing on a host without a PMU, and records the host conditions', () => {
+    const profile = first.stages.profile!;
+    if (!first.host.hardwareCounters) {
+      expect(profile.topdown).toBeNull();
+      expect(profile.notes.join('\n')).toMatch(/Top-Down.*unsupported/);
+    }
+    expect(first.host.pinnedCpu).not.toBeNull();
+    expect(first.host.perfVersion).toMatch(/perf version/);
+  });
+});
