@@ -19,6 +19,13 @@ const envSchema = z.object({
   /** The organizer account the seed creates (prisma/seed.ts). */
   PERFJUDGE_ORGANIZER_EMAIL: z.email().optional(),
   PERFJUDGE_ORGANIZER_PASSWORD: z.string().min(12, 'must be at least 12 characters').optional(),
+  /** Redis for BullMQ (work in flight only), e.g. redis://127.0.0.1:6379/0. */
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
+  /** BullMQ key prefix: every queue, job and runner heartbeat key starts with `<prefix>:`. */
+  PERFJUDGE_QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.{}-]{1,64}$/, 'letters, digits and _ . { } - only')
+    .default('perfjudge'),
 });
 export type Env = z.infer<typeof envSchema>;
 
