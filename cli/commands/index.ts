@@ -3,8 +3,11 @@ import type { Command } from 'commander';
 import { registerGenCommand } from './gen';
 import { registerJudgeCommand } from './judge';
 import { registerManifestCommand } from './manifest';
+import { registerReconcileCommand } from './reconcile';
 import { registerReferenceCommand } from './reference';
 import { registerRunCommand } from './run';
+import { registerScorerCommand } from './scorer';
+import { registerSubmitCommand } from './submit';
 
 export type SetExitCode = (code: number) => void;
 
@@ -14,4 +17,7 @@ export function registerCommands(program: Command, setExitCode: SetExitCode): vo
   registerManifestCommand(program, setExitCode);
   registerReferenceCommand(program, setExitCode);
   registerRunCommand(program, setExitCode);
+  registerReconcileCommand(program, setExitCode);
+  registerScorerCommand(program, setExitCode);
+  registerSubmitCommand(program, setExitCode);
 }

@@ -1,0 +1,96 @@
+// `perfjudge scorer`: the service that records judging results in PostgreSQL (and reconciles the
+// queue with the database every minute). Runs until SIGTERM/SIGINT, then finishes its jobs in hand.
+import type { Command } from 'commander';
+import { startScorer } from '../../scorer/scorer';
+import { describeBackbone, logLine, openBackbone, shutdownSignal } from '../../scorer/service';
+import { UsageError } from '../usage-error';
+import type { SetExitCode } from '.';
+
+interface ScorerCliOptions {
+  concurrency: string;
+  reconcileEvery: string;
+  reconcileOlderThan: string;
+  lockMs: string;
+  stalledIntervalMs: string;
+  claims: boolean;
+  name?: string;
+}
+
+function whole(value: string, name: string, min: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min)
+    throw new UsageError(`${name}: "${value}" must be a whole number ≥ ${min}`);
+  return n;
+}
+
+export function registerScorerCommand(program: Command, setExitCode: SetExitCode): void {
+  program
+    .command('scorer')
+    .description(
+      'Record judging results in PostgreSQL as the runners deliver them (a worker on the "score" queue), ' +
+        'compute combined scores and the leaderboard, and re-queue what Redis lost. Needs DATABASE_URL and REDIS_URL.',
+    )
+    .option('--concurrency <n>', 'score jobs handled at once', '2')
+    .option(
+      '--reconcile-every <seconds>',
+      'reconcile the queue with the database this often; 0: never',
+      '60',
+    )
+    .option(
+      '--reconcile-older-than <seconds>',
+      'leave judgings that changed more recently alone',
+      '60',
+    )
+    .option(
+      '--lock-ms <ms>',
+      'how long a killed scorer holds a job before another takes it',
+      '30000',
+    )
+    .option(
+      '--stalled-interval-ms <ms>',
+      'how often to look for jobs a killed scorer held',
+      '30000',
+    )
+    .option('--no-claims', 'do not mark judgings JUDGING when a runner takes them')
+    .option('--name <name>', 'this scorer in job records (processedBy)')
+    .action(async (options: ScorerCliOptions) => {
+      const concurrency = whole(options.concurrency, '--concurrency', 1);
+      const reconcileEvery = whole(options.reconcileEvery, '--reconcile-every', 0);
+      const olderThan = whole(options.reconcileOlderThan, '--reconcile-older-than', 0);
+      const lockMs = whole(options.lockMs, '--lock-ms', 1000);
+      const stalledMs = whole(options.stalledIntervalMs, '--stalled-interval-ms', 1000);
+
+      const backbone = openBackbone('scorer');
+      const stopSignal = shutdownSignal(logLine);
+      const scorer = startScorer({
+        db: backbone.db,
+        queues: backbone.queues,
+        connect: backbone.connect,
+        concurrency,
+        lockDurationMs: lockMs,
+        stalledIntervalMs: stalledMs,
+        reconcileEveryMs: reconcileEvery === 0 ? null : reconcileEvery * 1000,
+        reconcileOlderThanMs: olderThan * 1000,
+        trackClaims: options.claims,
+        ...(options.name ? { name: options.name } : {}),
+        log: logLine,
+        onReconciled: (report) => {
+          if (report.requeued.length || report.retried.length || report.stuck.length)
+            logLine(
+              `reconcile: checked ${report.checked}, re-queued ${report.requeued.length}, retried ${report.retried.length}, stuck ${report.stuck.length}`,
+            );
+        },
+      });
+      logLine(`scorer starting (pid ${process.pid}): ${describeBackbone(backbone)}`);
+      // Not awaited: with Redis down a stop signal must still be heard.
+      scorer
+        .ready()
+        .then(() => logLine('scorer ready'))
+        .catch(() => {});
+      await stopSignal;
+      await scorer.close();
+      await backbone.close();
+      logLine('scorer stopped');
+      setExitCode(0);
+    });
+}

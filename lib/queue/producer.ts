@@ -1,0 +1,223 @@
+// The producer side of the queue: one BullMQ flow per submission (a `score` parent, one judging child
+// per target), with job ids derived from database ids so that enqueuing again never duplicates work.
+import {
+  FlowProducer,
+  Queue,
+  type ConnectionOptions,
+  type FlowJob,
+  type JobsOptions,
+} from 'bullmq';
+import {
+  SCORE_QUEUE,
+  judgeQueueName,
+  judgingJobId,
+  judgingJobSchema,
+  scoreJobId,
+  scoreJobSchema,
+  type JudgingJob,
+  type TargetId,
+} from '../../contracts';
+import type { Db } from '../db/client';
+import { getJudgingJob } from '../db/get-judging-job';
+
+type KeepJobs = Exclude<JobsOptions['removeOnComplete'], boolean | number | undefined>;
+
+export interface RetryPolicy {
+  attempts: number;
+  /** First retry delay; each further retry waits twice as long. */
+  backoffMs: number;
+  /** Finished jobs kept in Redis (the database keeps results for good). */
+  keepCompleted: KeepJobs;
+  keepFailed: KeepJobs;
+}
+
+export interface JobPolicies {
+  /** A judging child: retried only for JUDGE_ERROR (the runner throws for it, nothing else). */
+  judge: RetryPolicy;
+  /** The score parent: retried while PostgreSQL is unreachable, so no result is lost. */
+  score: RetryPolicy;
+}
+
+const DAY_S = 24 * 3600;
+
+export const DEFAULT_JOB_POLICIES: JobPolicies = {
+  judge: {
+    attempts: 3,
+    backoffMs: 30_000,
+    keepCompleted: { age: 7 * DAY_S, count: 10_000 },
+    keepFailed: { age: 30 * DAY_S, count: 10_000 },
+  },
+  // 12 attempts from 5 s doubling: about 2.8 hours of database outage before the reconciler must step in.
+  score: {
+    attempts: 12,
+    backoffMs: 5_000,
+    keepCompleted: { age: 7 * DAY_S, count: 10_000 },
+    keepFailed: { age: 30 * DAY_S, count: 10_000 },
+  },
+};
+
+export interface QueueSetOptions {
+  /** Shared by the flow producer and the queues; use `enableOfflineQueue: false` when serving HTTP. */
+  connection: ConnectionOptions;
+  /** BullMQ key prefix: every key of this deployment (or test) starts with it. */
+  prefix: string;
+  policies?: { judge?: Partial<RetryPolicy>; score?: Partial<RetryPolicy> };
+  /** An enqueue still waiting for Redis after this long is given up (the reconciler will do it). */
+  enqueueTimeoutMs?: number;
+}
+
+/** What the producer, the reconciler and rejudges share: one flow producer and a queue per name. */
+export interface QueueSet {
+  readonly prefix: string;
+  readonly policies: JobPolicies;
+  readonly enqueueTimeoutMs: number;
+  readonly flows: FlowProducer;
+  /** A Queue handle (for getters: getJob, getJobState, counts), created once per name. */
+  queue(name: string): Queue;
+  judgeQueue(target: TargetId): Queue;
+  scoreQueue(): Queue;
+  close(): Promise<void>;
+}
+
+/** An error a queue handle emits (Redis unreachable) goes to `onError` instead of crashing the process. */
+export function createQueueSet(
+  options: QueueSetOptions,
+  onError: (error: Error) => void = () => {},
+): QueueSet {
+  const policies: JobPolicies = {
+    judge: { ...DEFAULT_JOB_POLICIES.judge, ...options.policies?.judge },
+    score: { ...DEFAULT_JOB_POLICIES.score, ...options.policies?.score },
+  };
+  const flows = new FlowProducer({ connection: options.connection, prefix: options.prefix });
+  flows.on('error', onError);
+  const queues = new Map<string, Queue>();
+  const queue = (name: string): Queue => {
+    let q = queues.get(name);
+    if (!q) {
+      q = new Queue(name, { connection: options.connection, prefix: options.prefix });
+      q.on('error', onError);
+      queues.set(name, q);
+    }
+    return q;
+  };
+  return {
+    prefix: options.prefix,
+    policies,
+    enqueueTimeoutMs: options.enqueueTimeoutMs ?? 5_000,
+    flows,
+    queue,
+    judgeQueue: (target) => queue(judgeQueueName(target)),
+    scoreQueue: () => queue(SCORE_QUEUE),
+    async close() {
+      await Promise.allSettled([flows.close(), ...[...queues.values()].map((q) => q.close())]);
+    },
+  };
+}
+
+export class QueueTimeoutError extends Error {
+  override name = 'QueueTimeoutError';
+}
+
+export interface EnqueueOptions {
+  /** BullMQ priority of the judging jobs (lower runs first; 0, the default, runs before any). */
+  priority?: number;
+}
+
+export interface EnqueuedSubmission {
+  submissionId: string;
+  /** Null when every judging of the submission is already done: nothing was enqueued. */
+  scoreJobId: string | null;
+  judgingJobIds: string[];
+}
+
+function jobOptions(policy: RetryPolicy, jobId: string): JobsOptions {
+  return {
+    jobId,
+    attempts: policy.attempts,
+    backoff: { type: 'exponential', delay: policy.backoffMs },
+    removeOnComplete: policy.keepCompleted,
+    removeOnFail: policy.keepFailed,
+  };
+}
+
+/**
+ * BullMQ waits for Redis to come back before running any command; a caller that must not wait
+ * (an HTTP request, a reconcile pass) races it against this timeout. The command itself may still
+ * run later, which the derived job ids make harmless.
+ */
+export async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new QueueTimeoutError(`${what}: Redis did not answer within ${ms} ms`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The judgings of a submission that still need a result. The data-access layer has no listing of
+ * a submission's judgings yet, so this one read lives here; each job's content comes from getJudgingJob.
+ */
+async function pendingJudgings(db: Db, submissionId: string): Promise<JudgingJob[]> {
+  const rows = await db.judging.findMany({
+    where: { submissionId, status: { not: 'DONE' } },
+    select: { id: true },
+  });
+  const jobs: JudgingJob[] = [];
+  for (const row of rows) {
+    const job = await getJudgingJob(db, row.id);
+    // Parsed like a consumer would: a row the contract cannot carry fails here, not on a runner.
+    if (job) jobs.push(judgingJobSchema.parse(job));
+  }
+  return jobs.sort((a, b) => a.target.localeCompare(b.target));
+}
+
+/**
+ * Enqueues a submission's flow: one child per judging not yet done, then the score parent. The same
+ * (judging, round) always gives the same job ids, so a repeated enqueue (a retry, the reconciler, a
+ * race with it) adds nothing; a new round (rejudge) gets new jobs. Throws when Redis does not answer
+ * in time; the submission is already in the database, so the reconciler queues it later.
+ */
+export async function enqueueSubmission(
+  db: Db,
+  queues: QueueSet,
+  submissionId: string,
+  options: EnqueueOptions = {},
+): Promise<EnqueuedSubmission> {
+  const judgings = await pendingJudgings(db, submissionId);
+  if (judgings.length === 0) return { submissionId, scoreJobId: null, judgingJobIds: [] };
+  // Rejudges move every judging of a submission to the next round together.
+  const round = Math.max(...judgings.map((j) => j.round));
+  const parentId = scoreJobId(submissionId, round);
+  const childIds = judgings.map((j) => judgingJobId(j.judgingId, j.round));
+  const { judge, score } = queues.policies;
+  const flow: FlowJob = {
+    name: 'score',
+    queueName: SCORE_QUEUE,
+    data: scoreJobSchema.parse({ submissionId, round }),
+    opts: jobOptions(score, parentId),
+    children: judgings.map((j, i) => ({
+      name: 'judge',
+      queueName: judgeQueueName(j.target),
+      data: j,
+      opts: {
+        ...jobOptions(judge, childIds[i] as string),
+        // A judging that finally fails still lets the scorer run, which records it as JUDGE_ERROR.
+        ignoreDependencyOnFailure: true,
+        ...(options.priority ? { priority: options.priority } : {}),
+      },
+    })),
+  };
+  await withTimeout(
+    queues.flows.add(flow),
+    queues.enqueueTimeoutMs,
+    `Enqueuing submission ${submissionId}`,
+  );
+  return { submissionId, scoreJobId: parentId, judgingJobIds: childIds };
+}

@@ -1,0 +1,61 @@
+// An organizer's rejudge of one submission or of a whole challenge: a new round in the database
+// (audit-logged), the previous round's waiting jobs withdrawn, the new round queued.
+import { scoreJobId } from '../../contracts';
+import type { Db } from '../db/client';
+import { requestRejudge } from '../db/request-rejudge';
+import { enqueueSubmission, withTimeout, type QueueSet } from '../queue/producer';
+
+export type RejudgeOptions = {
+  db: Db;
+  queues: QueueSet;
+  /** The organizer's user id (the audit log names them). */
+  actorId: string;
+  reason: string;
+  onEnqueueError?: (error: Error, submissionId: string) => void;
+} & ({ submissionId: string } | { challengeSlug: string });
+
+export interface RejudgeOutcome {
+  submissions: number;
+  judgings: number;
+  /** Submissions Redis took now; the others are queued by the reconciler. */
+  queued: number;
+}
+
+/** Below new submissions (BullMQ runs priority 0 first), so a challenge-wide rejudge does not block the contest. */
+export const REJUDGE_PRIORITY = 10;
+
+export async function rejudge(options: RejudgeOptions): Promise<RejudgeOutcome> {
+  const { db, queues } = options;
+  const judgings = await requestRejudge(db, {
+    actorId: options.actorId,
+    reason: options.reason,
+    ...('submissionId' in options
+      ? { submissionId: options.submissionId }
+      : { challengeSlug: options.challengeSlug }),
+  });
+  const rounds = new Map<string, number>();
+  for (const j of judgings)
+    rounds.set(j.submissionId, Math.max(rounds.get(j.submissionId) ?? 0, j.round));
+
+  let queued = 0;
+  for (const [submissionId, round] of rounds) {
+    try {
+      // The old round's result would be ignored anyway; withdrawing its jobs saves the runners'
+      // time. A job a runner holds right now cannot be removed (BullMQ answers 0): it finishes and
+      // the scorer discards its stale result.
+      if (round > 0)
+        await withTimeout(
+          queues.scoreQueue().remove(scoreJobId(submissionId, round - 1), { removeChildren: true }),
+          queues.enqueueTimeoutMs,
+          `Withdrawing round ${round - 1} of submission ${submissionId}`,
+        );
+      await enqueueSubmission(db, queues, submissionId, {
+        priority: 'challengeSlug' in options ? REJUDGE_PRIORITY : 0,
+      });
+      queued++;
+    } catch (error) {
+      options.onEnqueueError?.(error as Error, submissionId);
+    }
+  }
+  return { submissions: rounds.size, judgings: judgings.length, queued };
+}

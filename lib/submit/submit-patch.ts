@@ -1,0 +1,135 @@
+// Accepting a contestant's patch: checked early (size, format, files), committed to PostgreSQL, then
+// queued. The database is the source of truth: a submission Redis did not take is queued later by
+// the reconciler, so once stored it is never lost.
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { MAX_JOB_PATCH_BYTES } from '../../contracts';
+import { inspectPatch, listFiles, type IntakeRejectionReason } from '../../runner/intake';
+import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../challenge/load-manifest';
+import type { Db } from '../db/client';
+import { createSubmission } from '../db/create-submission';
+import { NotFoundError } from '../db/errors';
+import { enqueueSubmission, type QueueSet } from '../queue/producer';
+
+export interface SubmitPatchOptions {
+  db: Db;
+  queues: QueueSet;
+  userId: string;
+  challengeSlug: string;
+  patchText: string;
+  /** The challenge whose rules the patch is checked against; challenges/<slug> when omitted. */
+  challenge?: Challenge;
+  /** Told when Redis did not take the submission (it is stored; the reconciler queues it). */
+  onEnqueueError?: (error: Error, submissionId: string) => void;
+}
+
+export type SubmitPatchResult =
+  | {
+      ok: true;
+      submissionId: string;
+      challenge: { slug: string; version: number };
+      judgings: { judgingId: string; target: string; round: number }[];
+      /** False when Redis was unreachable: stored all the same, queued by the reconciler. */
+      queued: boolean;
+    }
+  | {
+      ok: false;
+      reason: IntakeRejectionReason | 'unknown-challenge';
+      /** For the contestant: what is wrong, naming the file when one is to blame. */
+      message: string;
+      file?: string;
+    };
+
+const SLUG = /^[a-z0-9][a-z0-9-]*$/;
+
+interface ChallengeRules {
+  challenge: Challenge;
+  templateFiles: string[];
+  harnessFiles: string[];
+}
+
+// The template's file list is read once per folder: intake checks every submission against it.
+const rulesCache = new Map<string, Promise<ChallengeRules>>();
+
+async function challengeRules(challenge: Challenge): Promise<ChallengeRules> {
+  const key = `${challenge.dir}\0${challenge.manifest.version}`;
+  let rules = rulesCache.get(key);
+  if (!rules) {
+    rules = Promise.all([listFiles(challenge.templateDir), listFiles(challenge.harnessDir)]).then(
+      ([templateFiles, harnessFiles]) => ({ challenge, templateFiles, harnessFiles }),
+    );
+    rulesCache.set(key, rules);
+    rules.catch(() => rulesCache.delete(key));
+  }
+  return rules;
+}
+
+async function findChallenge(slug: string): Promise<Challenge | null> {
+  if (!SLUG.test(slug)) return null;
+  try {
+    await access(path.join(CHALLENGES_DIR, slug, 'manifest.yaml'));
+  } catch {
+    return null;
+  }
+  // A manifest that exists but does not load is the platform's fault: it throws.
+  return loadChallenge(slug);
+}
+
+function unknownChallenge(slug: string): SubmitPatchResult {
+  return { ok: false, reason: 'unknown-challenge', message: `There is no challenge "${slug}".` };
+}
+
+export async function submitPatch(options: SubmitPatchOptions): Promise<SubmitPatchResult> {
+  const challenge = options.challenge ?? (await findChallenge(options.challengeSlug));
+  if (!challenge || challenge.manifest.slug !== options.challengeSlug)
+    return unknownChallenge(options.challengeSlug);
+  const { manifest } = challenge;
+  const rules = await challengeRules(challenge);
+
+  // Everything intake can decide without the template on disk, so an obviously bad patch is
+  // refused with its reason now instead of minutes later by a runner.
+  const inspected = inspectPatch(options.patchText, {
+    patchBytes: Math.min(manifest.limits.patchBytes, MAX_JOB_PATCH_BYTES),
+    editableFiles: manifest.editableFiles,
+    allowedNewFiles: manifest.allowedNewFiles,
+    protectedPaths: manifest.protectedPaths,
+    templateFiles: rules.templateFiles,
+    harnessFiles: rules.harnessFiles,
+  });
+  if (!inspected.ok)
+    return {
+      ok: false,
+      reason: inspected.reason,
+      message: inspected.message,
+      ...(inspected.file !== undefined ? { file: inspected.file } : {}),
+    };
+
+  let created;
+  try {
+    // The version whose rules the patch was just checked against.
+    created = await createSubmission(options.db, {
+      userId: options.userId,
+      challengeSlug: options.challengeSlug,
+      version: manifest.version,
+      patchText: options.patchText,
+    });
+  } catch (error) {
+    if (error instanceof NotFoundError) return unknownChallenge(options.challengeSlug);
+    throw error;
+  }
+
+  let queued = true;
+  try {
+    await enqueueSubmission(options.db, options.queues, created.submissionId);
+  } catch (error) {
+    queued = false;
+    options.onEnqueueError?.(error as Error, created.submissionId);
+  }
+  return {
+    ok: true,
+    submissionId: created.submissionId,
+    challenge: created.challenge,
+    judgings: created.judgings,
+    queued,
+  };
+}

@@ -1,0 +1,152 @@
+// The scorer's job handler: a submission's flow parent runs once every judging child has answered or
+// finally failed; it validates each answer and records it (the database layer settles the score).
+import { UnrecoverableError, type Job } from 'bullmq';
+import {
+  judgingJobResultSchema,
+  judgingJobSchema,
+  scoreJobSchema,
+  type JudgingResult,
+} from '../contracts';
+import type { Db } from '../lib/db/client';
+import { InvalidResultError, NotFoundError } from '../lib/db/errors';
+import { getJudgingJob } from '../lib/db/get-judging-job';
+import {
+  recordJudgingResult,
+  type RecordJudgingResultOutcome,
+} from '../lib/db/record-judging-result';
+import { judgeErrorResult } from './judge-error-result';
+
+export type ScoreLog = (line: string) => void;
+
+/** What a child answered, keyed by its judging and round (taken from the job id, not the payload). */
+type ChildAnswer =
+  | { judgingId: string; round: number; kind: 'result'; result: JudgingResult }
+  | { judgingId: string; round: number; kind: 'failure'; reason: string };
+
+export interface ScoreJobReturn {
+  submissionId: string;
+  round: number;
+  judgings: { judgingId: string; round: number; outcome: string }[];
+  status: string | null;
+  verdict: string | null;
+  score: number | null;
+}
+
+const CHILD_KEY = /:judging-(.+)-r(\d+)$/;
+
+function parseChildKey(key: string): { judgingId: string; round: number } | null {
+  const m = CHILD_KEY.exec(key);
+  return m ? { judgingId: m[1] as string, round: Number(m[2]) } : null;
+}
+
+function childAnswers(
+  values: Record<string, unknown>,
+  failures: Record<string, string>,
+  log: ScoreLog,
+): ChildAnswer[] {
+  const answers = new Map<string, ChildAnswer>();
+  for (const [key, reason] of Object.entries(failures)) {
+    const id = parseChildKey(key);
+    if (!id) log(`ignoring failed child ${key}: not a judging job`);
+    else answers.set(key, { ...id, kind: 'failure', reason: String(reason) });
+  }
+  for (const [key, value] of Object.entries(values)) {
+    const id = parseChildKey(key);
+    if (!id) {
+      log(`ignoring child ${key}: not a judging job`);
+      continue;
+    }
+    // The consumer validates again: a runner of another version, or a bug, must not write garbage.
+    const parsed = judgingJobResultSchema.safeParse(value);
+    if (!parsed.success)
+      answers.set(key, {
+        ...id,
+        kind: 'failure',
+        reason: `the runner's answer breaks the contract: ${parsed.error.issues
+          .slice(0, 3)
+          .map((i) => `${i.path.join('.')}: ${i.message}`)
+          .join('; ')}`,
+      });
+    else if (parsed.data.judgingId !== id.judgingId || parsed.data.round !== id.round)
+      answers.set(key, {
+        ...id,
+        kind: 'failure',
+        reason: `the runner answered for judging ${parsed.data.judgingId} round ${parsed.data.round}`,
+      });
+    else answers.set(key, { ...id, kind: 'result', result: parsed.data.result });
+  }
+  return [...answers.values()].sort((a, b) => a.judgingId.localeCompare(b.judgingId));
+}
+
+async function recordAnswer(
+  db: Db,
+  answer: ChildAnswer,
+  log: ScoreLog,
+): Promise<RecordJudgingResultOutcome | 'not-found'> {
+  const { judgingId, round } = answer;
+  const judgeError = async (reason: string) => {
+    const job = await getJudgingJob(db, judgingId);
+    if (!job) return null;
+    // The stored job with the round it was enqueued for: recordJudgingResult checks the round.
+    return judgeErrorResult(judgingJobSchema.parse({ ...job, round }), reason);
+  };
+  const result = answer.kind === 'result' ? answer.result : await judgeError(answer.reason);
+  if (!result) return 'not-found';
+  if (answer.kind === 'failure')
+    log(`judging ${judgingId} r${round}: no result (${answer.reason})`);
+  try {
+    return await recordJudgingResult(db, { judgingId, round, result });
+  } catch (error) {
+    if (error instanceof NotFoundError) return 'not-found';
+    if (!(error instanceof InvalidResultError)) throw error;
+    // A result for another judging or without its speedup: the platform's fault, never the contestant's.
+    log(`judging ${judgingId} r${round}: invalid result (${error.message})`);
+    const replacement = await judgeError(`invalid result: ${error.message}`);
+    if (!replacement) return 'not-found';
+    return recordJudgingResult(db, { judgingId, round, result: replacement });
+  }
+}
+
+/**
+ * Records every child's answer, each in its own transaction. Safe to run again for the same job
+ * (a retry after a database outage, a second delivery after a scorer crash): results already stored
+ * come back as 'duplicate' and change nothing.
+ */
+export async function scoreSubmission(
+  db: Db,
+  job: Pick<Job, 'data' | 'getChildrenValues' | 'getIgnoredChildrenFailures'>,
+  log: ScoreLog = () => {},
+): Promise<ScoreJobReturn> {
+  const payload = scoreJobSchema.safeParse(job.data);
+  // A malformed payload will be as malformed on every retry.
+  if (!payload.success)
+    throw new UnrecoverableError(`invalid score job payload: ${payload.error.message}`);
+  const { submissionId, round } = payload.data;
+  const [values, failures] = await Promise.all([
+    job.getChildrenValues(),
+    job.getIgnoredChildrenFailures(),
+  ]);
+  const answers = childAnswers(values, failures, log);
+  log(`recording ${answers.length} answers`);
+
+  const judgings: ScoreJobReturn['judgings'] = [];
+  let last: RecordJudgingResultOutcome | undefined;
+  for (const answer of answers) {
+    const outcome = await recordAnswer(db, answer, log);
+    if (outcome === 'not-found') {
+      log(`judging ${answer.judgingId} no longer exists: its answer is dropped`);
+      judgings.push({ judgingId: answer.judgingId, round: answer.round, outcome: 'not-found' });
+      continue;
+    }
+    last = outcome;
+    judgings.push({ judgingId: answer.judgingId, round: answer.round, outcome: outcome.outcome });
+  }
+  return {
+    submissionId,
+    round,
+    judgings,
+    status: last?.submission.status ?? null,
+    verdict: last?.submission.verdict ?? null,
+    score: last?.submission.score ?? null,
+  };
+}

@@ -1,0 +1,301 @@
+// The producer side against the real PostgreSQL and Redis: a submission is checked, committed, then
+// queued as one flow; enqueuing again adds nothing; with Redis unreachable it is stored all the
+// same and the reconciler queues it later; a rejudge queues a new round and withdraws the old one.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { judgingJobId, judgingJobSchema, scoreJobId, scoreJobSchema } from '../../contracts';
+import { env, REPO_ROOT } from '../../lib/config/env';
+import type { Db } from '../../lib/db/client';
+import { createQueueSet, enqueueSubmission, type QueueSet } from '../../lib/queue/producer';
+import { rejudge, REJUDGE_PRIORITY } from '../../lib/submit/rejudge';
+import { submitPatch } from '../../lib/submit/submit-patch';
+import { reconcile } from '../../scorer/reconcile';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { makeUser, registerChallenge } from '../helpers/db-fixtures';
+
+const SUBMISSIONS = path.join(REPO_ROOT, 'challenges/wordcount/submissions');
+const PATCH = readFileSync(path.join(SUBMISSIONS, 'accepted/baseline-copy.patch'), 'utf8');
+const REDIS_URL = env().REDIS_URL;
+/** This file's own key prefix, deleted afterwards (never FLUSHALL: other tests share the server). */
+const PREFIX = `test-backbone-${randomBytes(4).toString('hex')}`;
+
+let database: TestDatabase;
+let db: Db;
+let redis: Redis;
+let queues: QueueSet;
+let organizerId: string;
+
+async function deletePrefixKeys(prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await redis.del(...keys);
+  } while (cursor !== '0');
+}
+
+/** A port nothing listens on: Redis there is "down". */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function submitOk(userId: string, patchText = PATCH, q = queues) {
+  const result = await submitPatch({
+    db,
+    queues: q,
+    userId,
+    challengeSlug: 'wordcount',
+    patchText,
+  });
+  if (!result.ok) throw new Error(`rejected: ${result.message}`);
+  return result;
+}
+
+async function jobIds(queueName: string): Promise<string[]> {
+  const jobs = await queues
+    .queue(queueName)
+    .getJobs(['wait', 'prioritized', 'waiting-children', 'delayed']);
+  return jobs.map((j) => j.id as string).sort();
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = database.db;
+  await registerChallenge(db);
+  organizerId = (
+    await db.user.create({
+      data: { email: 'organizer@example.test', name: 'Organizer', role: 'ORGANIZER' },
+      select: { id: true },
+    })
+  ).id;
+  redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  queues = createQueueSet({ connection: redis, prefix: PREFIX });
+});
+
+afterAll(async () => {
+  await queues?.close();
+  if (redis) {
+    await deletePrefixKeys(PREFIX);
+    await redis.quit();
+  }
+  await database?.drop();
+});
+
+describe('submitPatch and the producer', () => {
+  it('commits the submission, then queues one flow: a score parent and a child per target, with the contract payloads', async () => {
+    const userId = await makeUser(db);
+    const result = await submitOk(userId);
+    expect(result.queued).toBe(true);
+    expect(result.judgings.map((j) => j.target)).toEqual(['linux-intel', 'windows-amd']);
+
+    const parent = await queues.scoreQueue().getJob(scoreJobId(result.submissionId, 0));
+    expect(parent).toBeDefined();
+    expect(scoreJobSchema.parse(parent?.data)).toEqual({
+      submissionId: result.submissionId,
+      round: 0,
+    });
+    expect(await parent?.getState()).toBe('waiting-children');
+    expect(parent?.opts.attempts).toBeGreaterThan(1);
+
+    for (const j of result.judgings) {
+      const child = await queues
+        .judgeQueue(j.target as 'linux-intel')
+        .getJob(judgingJobId(j.judgingId, j.round));
+      expect(child).toBeDefined();
+      const data = judgingJobSchema.parse(child?.data);
+      expect(data).toMatchObject({
+        judgingId: j.judgingId,
+        submissionId: result.submissionId,
+        challenge: { slug: 'wordcount', version: 1 },
+        target: j.target,
+        patchText: PATCH,
+      });
+      expect(child?.opts).toMatchObject({
+        attempts: 3,
+        backoff: { type: 'exponential', delay: 30_000 },
+        removeOnComplete: { age: expect.any(Number), count: expect.any(Number) },
+        removeOnFail: { age: expect.any(Number), count: expect.any(Number) },
+      });
+      expect(child?.parentKey).toBe(`${PREFIX}:score:${scoreJobId(result.submissionId, 0)}`);
+    }
+    const stored = await db.submission.findUniqueOrThrow({
+      where: { id: result.submissionId },
+      select: { status: true, patchText: true },
+    });
+    expect(stored).toEqual({ status: 'QUEUED', patchText: PATCH });
+  });
+
+  it('enqueuing the same submission again adds no job', async () => {
+    const userId = await makeUser(db);
+    const { submissionId } = await submitOk(userId);
+    const before = {
+      linux: await jobIds('judge-linux-intel'),
+      windows: await jobIds('judge-windows-amd'),
+      score: await jobIds('score'),
+    };
+    await enqueueSubmission(db, queues, submissionId);
+    await Promise.all([
+      enqueueSubmission(db, queues, submissionId),
+      enqueueSubmission(db, queues, submissionId),
+    ]);
+    expect({
+      linux: await jobIds('judge-linux-intel'),
+      windows: await jobIds('judge-windows-amd'),
+      score: await jobIds('score'),
+    }).toEqual(before);
+    expect(before.score.filter((id) => id.includes(submissionId))).toHaveLength(1);
+  });
+
+  it('refuses an obviously bad patch with its reason, and stores nothing', async () => {
+    const userId = await makeUser(db);
+    const cases: [string, string][] = [
+      [
+        readFileSync(path.join(SUBMISSIONS, 'rejected/touches-main-cpp.patch'), 'utf8'),
+        'protected-file',
+      ],
+      [readFileSync(path.join(SUBMISSIONS, 'rejected/parent-path.patch'), 'utf8'), 'unsafe-path'],
+      ['   \n', 'empty'],
+      ['hello, judge\n', 'not-a-patch'],
+      [`${PATCH}${'+'.repeat(1024 * 1024)}`, 'too-large'],
+    ];
+    for (const [patchText, reason] of cases) {
+      const result = await submitPatch({
+        db,
+        queues,
+        userId,
+        challengeSlug: 'wordcount',
+        patchText,
+      });
+      expect(result).toMatchObject({ ok: false, reason });
+      if (!result.ok) expect(result.message.length).toBeGreaterThan(10);
+    }
+    const unknown = await submitPatch({
+      db,
+      queues,
+      userId,
+      challengeSlug: 'no-such',
+      patchText: PATCH,
+    });
+    expect(unknown).toMatchObject({ ok: false, reason: 'unknown-challenge' });
+    expect(await db.submission.count({ where: { userId } })).toBe(0);
+  });
+
+  it('with Redis unreachable the submission is stored (QUEUED) and its id returned; the reconciler queues it once', async () => {
+    const userId = await makeUser(db);
+    const down = new Redis(`redis://127.0.0.1:${await closedPort()}`, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      retryStrategy: () => 200,
+    });
+    down.on('error', () => {});
+    const downQueues = createQueueSet(
+      { connection: down, prefix: PREFIX, enqueueTimeoutMs: 500 },
+      () => {},
+    );
+    const errors: string[] = [];
+    try {
+      const started = Date.now();
+      const result = await submitPatch({
+        db,
+        queues: downQueues,
+        userId,
+        challengeSlug: 'wordcount',
+        patchText: PATCH,
+        onEnqueueError: (error) => errors.push(error.message),
+      });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      if (!result.ok) throw new Error(result.message);
+      expect(result.queued).toBe(false);
+      expect(errors[0]).toMatch(/Redis did not answer/);
+      const stored = await db.submission.findUniqueOrThrow({
+        where: { id: result.submissionId },
+        select: { status: true, judgings: { select: { status: true } } },
+      });
+      expect(stored.status).toBe('QUEUED');
+      expect(stored.judgings.map((j) => j.status)).toEqual(['QUEUED', 'QUEUED']);
+      expect(await queues.scoreQueue().getJob(scoreJobId(result.submissionId, 0))).toBeUndefined();
+
+      // Redis works again (the real one): the reconciler finds the submission and queues it.
+      const report = await reconcile(db, queues, { olderThanMs: 0 });
+      expect(report.requeued).toContain(result.submissionId);
+      expect(await queues.scoreQueue().getJob(scoreJobId(result.submissionId, 0))).toBeDefined();
+      const second = await reconcile(db, queues, { olderThanMs: 0 });
+      expect(second.requeued).toEqual([]);
+      expect((await jobIds('score')).filter((id) => id.includes(result.submissionId))).toHaveLength(
+        1,
+      );
+    } finally {
+      await downQueues.close();
+      down.disconnect();
+    }
+  });
+
+  it('the reconciler leaves recent judgings alone (their enqueue may be under way)', async () => {
+    const userId = await makeUser(db);
+    const { submissionId } = await submitOk(userId);
+    await queues.scoreQueue().remove(scoreJobId(submissionId, 0), { removeChildren: true });
+    const report = await reconcile(db, queues, { olderThanMs: 60_000 });
+    expect(report.requeued).not.toContain(submissionId);
+  });
+});
+
+describe('rejudge', () => {
+  it('of one submission: a new round in the database and in the queue, the old round withdrawn, the action audited', async () => {
+    const userId = await makeUser(db);
+    const { submissionId, judgings } = await submitOk(userId);
+    const outcome = await rejudge({
+      db,
+      queues,
+      actorId: organizerId,
+      reason: 'new input',
+      submissionId,
+    });
+    expect(outcome).toEqual({ submissions: 1, judgings: 2, queued: 1 });
+
+    expect(await queues.scoreQueue().getJob(scoreJobId(submissionId, 0))).toBeUndefined();
+    expect(await queues.scoreQueue().getJob(scoreJobId(submissionId, 1))).toBeDefined();
+    for (const j of judgings) {
+      const q = queues.judgeQueue(j.target as 'linux-intel');
+      expect(await q.getJob(judgingJobId(j.judgingId, 0))).toBeUndefined();
+      const child = await q.getJob(judgingJobId(j.judgingId, 1));
+      expect(judgingJobSchema.parse(child?.data).round).toBe(1);
+      expect(child?.opts.priority ?? 0).toBe(0);
+    }
+    const audit = await db.auditLog.findFirstOrThrow({
+      where: { action: 'rejudge.submission', subjectId: submissionId },
+      select: { actorId: true, reason: true },
+    });
+    expect(audit).toEqual({ actorId: organizerId, reason: 'new input' });
+  });
+
+  it('of a whole challenge: every submission gets a new round, queued behind new submissions', async () => {
+    const userId = await makeUser(db);
+    const { submissionId, judgings } = await submitOk(userId);
+    const total = await db.submission.count();
+    const outcome = await rejudge({
+      db,
+      queues,
+      actorId: organizerId,
+      reason: 'benchmark input changed',
+      challengeSlug: 'wordcount',
+    });
+    expect(outcome.submissions).toBe(total);
+    expect(outcome.queued).toBe(total);
+    const j = judgings[0];
+    if (!j) throw new Error('no judging');
+    const round = (await db.judging.findUniqueOrThrow({ where: { id: j.judgingId } })).round;
+    const child = await queues
+      .judgeQueue(j.target as 'linux-intel')
+      .getJob(judgingJobId(j.judgingId, round));
+    expect(child?.opts.priority).toBe(REJUDGE_PRIORITY);
+    expect(await queues.scoreQueue().getJob(scoreJobId(submissionId, round))).toBeDefined();
+  });
+});

@@ -1,0 +1,447 @@
+// The scorer against the real PostgreSQL and Redis of this machine: results recorded once, scores
+// computed, failures recorded as JUDGE_ERROR, duplicate deliveries harmless, a database outage
+// survived by retrying. Judging is done by a FAKE runner (a tiny worker in this file that returns a
+// canned result that passes the contract); the real runner process is tested with the runner.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { QueueEvents, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  judgeQueueName,
+  judgingJobResultSchema,
+  judgingJobSchema,
+  scoreJobId,
+  TARGET_IDS,
+  type JudgingJobResult,
+  type TargetId,
+} from '../../contracts';
+import { env, REPO_ROOT } from '../../lib/config/env';
+import { createDbClient, type Db } from '../../lib/db/client';
+import { getLeaderboard } from '../../lib/db/get-leaderboard';
+import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
+import { submitPatch } from '../../lib/submit/submit-patch';
+import { startScorer, type Scorer } from '../../scorer/scorer';
+import { reconcile } from '../../scorer/reconcile';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
+
+const PATCH = readFileSync(
+  path.join(REPO_ROOT, 'challenges/wordcount/submissions/accepted/baseline-copy.patch'),
+  'utf8',
+);
+const REDIS_URL = env().REDIS_URL;
+/** This file's own key prefix: nothing here touches another test's (or a real deployment's) keys. */
+const PREFIX = `test-scorer-${randomBytes(4).toString('hex')}`;
+
+let database: TestDatabase;
+let db: Db;
+let producerRedis: Redis;
+let queues: QueueSet;
+const closers: (() => Promise<unknown>)[] = [];
+
+function workerConnection(): Redis {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  closers.push(() => redis.quit());
+  return redis;
+}
+
+/** Deletes every key of this file's prefix (never FLUSHALL: other tests share the server). */
+async function deletePrefixKeys(redis: Redis, prefix: string): Promise<number> {
+  let cursor = '0';
+  let deleted = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) deleted += await redis.del(...keys);
+  } while (cursor !== '0');
+  return deleted;
+}
+
+type FakeAnswer = {
+  speedup?: number;
+  verdict?: 'ACCEPTED' | 'WRONG_ANSWER';
+  fail?: string;
+  /** Answer something that breaks the contract (a runner of another version, a bug). */
+  garbage?: boolean;
+  /** Hold the job until this resolves. */
+  hold?: Promise<void>;
+};
+
+/** A FAKE runner for one target: validates the payload like the real one, answers canned results. */
+function fakeRunner(
+  target: TargetId,
+  answer: (judgingId: string) => FakeAnswer = () => ({}),
+): Worker {
+  const worker = new Worker(
+    judgeQueueName(target),
+    async (job: Job): Promise<JudgingJobResult> => {
+      const data = judgingJobSchema.parse(job.data);
+      const a = answer(data.judgingId);
+      await a.hold;
+      if (a.fail) throw new Error(a.fail);
+      if (a.garbage)
+        return { judgingId: data.judgingId, round: data.round, verdict: 'ACCEPTED' } as never;
+      return judgingJobResultSchema.parse({
+        judgingId: data.judgingId,
+        round: data.round,
+        runnerId: `fake-${target}`,
+        result: makeResult({
+          slug: data.challenge.slug,
+          version: data.challenge.version,
+          target,
+          judgingId: data.judgingId,
+          speedup: a.speedup ?? (target === 'linux-intel' ? 2 : 3),
+          verdict: a.verdict ?? 'ACCEPTED',
+        }),
+      });
+    },
+    { connection: workerConnection(), prefix: PREFIX, name: `fake-${target}` },
+  );
+  worker.on('error', () => {});
+  closers.push(() => worker.close());
+  return worker;
+}
+
+function fakeRunners(answer?: (judgingId: string) => FakeAnswer): Worker[] {
+  return TARGET_IDS.map((t) => fakeRunner(t, answer));
+}
+
+function scorerFor(scorerDb: Db, extra: Partial<Parameters<typeof startScorer>[0]> = {}): Scorer {
+  const scorer = startScorer({
+    db: scorerDb,
+    queues,
+    connect: () => new Redis(REDIS_URL, { maxRetriesPerRequest: null }),
+    reconcileEveryMs: null,
+    trackClaims: false,
+    ...extra,
+  });
+  closers.push(() => scorer.close());
+  return scorer;
+}
+
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  ms = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function submission(id: string) {
+  return db.submission.findUniqueOrThrow({
+    where: { id },
+    select: {
+      status: true,
+      verdict: true,
+      score: true,
+      judgings: { select: { id: true, status: true, verdict: true, round: true, message: true } },
+    },
+  });
+}
+
+async function submit(userId: string): Promise<string> {
+  const result = await submitPatch({
+    db,
+    queues,
+    userId,
+    challengeSlug: 'wordcount',
+    patchText: PATCH,
+  });
+  if (!result.ok) throw new Error(result.message);
+  expect(result.queued).toBe(true);
+  return result.submissionId;
+}
+
+async function settled(id: string) {
+  return until(`submission ${id} to settle`, async () => {
+    const s = await submission(id);
+    return s.status === 'DONE' || s.status === 'FAILED' ? s : null;
+  });
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  db = database.db;
+  await registerChallenge(db);
+  producerRedis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  queues = createQueueSet({
+    connection: producerRedis,
+    prefix: PREFIX,
+    // Fast retries: the policy under test is "retried", not "after 30 seconds".
+    policies: { judge: { attempts: 2, backoffMs: 100 }, score: { attempts: 6, backoffMs: 300 } },
+  });
+});
+
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+  await deletePrefixKeys(producerRedis, PREFIX);
+});
+
+afterAll(async () => {
+  await queues?.close();
+  if (producerRedis) {
+    await deletePrefixKeys(producerRedis, PREFIX);
+    await producerRedis.quit();
+  }
+  await database?.drop();
+});
+
+describe('scorer', () => {
+  it('records every target and the combined score (sum of speedups), and the leaderboard row', async () => {
+    const userId = await makeUser(db);
+    fakeRunners();
+    scorerFor(db);
+    const id = await submit(userId);
+    const s = await settled(id);
+    expect(s.status).toBe('DONE');
+    expect(s.verdict).toBe('ACCEPTED');
+    expect(s.score).toBeCloseTo(2 + 3, 9);
+    expect(s.judgings.every((j) => j.status === 'DONE' && j.verdict === 'ACCEPTED')).toBe(true);
+    const board = await getLeaderboard(db, { challengeSlug: 'wordcount' });
+    expect(board.rows.find((r) => r.userId === userId)?.submissionId).toBe(id);
+    // Each target's timed and warm-up runs, stored once.
+    expect(await db.run.count({ where: { judging: { submissionId: id } } })).toBe(2 * (2 + 2 * 3));
+  });
+
+  it('a judging that fails every attempt is recorded as JUDGE_ERROR and the submission settles FAILED', async () => {
+    const userId = await makeUser(db);
+    for (const t of TARGET_IDS)
+      fakeRunner(t, () => (t === 'windows-amd' ? { fail: 'wine crashed' } : {}));
+    scorerFor(db);
+    const id = await submit(userId);
+    const s = await settled(id);
+    expect(s.status).toBe('FAILED');
+    expect(s.verdict).toBe('JUDGE_ERROR');
+    const byVerdict = s.judgings.map((j) => j.verdict).sort();
+    expect(byVerdict).toEqual(['ACCEPTED', 'JUDGE_ERROR']);
+    const failed = await db.judging.findFirstOrThrow({
+      where: { submissionId: id, verdict: 'JUDGE_ERROR' },
+      select: { result: true, message: true },
+    });
+    // The contestant reads that it is not their fault; organizers find the runner's reason.
+    expect(failed.message).toMatch(/not of your patch/);
+    expect(JSON.stringify(failed.result)).toContain('wine crashed');
+  });
+
+  it("a runner's answer that breaks the contract is recorded as JUDGE_ERROR, never trusted", async () => {
+    const userId = await makeUser(db);
+    for (const t of TARGET_IDS) fakeRunner(t, () => (t === 'linux-intel' ? { garbage: true } : {}));
+    scorerFor(db);
+    const id = await submit(userId);
+    const s = await settled(id);
+    expect(s).toMatchObject({ status: 'FAILED', verdict: 'JUDGE_ERROR', score: null });
+    const bad = await db.judging.findFirstOrThrow({
+      where: { submissionId: id, target: { name: 'linux-intel' } },
+      select: { verdict: true, result: true },
+    });
+    expect(bad.verdict).toBe('JUDGE_ERROR');
+    expect(JSON.stringify(bad.result)).toContain('breaks the contract');
+  });
+
+  it('marks a judging JUDGING, with its runner and attempt, when a runner takes it', async () => {
+    const userId = await makeUser(db);
+    let release = () => {};
+    const hold = new Promise<void>((resolve) => (release = resolve));
+    fakeRunners(() => ({ hold }));
+    await scorerFor(db, { trackClaims: true }).ready();
+    const id = await submit(userId);
+    const judging = await until('the claims to be recorded', async () => {
+      const s = await submission(id);
+      return s.status === 'JUDGING' && s.judgings.every((j) => j.status === 'JUDGING') ? s : null;
+    });
+    expect(judging.judgings).toHaveLength(2);
+    const runners = await db.judging.findMany({
+      where: { submissionId: id },
+      select: { runner: true, attempts: true },
+      orderBy: { runner: 'asc' },
+    });
+    expect(runners).toEqual([
+      { runner: 'fake-linux-intel', attempts: 1 },
+      { runner: 'fake-windows-amd', attempts: 1 },
+    ]);
+    release();
+    expect((await settled(id)).status).toBe('DONE');
+  });
+
+  it('a contestant fault on one target is final: DONE with that verdict, no score', async () => {
+    const userId = await makeUser(db);
+    for (const t of TARGET_IDS)
+      fakeRunner(t, () => (t === 'linux-intel' ? { verdict: 'WRONG_ANSWER' } : {}));
+    scorerFor(db);
+    const id = await submit(userId);
+    const s = await settled(id);
+    expect(s).toMatchObject({ status: 'DONE', verdict: 'WRONG_ANSWER', score: null });
+  });
+
+  it('a result delivered twice (the score job run again) is recorded once: same runs, same score', async () => {
+    const userId = await makeUser(db);
+    fakeRunners();
+    const scored: string[][] = [];
+    scorerFor(db, { onScored: (r) => scored.push(r.judgings.map((j) => j.outcome)) });
+    const id = await submit(userId);
+    const first = await settled(id);
+    const runsBefore = await db.run.findMany({
+      where: { judging: { submissionId: id } },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+    });
+    const round = first.judgings[0]?.round ?? 0;
+    const job = await until('the score job to complete', async () => {
+      const j = await queues.scoreQueue().getJob(scoreJobId(id, round));
+      return j && (await j.isCompleted()) ? j : null;
+    });
+    // A real second delivery through BullMQ: the completed parent runs again with the same children.
+    await job.retry('completed');
+    await until('the second delivery', async () => scored.length === 2);
+    expect(scored[1]).toEqual(['duplicate', 'duplicate']);
+    const again = await submission(id);
+    expect(again.score).toBe(first.score);
+    expect(again.status).toBe('DONE');
+    const runsAfter = await db.run.findMany({
+      where: { judging: { submissionId: id } },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+    });
+    expect(runsAfter).toEqual(runsBefore);
+  });
+
+  it('refuses a malformed score payload at once, without retries', async () => {
+    const scorer = scorerFor(db);
+    const events = new QueueEvents('score', { connection: workerConnection(), prefix: PREFIX });
+    closers.push(() => events.close());
+    await events.waitUntilReady();
+    await scorer.worker.waitUntilReady();
+    const failed = new Promise<string>((resolve) =>
+      events.on('failed', ({ failedReason }) => resolve(failedReason)),
+    );
+    const job = await queues.scoreQueue().add('score', { submissionId: 42 }, { attempts: 5 });
+    expect(await failed).toMatch(/invalid score job payload/);
+    const state = await until('the job to fail', async () => {
+      const j = await queues.scoreQueue().getJob(job.id as string);
+      return j && (await j.isFailed()) ? j : null;
+    });
+    expect(state.attemptsMade).toBe(1);
+  });
+
+  it('PostgreSQL unreachable for a while: the score job fails, is retried, and the result is recorded', async () => {
+    const userId = await makeUser(db);
+    // The scorer reaches PostgreSQL through a TCP proxy this test opens and closes.
+    const proxy = await startTcpProxy(new URL(database.url).port || '5432');
+    const url = new URL(database.url);
+    url.port = String(proxy.port);
+    const scorerDb = createDbClient(url.toString());
+    closers.push(() => scorerDb.$disconnect());
+    const failures: string[] = [];
+    const scorer = scorerFor(scorerDb);
+    scorer.worker.on('failed', (_job, error) => failures.push(error.message));
+
+    await proxy.close();
+    fakeRunners();
+    const id = await submit(userId);
+    await until('a failed scoring attempt', async () => failures.length >= 1, 20_000);
+    expect((await submission(id)).status).not.toBe('DONE');
+    await proxy.reopen();
+    const s = await settled(id);
+    expect(s).toMatchObject({ status: 'DONE', verdict: 'ACCEPTED' });
+    expect(s.score).toBeCloseTo(5, 9);
+    expect(await db.run.count({ where: { judging: { submissionId: id } } })).toBe(16);
+  });
+
+  it('keys lost from Redis (this prefix deleted, as FLUSHALL would): the reconciler re-queues and judging completes', async () => {
+    const userId = await makeUser(db);
+    scorerFor(db);
+    const id = await submit(userId);
+    // Only this file's prefix: FLUSHALL would wipe the keys of every other test on this server.
+    expect(await deletePrefixKeys(producerRedis, PREFIX)).toBeGreaterThan(0);
+    expect(await queues.judgeQueue('linux-intel').getJobCounts('wait')).toEqual({ wait: 0 });
+
+    const report = await reconcile(db, queues, { olderThanMs: 0 });
+    expect(report.requeued).toEqual([id]);
+    // A second pass finds the jobs in place and adds nothing.
+    const again = await reconcile(db, queues, { olderThanMs: 0 });
+    expect(again.requeued).toEqual([]);
+    expect(await queues.judgeQueue('linux-intel').getJobCounts('wait')).toEqual({ wait: 1 });
+
+    fakeRunners();
+    const s = await settled(id);
+    expect(s).toMatchObject({ status: 'DONE', verdict: 'ACCEPTED' });
+  });
+
+  it('a score job that failed for good (a long outage) is retried by the reconciler', async () => {
+    const userId = await makeUser(db);
+    const proxy = await startTcpProxy(new URL(database.url).port || '5432');
+    const url = new URL(database.url);
+    url.port = String(proxy.port);
+    const scorerDb = createDbClient(url.toString());
+    closers.push(() => scorerDb.$disconnect());
+    await proxy.close();
+    const finalFailure = new Promise<void>((resolve) => {
+      const scorer = scorerFor(scorerDb);
+      scorer.worker.on('failed', (job) => {
+        if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) resolve();
+      });
+    });
+    fakeRunners();
+    const id = await submit(userId);
+    await finalFailure;
+    await proxy.reopen();
+    const report = await reconcile(db, queues, { olderThanMs: 0 });
+    expect(report.retried).toEqual([id]);
+    const s = await settled(id);
+    expect(s).toMatchObject({ status: 'DONE', verdict: 'ACCEPTED' });
+  }, 60_000);
+});
+
+interface TcpProxy {
+  port: number;
+  /** Stops accepting and cuts every open connection: PostgreSQL is "down". */
+  close(): Promise<void>;
+  reopen(): Promise<void>;
+}
+
+/** A TCP proxy to 127.0.0.1:<targetPort> that can be taken down and brought back on the same port. */
+async function startTcpProxy(targetPort: string): Promise<TcpProxy> {
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | undefined;
+  let port = 0;
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      server = net.createServer((client) => {
+        const upstream = net.connect(Number(targetPort), '127.0.0.1');
+        sockets.add(client).add(upstream);
+        const drop = () => {
+          client.destroy();
+          upstream.destroy();
+          sockets.delete(client);
+          sockets.delete(upstream);
+        };
+        client.on('error', drop).on('close', drop);
+        upstream.on('error', drop).on('close', drop);
+        client.pipe(upstream).pipe(client);
+      });
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        port = (server?.address() as net.AddressInfo).port;
+        resolve();
+      });
+    });
+  const close = async () => {
+    const s = server;
+    server = undefined;
+    for (const socket of sockets) socket.destroy();
+    sockets.clear();
+    if (s) await new Promise<void>((resolve) => s.close(() => resolve()));
+  };
+  await listen();
+  closers.push(close);
+  return { port, close, reopen: listen };
+}
