@@ -175,14 +175,15 @@ async function pendingJudgings(db: Db, submissionId: string): Promise<JudgingJob
     // Parsed like a consumer would: a row the contract cannot carry fails here, not on a runner.
     if (job) jobs.push(judgingJobSchema.parse(job));
   }
-  return jobs.sort((a, b) => a.target.localeCompare(b.target));
+  return jobs;
 }
 
 /**
- * Enqueues a submission's flow: one child per judging not yet done, then the score parent. The same
- * (judging, round) always gives the same job ids, so a repeated enqueue (a retry, the reconciler, a
- * race with it) adds nothing; a new round (rejudge) gets new jobs. Throws when Redis does not answer
- * in time; the submission is already in the database, so the reconciler queues it later.
+ * Enqueues a submission's flow: one child per judging not yet done (read back from the database),
+ * then the score parent. The same (judging, round) always gives the same job ids, so a repeated
+ * enqueue (a retry, the reconciler, a race with it) adds nothing; a new round (rejudge) gets new
+ * jobs. Throws when Redis does not answer in time; the submission is already in the database, so
+ * the reconciler queues it later.
  */
 export async function enqueueSubmission(
   db: Db,
@@ -190,8 +191,25 @@ export async function enqueueSubmission(
   submissionId: string,
   options: EnqueueOptions = {},
 ): Promise<EnqueuedSubmission> {
-  const judgings = await pendingJudgings(db, submissionId);
+  return enqueueJudgings(queues, submissionId, await pendingJudgings(db, submissionId), options);
+}
+
+/**
+ * The flow for judgings the caller already holds (a submission just created: no need to read it
+ * back). Each job is parsed with the contract first, so one the runners could not take fails here.
+ */
+export async function enqueueJudgings(
+  queues: QueueSet,
+  submissionId: string,
+  jobs: readonly JudgingJob[],
+  options: EnqueueOptions = {},
+): Promise<EnqueuedSubmission> {
+  const judgings = jobs
+    .map((j) => judgingJobSchema.parse(j))
+    .sort((a, b) => a.target.localeCompare(b.target));
   if (judgings.length === 0) return { submissionId, scoreJobId: null, judgingJobIds: [] };
+  if (judgings.some((j) => j.submissionId !== submissionId))
+    throw new Error(`A judging of another submission in the flow of ${submissionId}`);
   // Rejudges move every judging of a submission to the next round together.
   const round = Math.max(...judgings.map((j) => j.round));
   const parentId = scoreJobId(submissionId, round);

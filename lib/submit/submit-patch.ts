@@ -1,15 +1,15 @@
 // Accepting a contestant's patch: checked early (size, format, files), committed to PostgreSQL, then
 // queued. The database is the source of truth: a submission Redis did not take is queued later by
 // the reconciler, so once stored it is never lost.
-import { access } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { MAX_JOB_PATCH_BYTES } from '../../contracts';
+import { MAX_JOB_PATCH_BYTES, type TargetId } from '../../contracts';
 import { inspectPatch, listFiles, type IntakeRejectionReason } from '../../runner/intake';
 import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../challenge/load-manifest';
 import type { Db } from '../db/client';
 import { createSubmission } from '../db/create-submission';
 import { NotFoundError } from '../db/errors';
-import { enqueueSubmission, type QueueSet } from '../queue/producer';
+import { enqueueJudgings, type QueueSet } from '../queue/producer';
 
 export interface SubmitPatchOptions {
   db: Db;
@@ -64,15 +64,25 @@ async function challengeRules(challenge: Challenge): Promise<ChallengeRules> {
   return rules;
 }
 
+// Loaded once per manifest version on disk (a stat tells when the file changed): parsing YAML and
+// validating it for every submission would halve the intake rate.
+const challengeCache = new Map<string, { mtimeMs: number; challenge: Promise<Challenge> }>();
+
 async function findChallenge(slug: string): Promise<Challenge | null> {
   if (!SLUG.test(slug)) return null;
+  let mtimeMs: number;
   try {
-    await access(path.join(CHALLENGES_DIR, slug, 'manifest.yaml'));
+    mtimeMs = (await stat(path.join(CHALLENGES_DIR, slug, 'manifest.yaml'))).mtimeMs;
   } catch {
     return null;
   }
+  const cached = challengeCache.get(slug);
+  if (cached && cached.mtimeMs === mtimeMs) return cached.challenge;
   // A manifest that exists but does not load is the platform's fault: it throws.
-  return loadChallenge(slug);
+  const challenge = loadChallenge(slug);
+  challengeCache.set(slug, { mtimeMs, challenge });
+  challenge.catch(() => challengeCache.delete(slug));
+  return challenge;
 }
 
 function unknownChallenge(slug: string): SubmitPatchResult {
@@ -120,7 +130,19 @@ export async function submitPatch(options: SubmitPatchOptions): Promise<SubmitPa
 
   let queued = true;
   try {
-    await enqueueSubmission(options.db, options.queues, created.submissionId);
+    // Built from what was just stored: reading it back would only cost round trips.
+    await enqueueJudgings(
+      options.queues,
+      created.submissionId,
+      created.judgings.map((j) => ({
+        judgingId: j.judgingId,
+        round: j.round,
+        submissionId: created.submissionId,
+        challenge: created.challenge,
+        target: j.target as TargetId,
+        patchText: options.patchText,
+      })),
+    );
   } catch (error) {
     queued = false;
     options.onEnqueueError?.(error as Error, created.submissionId);

@@ -1,0 +1,226 @@
+// End-to-end latency of a no-op patch on a tiny input: submitPatch → a real runner process judges it
+// → a real scorer process records it → the score is in PostgreSQL. Prints median and p95, and how
+// much of it is spent outside the judge's building and running (queues, scorer, database).
+// Only linux-intel is registered: this host has no Windows runner (nor Wine), and a score needs
+// every target of the challenge version. Private PostgreSQL schema and Redis prefix, removed after.
+//   npm run bench -- latency [--count 10] [--patch FILE]
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { judgingJobId, scoreJobId, type Manifest } from '../contracts';
+import { loadChallenge } from '../lib/challenge/load-manifest';
+import { env, REPO_ROOT } from '../lib/config/env';
+import { upsertChallengeVersion } from '../lib/db/upsert-challenge-version';
+import { createHttpConnection } from '../lib/queue/connection';
+import { createQueueSet } from '../lib/queue/producer';
+import { submitPatch } from '../lib/submit/submit-patch';
+import { median, quantileOfSorted, sorted } from '../runner/stats';
+import { createTestDatabase } from '../tests/helpers/database';
+import { makeUser } from '../tests/helpers/db-fixtures';
+
+const BIN = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
+/** The judge's own work: everything else is the backbone's overhead. */
+const BUILD_AND_RUN_STAGES = ['build', 'test', 'measure', 'profile'] as const;
+
+interface Options {
+  count: number;
+  patch: string;
+}
+
+function parseArgs(args: string[]): Options {
+  const options: Options = {
+    count: 10,
+    patch: path.join(REPO_ROOT, 'challenges/wordcount/submissions/accepted/baseline-copy.patch'),
+  };
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i + 1] ?? '';
+    if (args[i] === '--count') {
+      options.count = Number(value);
+      if (!Number.isInteger(options.count) || options.count < 1)
+        throw new Error(`--count: "${value}" is not ≥ 1`);
+    } else if (args[i] === '--patch') options.patch = path.resolve(value);
+    else throw new Error(`unknown option ${args[i]} (--count, --patch)`);
+    i++;
+  }
+  return options;
+}
+
+function startProcess(args: string[], childEnv: NodeJS.ProcessEnv, ready: RegExp) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: REPO_ROOT,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const isReady = new Promise<void>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      if (ready.test(output)) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${args[0]} exited (${code}):\n${output}`)));
+  });
+  return { child, isReady, output: () => output };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function describe(label: string, values: number[]): string {
+  const xs = sorted(values);
+  return `  ${label.padEnd(36)} median ${median(xs).toFixed(0).padStart(6)} ms   p95 ${quantileOfSorted(xs, 0.95).toFixed(0).padStart(6)} ms`;
+}
+
+export default async function latency(args: string[]): Promise<void> {
+  const options = parseArgs(args);
+  const patchText = await readFile(options.patch, 'utf8');
+  const prefix = `bench-latency-${randomBytes(4).toString('hex')}`;
+  const database = await createTestDatabase();
+  const redis = createHttpConnection({ connectionName: 'perfjudge-bench-latency' });
+  const queues = createQueueSet({ connection: redis, prefix });
+  const processes: ChildProcess[] = [];
+  try {
+    const { db } = database;
+    const { manifest } = await loadChallenge('wordcount');
+    const linuxOnly: Manifest = {
+      ...manifest,
+      targets: { 'linux-intel': manifest.targets['linux-intel'] },
+    } as Manifest;
+    await upsertChallengeVersion(db, linuxOnly);
+    const userId = await makeUser(db);
+
+    const { DATABASE_URL: _notForRunners, ...inherited } = process.env;
+    const base = { ...inherited, REDIS_URL: env().REDIS_URL, PERFJUDGE_QUEUE_PREFIX: prefix };
+    // The runner gets Redis only, as on a judge host.
+    const runner = startProcess(
+      [
+        'runner',
+        '--target',
+        'linux-intel',
+        '--dev-mode',
+        '--input-size',
+        '1MiB',
+        '--public-size',
+        '256KiB',
+        '--runs',
+        '3',
+        '--no-deterministic',
+      ],
+      base,
+      /serving judge-linux-intel/,
+    );
+    const scorer = startProcess(
+      ['scorer', '--reconcile-every', '0'],
+      { ...base, DATABASE_URL: database.url },
+      /scorer ready/,
+    );
+    processes.push(runner.child, scorer.child);
+    await Promise.all([runner.isReady, scorer.isReady]);
+
+    const rows: {
+      total: number;
+      submit: number;
+      judge: number;
+      buildAndRun: number;
+      queueWait: number;
+      toScorer: number;
+      scoring: number;
+    }[] = [];
+    // One more than asked: the first builds the baseline and generates the inputs (cold caches).
+    for (let i = 0; i <= options.count; i++) {
+      const t0 = Date.now();
+      const result = await submitPatch({
+        db,
+        queues,
+        userId,
+        challengeSlug: 'wordcount',
+        patchText,
+      });
+      const submitted = Date.now();
+      if (!result.ok) throw new Error(`rejected: ${result.message}`);
+      for (;;) {
+        const s = await db.submission.findUniqueOrThrow({
+          where: { id: result.submissionId },
+          select: { status: true },
+        });
+        if (s.status === 'DONE' || s.status === 'FAILED') break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      const total = Date.now() - t0;
+      const judging = await db.judging.findFirstOrThrow({
+        where: { submissionId: result.submissionId },
+        select: { id: true, round: true, verdict: true, result: true },
+      });
+      if (judging.verdict !== 'ACCEPTED')
+        throw new Error(`verdict ${judging.verdict}:\n${runner.output().slice(-2000)}`);
+      const judged = judging.result as {
+        durationMs: number;
+        stageDurationsMs: Record<string, number>;
+      };
+      const child = await queues
+        .judgeQueue('linux-intel')
+        .getJob(judgingJobId(judging.id, judging.round));
+      const parent = await queues.scoreQueue().getJob(scoreJobId(result.submissionId, 0));
+      if (i === 0) {
+        process.stdout.write(`latency: warm-up submission took ${total} ms (cold caches)\n`);
+        continue;
+      }
+      rows.push({
+        total,
+        submit: submitted - t0,
+        judge: judged.durationMs,
+        buildAndRun: BUILD_AND_RUN_STAGES.reduce(
+          (a, s) => a + (judged.stageDurationsMs[s] ?? 0),
+          0,
+        ),
+        queueWait: (child?.processedOn ?? 0) - (child?.timestamp ?? 0),
+        toScorer: (parent?.processedOn ?? 0) - (child?.finishedOn ?? 0),
+        scoring: (parent?.finishedOn ?? 0) - (parent?.processedOn ?? 0),
+      });
+    }
+    const col = (k: keyof (typeof rows)[number]) => rows.map((r) => r[k]);
+    process.stdout.write(
+      [
+        `latency: ${options.count} no-op submissions (${path.basename(options.patch)}), linux-intel, 1 MiB benchmark input, ≤3 pairs`,
+        describe('submit → score recorded', col('total')),
+        describe(
+          '  outside building and running',
+          rows.map((r) => r.total - r.buildAndRun),
+        ),
+        describe(
+          '  outside the judge (whole judging)',
+          rows.map((r) => r.total - r.judge),
+        ),
+        describe('  submitPatch (check, store, queue)', col('submit')),
+        describe('  waiting in the judge queue', col('queueWait')),
+        describe('  judging (runner)', col('judge')),
+        describe('    of which build, test, measure', col('buildAndRun')),
+        describe('  runner done → scorer starts', col('toScorer')),
+        describe('  scorer recording', col('scoring')),
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    await Promise.all(processes.map(stop));
+    await queues.close();
+    const scan = new Redis(env().REDIS_URL);
+    let cursor = '0';
+    do {
+      const [next, keys] = await scan.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await scan.del(...keys);
+    } while (cursor !== '0');
+    await scan.quit();
+    await redis.quit();
+    await database.drop();
+  }
+}

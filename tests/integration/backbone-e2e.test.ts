@@ -1,0 +1,176 @@
+// End to end with the real processes: a submission made through the library is judged by a real
+// `perfjudge runner` (linux-intel, --dev-mode, tiny inputs; Redis only, no database credentials)
+// and recorded by a real `perfjudge scorer`; its score appears in PostgreSQL. The challenge version
+// registered here has linux-intel only: this machine cannot serve windows-amd, and a score needs
+// every target of the version.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { judgingResultSchema, type Manifest } from '../../contracts';
+import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { env, REPO_ROOT } from '../../lib/config/env';
+import { getLeaderboard } from '../../lib/db/get-leaderboard';
+import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';
+import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
+import { submitPatch } from '../../lib/submit/submit-patch';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { makeUser } from '../helpers/db-fixtures';
+
+const PATCH = readFileSync(
+  path.join(REPO_ROOT, 'challenges/wordcount/submissions/accepted/fast-hash-table.patch'),
+  'utf8',
+);
+const REDIS_URL = env().REDIS_URL;
+/** This file's own key prefix, deleted afterwards (never FLUSHALL: other tests share the server). */
+const PREFIX = `test-e2e-${randomBytes(4).toString('hex')}`;
+const BIN = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
+
+let database: TestDatabase;
+let redis: Redis;
+let queues: QueueSet;
+const processes: { child: ChildProcess; output: () => string }[] = [];
+
+function start(args: string[], extraEnv: Record<string, string>, ready: RegExp) {
+  const { DATABASE_URL: _notForRunners, ...inherited } = process.env;
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...inherited, REDIS_URL, PERFJUDGE_QUEUE_PREFIX: PREFIX, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const isReady = new Promise<void>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (ready.test(out)) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${args[0]} exited (${code}):\n${out}`)));
+  });
+  const proc = { child, output: () => out };
+  processes.push(proc);
+  return { ...proc, isReady };
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  return exited;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const { manifest } = await loadChallenge('wordcount');
+  await upsertChallengeVersion(database.db, {
+    ...manifest,
+    targets: { 'linux-intel': manifest.targets['linux-intel'] },
+  } as Manifest);
+  redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  queues = createQueueSet({ connection: redis, prefix: PREFIX });
+});
+
+afterAll(async () => {
+  for (const p of processes)
+    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+  await queues?.close();
+  if (redis) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+    await redis.quit();
+  }
+  await database?.drop();
+});
+
+it('a submission is judged by a runner process and scored by a scorer process', async () => {
+  const { db } = database;
+  const runner = start(
+    [
+      'runner',
+      '--target',
+      'linux-intel',
+      '--dev-mode',
+      '--input-size',
+      '1MiB',
+      '--public-size',
+      '256KiB',
+      '--runs',
+      '3',
+      '--no-deterministic',
+    ],
+    {},
+    /serving judge-linux-intel/,
+  );
+  const scorer = start(
+    ['scorer', '--reconcile-every', '0'],
+    { DATABASE_URL: database.url },
+    /scorer ready/,
+  );
+  await Promise.all([runner.isReady, scorer.isReady]);
+
+  const userId = await makeUser(db);
+  const submitted = await submitPatch({
+    db,
+    queues,
+    userId,
+    challengeSlug: 'wordcount',
+    patchText: PATCH,
+  });
+  if (!submitted.ok) throw new Error(submitted.message);
+  expect(submitted.queued).toBe(true);
+
+  const deadline = Date.now() + 240_000;
+  let status = 'QUEUED';
+  while (status !== 'DONE' && status !== 'FAILED') {
+    if (Date.now() > deadline)
+      throw new Error(
+        `not judged in time\n--- runner\n${runner.output().slice(-3000)}\n--- scorer\n${scorer.output().slice(-3000)}`,
+      );
+    await new Promise((r) => setTimeout(r, 250));
+    status = (
+      await db.submission.findUniqueOrThrow({
+        where: { id: submitted.submissionId },
+        select: { status: true },
+      })
+    ).status;
+  }
+
+  const s = await db.submission.findUniqueOrThrow({
+    where: { id: submitted.submissionId },
+    select: {
+      status: true,
+      verdict: true,
+      score: true,
+      judgings: {
+        select: { verdict: true, speedup: true, devMode: true, runner: true, result: true },
+      },
+    },
+  });
+  expect(s).toMatchObject({ status: 'DONE', verdict: 'ACCEPTED' });
+  const [judging] = s.judgings;
+  // One target: the combined score (the sum of speedups) is its speedup.
+  expect(s.score).toBe(judging?.speedup);
+  expect(s.score).toBeGreaterThan(0.5);
+  // Labelled: this host does not match the target.
+  expect(judging?.devMode).toBe(true);
+  // The scorer saw the runner take the job.
+  expect(judging?.runner).toBeTruthy();
+  const result = judgingResultSchema.parse(judging?.result);
+  expect(result.target).toBe('linux-intel');
+  expect(
+    (await db.run.count({ where: { judging: { submissionId: submitted.submissionId } } })) > 0,
+  ).toBe(true);
+  const board = await getLeaderboard(db, { challengeSlug: 'wordcount' });
+  expect(board.rows[0]).toMatchObject({ userId, submissionId: submitted.submissionId });
+
+  // Both stop gracefully on SIGTERM.
+  expect(await stop(runner.child)).toBe(0);
+  expect(await stop(scorer.child)).toBe(0);
+}, 300_000);
