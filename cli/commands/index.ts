@@ -6,6 +6,7 @@ import { registerManifestCommand } from './manifest';
 import { registerReconcileCommand } from './reconcile';
 import { registerReferenceCommand } from './reference';
 import { registerRunCommand } from './run';
+import { registerRunnerCommand } from './runner';
 import { registerScorerCommand } from './scorer';
 import { registerSubmitCommand } from './submit';
 
@@ -17,6 +18,7 @@ export function registerCommands(program: Command, setExitCode: SetExitCode): vo
   registerManifestCommand(program, setExitCode);
   registerReferenceCommand(program, setExitCode);
   registerRunCommand(program, setExitCode);
+  registerRunnerCommand(program, setExitCode);
   registerReconcileCommand(program, setExitCode);
   registerScorerCommand(program, setExitCode);
   registerSubmitCommand(program, setExitCode);

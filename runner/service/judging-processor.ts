@@ -1,0 +1,293 @@
+// The BullMQ processor of a judge queue: validates the payload, takes the host lock, runs the judge
+// library and answers with the typed result. Only platform faults (JUDGE_ERROR) are retried.
+//
+// What the producer sets on each judging job (job options, not here):
+//   jobId: judgingJobId(judgingId, round)    — a repeated enqueue of the same round does nothing
+//   attempts: 3, backoff: { type: 'exponential', delay: 30_000 }
+//                                            — JUDGE_ERROR is retried after 30 s, then 60 s; the
+//                                              last attempt's JUDGE_ERROR is returned as a result
+//   removeOnComplete / removeOnFail: { age } — bounded retention (the worker has a fallback)
+// A contestant's fault (REJECTED, BUILD_ERROR, WRONG_ANSWER, …) completes the job on the first
+// attempt; a malformed payload fails it at once (UnrecoverableError, no retries).
+import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import {
+  judgingJobId,
+  judgingJobResultSchema,
+  judgingJobSchema,
+  type HostFingerprint,
+  type JudgingJob,
+  type JudgingJobResult,
+  type JudgingResult,
+  type RunPolicy,
+  type TargetId,
+} from '../../contracts';
+import { loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
+import { judge } from '../judge/judge';
+import type { Sandbox } from '../sandbox/sandbox';
+import { acquireHostLock } from './host-lock';
+import { createJobPublisher } from './job-publisher';
+import { sweepStaleScratch } from './work-root';
+
+/** Abort reasons the runner gives BullMQ's per-job AbortSignal (`worker.cancelJob`). */
+export const CANCEL_SHUTDOWN = 'perfjudge: runner shutting down';
+export const CANCEL_LOCK_LOST = 'perfjudge: job lock lost';
+
+export interface JudgingSettings {
+  target: TargetId;
+  runnerId: string;
+  sandbox: Sandbox;
+  /** Caches (baseline builds, inputs, expected outputs); never visible to the sandbox. */
+  dataDir: string;
+  /** Parent of each judging's scratch folder. */
+  workRoot: string;
+  hostLockFile: string;
+  /** The host does not match the target: every result is labelled. */
+  devMode: boolean;
+  /** Host facts for results the judge never got to produce (a platform fault before it ran). */
+  host: HostFingerprint;
+  cpu?: number;
+  /** Development and test knobs: smaller inputs, fewer pairs, no cachegrind. */
+  benchmarkBytes?: number;
+  publicBytes?: number;
+  maxPairs?: number;
+  deterministic?: boolean;
+  progressIntervalMs?: number;
+  /** A challenge secret by variable name (the benchmark seed); undefined when unset. */
+  secret: (name: string) => string | undefined;
+  /** True once the shutdown grace period is over: a job fetched now is handed back at once. */
+  handingBack: () => boolean;
+  onJobStart?: (job: JudgingJob) => void;
+  onJobEnd?: (job: JudgingJob) => void;
+  log: (line: string) => void;
+}
+
+class PlatformError extends Error {
+  override name = 'PlatformError';
+}
+
+function describePayloadError(error: { issues: { path: PropertyKey[]; message: string }[] }) {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
+    .join('; ');
+}
+
+/** The job's challenge, exactly the version it was submitted for. */
+async function loadJobChallenge(
+  job: JudgingJob,
+  settings: JudgingSettings,
+): Promise<{ challenge: Challenge; manifestVersion: number }> {
+  let challenge: Challenge;
+  try {
+    challenge = await loadChallenge(job.challenge.slug);
+  } catch (error) {
+    throw new PlatformError(
+      `this runner cannot load challenge ${job.challenge.slug}: ${(error as Error).message}`,
+    );
+  }
+  const { manifest } = challenge;
+  if (manifest.version !== job.challenge.version)
+    throw new PlatformError(
+      `this runner has ${manifest.slug} v${manifest.version}, the job needs v${job.challenge.version}`,
+    );
+  if (settings.deterministic === false) {
+    const inputs = {
+      ...manifest.inputs,
+      deterministic: { ...manifest.inputs.deterministic, enabled: false },
+    };
+    challenge = { ...challenge, manifest: { ...manifest, inputs } };
+  }
+  return { challenge, manifestVersion: manifest.version };
+}
+
+/** A JUDGE_ERROR result for a fault outside the judge (it never ran, or threw). */
+function platformErrorResult(
+  job: JudgingJob,
+  message: string,
+  host: HostFingerprint,
+  started: Date,
+): JudgingResult {
+  const finished = new Date();
+  return {
+    schemaVersion: 1,
+    judgingId: job.judgingId,
+    challenge: job.challenge,
+    target: job.target,
+    verdict: 'JUDGE_ERROR',
+    message,
+    stages: {
+      intake: { ok: false, reason: null, files: [], format: null },
+      build: null,
+      test: null,
+      measure: null,
+      profile: null,
+    },
+    warnings: [],
+    host,
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - started.getTime(),
+    stageDurationsMs: {},
+  };
+}
+
+export type JudgingProcessor = (
+  job: Job,
+  token?: string,
+  signal?: AbortSignal,
+) => Promise<JudgingJobResult>;
+
+export function createJudgingProcessor(settings: JudgingSettings): JudgingProcessor {
+  const log = settings.log;
+
+  // Three declared parameters: BullMQ only hands a processor an AbortSignal when it takes one.
+  return async (job, token, signal) => {
+    const parsed = judgingJobSchema.safeParse(job.data);
+    if (!parsed.success) {
+      log(`job ${job.id}: invalid payload, failed without retries`);
+      throw new UnrecoverableError(
+        `invalid judging job payload: ${describePayloadError(parsed.error)}`,
+      );
+    }
+    const data = parsed.data;
+    if (data.target !== settings.target) {
+      log(`job ${job.id}: meant for target ${data.target}, failed without retries`);
+      throw new UnrecoverableError(
+        `a job for target ${data.target} on the queue of target ${settings.target}`,
+      );
+    }
+    if (job.id !== judgingJobId(data.judgingId, data.round))
+      log(`job ${job.id}: its id is not ${judgingJobId(data.judgingId, data.round)}`);
+
+    const handBack = async (why: string): Promise<never> => {
+      log(`job ${job.id}: handed back to the queue (${why})`);
+      await job.moveToWait(token);
+      throw new WaitingError();
+    };
+    if (settings.handingBack()) return handBack('the runner is shutting down');
+
+    const attempts = Math.max(1, job.opts.attempts ?? 1);
+    const attempt = job.attemptsMade + 1;
+    const lastAttempt = attempt >= attempts;
+    const started = new Date();
+    const publisher = createJobPublisher(
+      job,
+      { judgingId: data.judgingId, round: data.round },
+      (error) => log(`job ${job.id}: could not publish progress: ${error.message}`),
+      settings.progressIntervalMs,
+    );
+    const note = (line: string) => {
+      log(`job ${job.id}: ${line}`);
+      publisher.log(`[runner ${settings.runnerId}] ${line}`);
+    };
+    note(`attempt ${attempt} of ${attempts} on ${settings.host.hostname}`);
+    settings.onJobStart?.(data);
+
+    let result: JudgingResult;
+    try {
+      result = await judgeUnderHostLock(data, settings, publisher, note, signal);
+    } catch (error) {
+      if (signal?.aborted) result = platformErrorResult(data, 'cancelled', settings.host, started);
+      else {
+        const message =
+          error instanceof PlatformError
+            ? error.message
+            : `the runner failed: ${(error as Error).message ?? String(error)}`;
+        note(message);
+        result = platformErrorResult(data, message, settings.host, started);
+      }
+    } finally {
+      await publisher.flush();
+      settings.onJobEnd?.(data);
+    }
+
+    // A verdict reached before the cancellation arrived still stands; a cancelled judging does not.
+    if (signal?.aborted && result.verdict === 'JUDGE_ERROR') {
+      const reason: unknown = signal.reason;
+      if (reason === CANCEL_LOCK_LOST)
+        // Another runner may be judging it now; whatever we wrote would be refused anyway.
+        throw new Error('the job lock was lost mid-judging; this judging was abandoned');
+      return handBack(typeof reason === 'string' ? reason : 'cancelled');
+    }
+
+    const seconds = ((Date.now() - started.getTime()) / 1000).toFixed(1);
+    if (result.verdict === 'JUDGE_ERROR' && !lastAttempt) {
+      log(`job ${job.id}: JUDGE_ERROR in ${seconds} s, to be retried: ${result.message}`);
+      // A plain Error: BullMQ retries it with the backoff the producer chose.
+      throw new Error(`JUDGE_ERROR (attempt ${attempt} of ${attempts}): ${result.message}`);
+    }
+    log(`job ${job.id}: ${result.verdict} in ${seconds} s`);
+    return judgingJobResultSchema.parse({
+      judgingId: data.judgingId,
+      round: data.round,
+      runnerId: settings.runnerId,
+      result,
+    });
+  };
+}
+
+async function judgeUnderHostLock(
+  data: JudgingJob,
+  settings: JudgingSettings,
+  publisher: ReturnType<typeof createJobPublisher>,
+  note: (line: string) => void,
+  signal: AbortSignal | undefined,
+): Promise<JudgingResult> {
+  const lock = await acquireHostLock({
+    file: settings.hostLockFile,
+    owner: settings.runnerId,
+    ...(signal ? { signal } : {}),
+    onWait: (holder) => {
+      const who = holder ? `${holder.owner} (pid ${holder.pid})` : 'another process';
+      note(`waiting for the host lock held by ${who}`);
+      publisher.progress({
+        stage: 'intake',
+        fraction: 0,
+        message: 'waiting for another judging on this host to finish',
+      });
+    },
+  });
+  try {
+    if (lock.brokeStale)
+      note(`broke a stale host lock left by ${lock.brokeStale.owner} (pid ${lock.brokeStale.pid})`);
+    const swept = await sweepStaleScratch(settings.workRoot);
+    if (swept.length) note(`removed ${swept.length} scratch folder(s) left by a dead runner`);
+    const { challenge } = await loadJobChallenge(data, settings);
+    const { manifest } = challenge;
+    const secretSeed = settings.secret(manifest.inputs.benchmark.seedEnv);
+    const runPolicy: Partial<RunPolicy> = settings.maxPairs
+      ? {
+          maxPairs: settings.maxPairs,
+          minPairs: Math.min(manifest.runPolicy.minPairs, settings.maxPairs),
+        }
+      : {};
+    return await judge({
+      challenge,
+      target: data.target,
+      patchText: data.patchText,
+      sandbox: settings.sandbox,
+      dataDir: settings.dataDir,
+      workRoot: settings.workRoot,
+      benchmark: {
+        seed: secretSeed ?? `local-${manifest.slug}-benchmark`,
+        sizeBytes: settings.benchmarkBytes ?? manifest.inputs.benchmark.size,
+        rareSeparators: manifest.inputs.rareSeparators,
+      },
+      benchmarkSeedIsSecret: secretSeed !== undefined,
+      publicInput: {
+        seed: manifest.inputs.public.seed,
+        sizeBytes: settings.publicBytes ?? manifest.inputs.public.size,
+        rareSeparators: false,
+      },
+      runPolicy,
+      ...(settings.cpu !== undefined ? { cpu: settings.cpu } : {}),
+      judgingId: data.judgingId,
+      devMode: settings.devMode,
+      onProgress: (event) => publisher.progress(event),
+      onLog: (line) => publisher.log(line),
+      ...(signal ? { signal } : {}),
+    });
+  } finally {
+    await lock.release();
+  }
+}

@@ -1,0 +1,364 @@
+// The runner service: a BullMQ worker on one target's judge queue that runs the judge library,
+// one judging at a time per host. It needs Redis only — never the database (DESIGN.md §1).
+//
+// Locks: BullMQ renews each active job's lock every lockDuration/4 from this process's event loop;
+// a runner that dies stops renewing, its lock expires and the next stalled check (stalledInterval,
+// run by any live worker of the queue) moves the job back to wait, so another runner takes it
+// about lockDuration + stalledInterval later (≈ 75 s with the defaults) — however long judgings
+// last. maxStalledCount 2: a job whose runners die twice is still retried; a third time fails it.
+import { readdir } from 'node:fs/promises';
+import os from 'node:os';
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { judgeQueueName, type HostFingerprint, type Target, type TargetId } from '../../contracts';
+import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
+import { challengeSecret } from '../../lib/config/env';
+import { createWorkerConnection } from '../../lib/queue/connection';
+import { cpuVendor, hostFingerprint } from '../host/fingerprint';
+import type { Sandbox } from '../sandbox/sandbox';
+import { startHeartbeat, type CurrentJob, type Heartbeat } from './heartbeat';
+import { DEFAULT_HOST_LOCK_FILE } from './host-lock';
+import {
+  CANCEL_LOCK_LOST,
+  CANCEL_SHUTDOWN,
+  createJudgingProcessor,
+  type JudgingProcessor,
+} from './judging-processor';
+import { DEFAULT_WORK_ROOT, prepareWorkRoot } from './work-root';
+
+export const DEFAULT_GRACE_SECONDS = 600;
+export const DEFAULT_LOCK_DURATION_MS = 60_000;
+export const DEFAULT_STALLED_INTERVAL_MS = 15_000;
+export const DEFAULT_MAX_STALLED_COUNT = 2;
+/** Fallback retention when the producer sets none: results are recorded by then. */
+const KEEP_COMPLETED = { age: 7 * 24 * 3600 };
+const KEEP_FAILED = { age: 30 * 24 * 3600 };
+
+/** A runner that must not start: bad configuration or a host that does not match its target. */
+export class RunnerConfigError extends Error {
+  override name = 'RunnerConfigError';
+}
+
+export interface RunnerServiceOptions {
+  target: TargetId;
+  redisUrl: string;
+  /** BullMQ key prefix (PERFJUDGE_QUEUE_PREFIX). */
+  prefix: string;
+  /** Default: <hostname>-<target>-<pid>. */
+  runnerId?: string;
+  /** Run on a host that does not match the target, labelling every result. */
+  devMode?: boolean;
+  cpu?: number;
+  sandbox: Sandbox;
+  dataDir: string;
+  workRoot?: string;
+  hostLockFile?: string;
+  /** How long a shutdown waits for the current judging before handing it back. */
+  graceSeconds?: number;
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  maxStalledCount?: number;
+  /** Development knobs (only with devMode: they change what is measured). */
+  benchmarkBytes?: number;
+  publicBytes?: number;
+  maxPairs?: number;
+  deterministic?: boolean;
+  progressIntervalMs?: number;
+  heartbeatIntervalMs?: number;
+  secret?: (name: string) => string | undefined;
+  log?: (line: string) => void;
+}
+
+export interface RunnerService {
+  runnerId: string;
+  target: TargetId;
+  worker: Worker;
+  /** Stops taking jobs, lets the current judging finish within the grace period, then closes. */
+  shutdown(reason: string): Promise<void>;
+  /** Cancels the current judging and hands its job back to the queue now. */
+  handBack(reason: string): void;
+  readonly stopping: boolean;
+  /** Resolves once the service has shut down. */
+  closed: Promise<void>;
+}
+
+const HOST_OS: Record<string, Target['os']> = { linux: 'linux', win32: 'windows' };
+
+export interface HostMatch {
+  matches: boolean;
+  hostOs: string;
+  hostVendor: string;
+  target: Target;
+}
+
+export async function targetHostMatch(target: Target): Promise<HostMatch> {
+  const hostOs = HOST_OS[process.platform] ?? process.platform;
+  const hostVendor = await cpuVendor();
+  return {
+    matches: hostOs === target.os && hostVendor === target.cpuVendor,
+    hostOs,
+    hostVendor,
+    target,
+  };
+}
+
+/** Every challenge on disk that has this target. */
+export async function challengesForTarget(target: TargetId): Promise<Challenge[]> {
+  const entries = await readdir(CHALLENGES_DIR, { withFileTypes: true });
+  const found: Challenge[] = [];
+  for (const entry of entries) {
+    if (!entry.isDirectory() || !/^[a-z0-9][a-z0-9-]*$/.test(entry.name)) continue;
+    const challenge = await loadChallenge(entry.name).catch(() => null);
+    if (challenge?.manifest.targets[target]) found.push(challenge);
+  }
+  return found;
+}
+
+function defaultRunnerId(target: TargetId): string {
+  const host = os.hostname().replace(/[^A-Za-z0-9._-]/g, '-') || 'host';
+  return `${host}-${target}-${process.pid}`;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), ms);
+    }),
+  ]);
+}
+
+/** Logs a repeated message (Redis down: one error per reconnect) at most every 30 s. */
+function throttled(log: (line: string) => void): (line: string) => void {
+  const last = new Map<string, number>();
+  return (line) => {
+    const now = Date.now();
+    if (now - (last.get(line) ?? 0) < 30_000) return;
+    last.set(line, now);
+    log(line);
+  };
+}
+
+export async function startRunnerService(options: RunnerServiceOptions): Promise<RunnerService> {
+  const { target } = options;
+  const devMode = options.devMode ?? false;
+  const runnerId = options.runnerId ?? defaultRunnerId(target);
+  const log =
+    options.log ??
+    ((line: string) =>
+      process.stderr.write(`${new Date().toISOString()} runner ${runnerId}: ${line}\n`));
+  const secret = options.secret ?? challengeSecret;
+
+  // 1. Refuse what would produce wrong or unlabelled results, before touching the queue.
+  const knobs = [
+    options.benchmarkBytes !== undefined && '--input-size',
+    options.publicBytes !== undefined && '--public-size',
+    options.maxPairs !== undefined && '--runs',
+    options.deterministic === false && '--no-deterministic',
+  ].filter(Boolean);
+  if (knobs.length && !devMode)
+    throw new RunnerConfigError(
+      `${knobs.join(', ')} change what is measured: only allowed with --dev-mode, whose results are labelled`,
+    );
+  const challenges = await challengesForTarget(target);
+  const first = challenges[0];
+  const spec = first?.manifest.targets[target];
+  if (!first || !spec)
+    throw new RunnerConfigError(`no challenge in ${CHALLENGES_DIR} has target ${target}`);
+  const match = await targetHostMatch(spec);
+  if (!match.matches && !devMode)
+    throw new RunnerConfigError(
+      `this host (${match.hostOs}, ${match.hostVendor}) does not match target ${target} ` +
+        `(${spec.os}, ${spec.cpuVendor}): refusing to judge for it. Start with --dev-mode to run ` +
+        'anyway for development; every result is then labelled development mode.',
+    );
+  if (!devMode) {
+    const missing = challenges
+      .map((c) => c.manifest.inputs.benchmark.seedEnv)
+      .filter((name) => secret(name) === undefined);
+    if (missing.length)
+      throw new RunnerConfigError(
+        `${[...new Set(missing)].join(', ')} not set: the benchmark input would not be secret ` +
+          '(set the organizer’s seed, or use --dev-mode for local testing)',
+      );
+  }
+  try {
+    await options.sandbox.check();
+  } catch (error) {
+    throw new RunnerConfigError(
+      `the ${options.sandbox.kind} sandbox does not work here: ${(error as Error).message}`,
+    );
+  }
+  const workRoot = options.workRoot ?? DEFAULT_WORK_ROOT;
+  const unreachable = await prepareWorkRoot(workRoot);
+  if (unreachable)
+    throw new RunnerConfigError(
+      `work root ${workRoot}: ${unreachable}, so the sandbox could not reach the judgings' folders`,
+    );
+  const host: HostFingerprint = await hostFingerprint({
+    cxx: spec.toolchain.cxx,
+    sandbox: options.sandbox.kind,
+    ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
+    devMode,
+  });
+  if (devMode)
+    log(
+      match.matches
+        ? `development mode (the host matches ${target}, but results are labelled anyway)`
+        : `development mode: this host (${match.hostOs}, ${match.hostVendor}) is not ${target} ` +
+            `(${spec.os}, ${spec.cpuVendor}); every result is labelled`,
+    );
+
+  // 2. Redis: one connection for the worker's commands and the heartbeat (BullMQ adds its own
+  //    blocking connection), waiting out outages rather than failing.
+  const logRedis = throttled(log);
+  const connection: Redis = createWorkerConnection({
+    url: options.redisUrl,
+    connectionName: `perfjudge-runner-${runnerId}`,
+    onError: (error) => logRedis(`redis: ${error.message}`),
+  });
+  const startedAt = new Date().toISOString();
+  const heartbeat: Heartbeat = startHeartbeat({
+    redis: connection,
+    prefix: options.prefix,
+    runner: {
+      runnerId,
+      target,
+      hostname: host.hostname,
+      cpuModel: host.cpuModel,
+      cpuVendor: host.cpuVendor,
+      devMode,
+      emulated: host.emulated,
+      startedAt,
+    },
+    ...(options.heartbeatIntervalMs ? { intervalMs: options.heartbeatIntervalMs } : {}),
+    onError: (error) => logRedis(`heartbeat: ${error.message}`),
+  });
+
+  let handingBack = false;
+  const processor: JudgingProcessor = createJudgingProcessor({
+    target,
+    runnerId,
+    sandbox: options.sandbox,
+    dataDir: options.dataDir,
+    workRoot,
+    hostLockFile: options.hostLockFile ?? DEFAULT_HOST_LOCK_FILE,
+    devMode,
+    host,
+    ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
+    ...(options.benchmarkBytes !== undefined ? { benchmarkBytes: options.benchmarkBytes } : {}),
+    ...(options.publicBytes !== undefined ? { publicBytes: options.publicBytes } : {}),
+    ...(options.maxPairs !== undefined ? { maxPairs: options.maxPairs } : {}),
+    ...(options.deterministic !== undefined ? { deterministic: options.deterministic } : {}),
+    ...(options.progressIntervalMs !== undefined
+      ? { progressIntervalMs: options.progressIntervalMs }
+      : {}),
+    secret,
+    handingBack: () => handingBack,
+    onJobStart: (job) => {
+      const current: CurrentJob = {
+        judgingId: job.judgingId,
+        round: job.round,
+        since: new Date().toISOString(),
+      };
+      heartbeat.setCurrentJob(current);
+    },
+    onJobEnd: () => heartbeat.setCurrentJob(null),
+    log,
+  });
+
+  // 3. The worker: concurrency 1, and the host lock inside the processor covers other runners.
+  const worker = new Worker(judgeQueueName(target), processor, {
+    connection,
+    prefix: options.prefix,
+    name: runnerId,
+    concurrency: 1,
+    lockDuration: options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS,
+    stalledInterval: options.stalledIntervalMs ?? DEFAULT_STALLED_INTERVAL_MS,
+    maxStalledCount: options.maxStalledCount ?? DEFAULT_MAX_STALLED_COUNT,
+    removeOnComplete: KEEP_COMPLETED,
+    removeOnFail: KEEP_FAILED,
+  });
+  worker.on('error', (error) => logRedis(`worker: ${error.message}`));
+  worker.on('failed', (job, error) => {
+    if (job) log(`job ${job.id}: failed (attempt ${job.attemptsMade}): ${error.message}`);
+  });
+  worker.on('stalled', (jobId) =>
+    log(`job ${jobId}: its runner stopped renewing the lock; moved back to the queue`),
+  );
+  worker.on('lockRenewalFailed', (jobIds) => {
+    for (const jobId of jobIds) {
+      log(`job ${jobId}: lock lost (Redis flushed, or this runner stalled): abandoning it`);
+      worker.cancelJob(jobId, CANCEL_LOCK_LOST);
+    }
+  });
+  worker.on('ready', () =>
+    log(
+      `serving ${judgeQueueName(target)} (prefix ${options.prefix}) on ${host.hostname}, ` +
+        `${host.cpuModel}`,
+    ),
+  );
+
+  let closing: Promise<void> | null = null;
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+
+  const handBack = (reason: string) => {
+    if (!handingBack) log(`handing the current job back: ${reason}`);
+    handingBack = true;
+    worker.cancelAllJobs(CANCEL_SHUTDOWN);
+  };
+
+  const shutdown = (reason: string): Promise<void> => {
+    if (closing) return closing;
+    const graceMs = (options.graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
+    log(`${reason}: taking no new jobs; the current one has ${graceMs / 1000} s to finish`);
+    closing = (async () => {
+      const grace = setTimeout(() => handBack('the grace period is over'), graceMs);
+      try {
+        // close() stops fetching and waits for the active job; its lock keeps being renewed.
+        await worker.close();
+      } catch (error) {
+        log(`closing the worker: ${(error as Error).message}`);
+      } finally {
+        clearTimeout(grace);
+      }
+      await withTimeout(heartbeat.stop(), 5_000);
+      if (connection.status === 'ready') await withTimeout(connection.quit(), 5_000);
+      connection.disconnect();
+      log('stopped');
+      resolveClosed();
+    })();
+    return closing;
+  };
+
+  return {
+    runnerId,
+    target,
+    worker,
+    shutdown,
+    handBack,
+    get stopping() {
+      return closing !== null;
+    },
+    closed,
+  };
+}
+
+/**
+ * SIGTERM/SIGINT: the first stops the runner gracefully, a second hands the current job back at
+ * once. Returns a function that removes the handlers.
+ */
+export function stopOnSignals(service: RunnerService): () => void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!service.stopping) void service.shutdown(`${signal} received`);
+    else service.handBack(`${signal} received again`);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  return () => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  };
+}
