@@ -1,8 +1,7 @@
 // `perfjudge reconcile [--once] [--every 60]`: re-queues judgings that PostgreSQL waits for and Redis
 // lost (the scorer does this every minute too; this runs it by hand or from cron).
 import type { Command } from 'commander';
-import { reconcile, startReconciler, type ReconcileReport } from '../../scorer/reconcile';
-import { describeBackbone, logLine, openBackbone, shutdownSignal } from '../../scorer/service';
+import type { ReconcileReport } from '../../scorer/reconcile';
 import { UsageError } from '../usage-error';
 import type { SetExitCode } from '.';
 
@@ -39,6 +38,11 @@ export function registerReconcileCommand(program: Command, setExitCode: SetExitC
     .option('--older-than <seconds>', 'leave judgings that changed more recently alone', '60')
     .option('--json', 'print the report of each pass as JSON')
     .action(async (options: ReconcileCliOptions) => {
+      // Loaded when run: the database client is not needed (nor wanted) by the other commands,
+      // such as the runner on a judge host.
+      const { reconcile, startReconciler } = await import('../../scorer/reconcile');
+      const { describeBackbone, logLine, openBackbone, shutdownSignal } =
+        await import('../../scorer/service');
       const every = seconds(options.every, '--every', 1);
       const olderThanMs = seconds(options.olderThan, '--older-than', 0) * 1000;
       const backbone = openBackbone('reconcile');

@@ -1,8 +1,6 @@
 // `perfjudge scorer`: the service that records judging results in PostgreSQL (and reconciles the
 // queue with the database every minute). Runs until SIGTERM/SIGINT, then finishes its jobs in hand.
 import type { Command } from 'commander';
-import { startScorer } from '../../scorer/scorer';
-import { describeBackbone, logLine, openBackbone, shutdownSignal } from '../../scorer/service';
 import { UsageError } from '../usage-error';
 import type { SetExitCode } from '.';
 
@@ -54,6 +52,11 @@ export function registerScorerCommand(program: Command, setExitCode: SetExitCode
     .option('--no-claims', 'do not mark judgings JUDGING when a runner takes them')
     .option('--name <name>', 'this scorer in job records (processedBy)')
     .action(async (options: ScorerCliOptions) => {
+      // Loaded when run: the database client is not needed (nor wanted) by the other commands,
+      // such as the runner on a judge host.
+      const { startScorer } = await import('../../scorer/scorer');
+      const { describeBackbone, logLine, openBackbone, shutdownSignal } =
+        await import('../../scorer/service');
       const concurrency = whole(options.concurrency, '--concurrency', 1);
       const reconcileEvery = whole(options.reconcileEvery, '--reconcile-every', 0);
       const olderThan = whole(options.reconcileOlderThan, '--reconcile-older-than', 0);
