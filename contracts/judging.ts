@@ -311,3 +311,14 @@ export const judgingResultSchema = z.object({
   stageDurationsMs: z.partialRecord(stageSchema, z.number().nonnegative()),
 });
 export type JudgingResult = z.infer<typeof judgingResultSchema>;
+
+/** The stages of a judging that has not got past intake (a new result, or a platform fault). */
+export function emptyStages(): JudgingResult['stages'] {
+  return {
+    intake: { ok: false, reason: null, files: [], format: null },
+    build: null,
+    test: null,
+    measure: null,
+    profile: null,
+  };
+}

@@ -1,6 +1,11 @@
 // The JUDGE_ERROR result the scorer records for a judging whose runner never answered with one (its
 // job failed for good, or its answer broke the contract), so the submission settles instead of hanging.
-import { judgingResultSchema, type JudgingJob, type JudgingResult } from '../contracts';
+import {
+  emptyStages,
+  judgingResultSchema,
+  type JudgingJob,
+  type JudgingResult,
+} from '../contracts';
 
 /** Long enough to say what failed; runner errors can carry whole logs. */
 const MAX_REASON_CHARS = 500;
@@ -16,13 +21,7 @@ export function judgeErrorResult(job: JudgingJob, reason: string, now = new Date
     verdict: 'JUDGE_ERROR',
     message:
       'The judge could not finish this judging. This is a fault of the platform, not of your patch; an organizer can rejudge it.',
-    stages: {
-      intake: { ok: false, reason: null, files: [], format: null },
-      build: null,
-      test: null,
-      measure: null,
-      profile: null,
-    },
+    stages: emptyStages(),
     // For organizers: why the scorer had to write this result itself.
     warnings: [`No result from a runner: ${detail}`],
     // No runner reported a host: these placeholders say so rather than guess.

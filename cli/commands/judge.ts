@@ -5,7 +5,6 @@ import { Option, type Command } from 'commander';
 import {
   isContestantFault,
   judgingResultSchema,
-  parseByteSize,
   TARGET_IDS,
   type ProgressEvent,
   type RunPolicy,
@@ -17,6 +16,7 @@ import { formatReport } from '../../runner/judge/format-report';
 import { judge } from '../../runner/judge/judge';
 import { createSandbox } from '../../runner/sandbox';
 import { pickTarget, resolveChallenge } from '../challenge-args';
+import { intOption, sizeOption } from '../option-values';
 import { UsageError } from '../usage-error';
 import type { SetExitCode } from '.';
 
@@ -31,22 +31,6 @@ interface JudgeCliOptions {
   cpu?: string;
   strictHost?: boolean;
   quiet?: boolean;
-}
-
-function sizeOption(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const bytes = parseByteSize(value);
-  if (bytes === undefined || bytes <= 0)
-    throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB)`);
-  return bytes;
-}
-
-function intOption(value: string | undefined, name: string, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min)
-    throw new UsageError(`${name}: "${value}" must be a whole number ≥ ${min}`);
-  return n;
 }
 
 /** A single updating line on a terminal; one line per stage change otherwise (logs, CI). */

@@ -2,7 +2,7 @@
 // target's BullMQ queue one at a time until SIGTERM/SIGINT; exit 0 after a graceful stop, 2 when
 // it refuses to start (bad usage, or a host that does not match the target without --dev-mode).
 import { Option, type Command } from 'commander';
-import { parseByteSize, TARGET_IDS, type TargetId } from '../../contracts';
+import { TARGET_IDS, type TargetId } from '../../contracts';
 import { env } from '../../lib/config/env';
 import { createSandbox } from '../../runner/sandbox';
 import {
@@ -13,6 +13,7 @@ import {
   startRunnerService,
   stopOnSignals,
 } from '../../runner/service';
+import { intOption, sizeOption } from '../option-values';
 import { UsageError } from '../usage-error';
 import type { SetExitCode } from '.';
 
@@ -33,22 +34,6 @@ interface RunnerCliOptions {
   publicSize?: string;
   runs?: string;
   deterministic: boolean;
-}
-
-function intOption(value: string | undefined, name: string, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min)
-    throw new UsageError(`${name}: "${value}" must be a whole number ≥ ${min}`);
-  return n;
-}
-
-function sizeOption(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const bytes = parseByteSize(value);
-  if (bytes === undefined || bytes <= 0)
-    throw new UsageError(`${name}: "${value}" is not a size (e.g. 64MiB)`);
-  return bytes;
 }
 
 export function registerRunnerCommand(program: Command, setExitCode: SetExitCode): void {

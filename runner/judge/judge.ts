@@ -11,6 +11,7 @@ import type {
   TargetId,
   TestCaseResult,
 } from '../../contracts';
+import { emptyStages } from '../../contracts';
 import type { Challenge } from '../../lib/challenge/load-manifest';
 import { cachedBuild, buildChallengeTree, type BuildResult } from '../build';
 import {
@@ -98,13 +99,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     target,
     verdict: 'JUDGE_ERROR',
     message: '',
-    stages: {
-      intake: { ok: false, reason: null, files: [], format: null },
-      build: null,
-      test: null,
-      measure: null,
-      profile: null,
-    },
+    stages: emptyStages(),
     warnings,
     host,
     startedAt: started.toISOString(),

@@ -5,13 +5,10 @@
 // program's uid: the program could overwrite, truncate, replace or pad it. So it is read without
 // following links, capped and parsed strictly, and the series is informational only: it is never
 // used for a verdict or the speedup (those come from the sandbox's own measurements, from outside).
-import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
-import { createHash, randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, mkdtemp, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { lstat, mkdtemp, open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import {
   memoryProfileSchema,
   type Limits,
@@ -19,10 +16,8 @@ import {
   type MemoryProfile,
 } from '../../contracts';
 import { SANDBOX_INPUT, SANDBOX_PROGRAM } from '../judge/run-program';
-import { DEFAULT_HELPER_CACHE_DIR } from '../sandbox/helper-binary';
-import { SandboxUnavailableError, type Sandbox, type SandboxResult } from '../sandbox/sandbox';
-
-const execFileAsync = promisify(execFile);
+import { compiledBinary } from '../sandbox/helper-binary';
+import type { Sandbox, SandboxResult } from '../sandbox/sandbox';
 
 /** The chart never gets more points than this (the contract's limit). */
 export const MAX_MEMORY_POINTS = 500;
@@ -37,12 +32,9 @@ const SAMPLES_FILE = '.memory-samples.txt';
 const MAX_SAMPLES_FILE_BYTES = 16 << 20;
 
 const SOURCE_PATH = fileURLToPath(new URL('./memory-sampler.c', import.meta.url));
-const COMPILERS = ['cc', 'clang', 'gcc'];
 const FLAGS = ['-O2', '-Wall', '-std=gnu11', '-pthread'];
 
 export type ThpSource = 'rollup' | 'smaps' | 'none';
-
-const building = new Map<string, Promise<string>>();
 
 export interface SamplerBinaryOptions {
   /** Default `<repo>/.data/bin`, beside the sandbox helper (readable by the sandbox user). */
@@ -51,62 +43,9 @@ export interface SamplerBinaryOptions {
   static?: boolean;
 }
 
-/**
- * The compiled sampler, built once per source hash (and flags). Same scheme as
- * runner/sandbox/helper-binary.ts, whose builder is tied to its own source.
- */
+/** The compiled sampler, built once per source hash and flags (see compiledBinary). */
 export function memorySamplerBinary(options: SamplerBinaryOptions = {}): Promise<string> {
-  const cacheDir = options.cacheDir ?? DEFAULT_HELPER_CACHE_DIR;
-  const isStatic = options.static ?? false;
-  const key = `${cacheDir}\0${isStatic ? 'static' : 'dynamic'}`;
-  let pending = building.get(key);
-  if (!pending) {
-    pending = buildSampler(cacheDir, isStatic);
-    building.set(key, pending);
-    // A failed build (no compiler yet) may succeed later: do not cache the failure.
-    pending.catch(() => building.delete(key));
-  }
-  return pending;
-}
-
-async function buildSampler(cacheDir: string, isStatic: boolean): Promise<string> {
-  const source = await readFile(SOURCE_PATH);
-  const flags = isStatic ? [...FLAGS, '-static'] : FLAGS;
-  const hash = createHash('sha256').update(source).update(flags.join(' ')).digest('hex');
-  const target = path.join(
-    cacheDir,
-    `memory-sampler-${hash.slice(0, 16)}${isStatic ? '-static' : ''}`,
-  );
-  try {
-    const s = await stat(target);
-    if (s.isFile() && (s.mode & 0o111) !== 0) return target;
-  } catch {
-    // Not built yet.
-  }
-  await mkdir(cacheDir, { recursive: true, mode: 0o755 });
-  // Built under a unique name and renamed into place: concurrent first uses never see half a file.
-  const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const errors: string[] = [];
-  try {
-    for (const cc of COMPILERS) {
-      try {
-        await execFileAsync(cc, [...flags, '-o', temp, SOURCE_PATH], { timeout: 60_000 });
-        await chmod(temp, 0o755);
-        await rename(temp, target);
-        return target;
-      } catch (error) {
-        const e = error as NodeJS.ErrnoException & { stderr?: string };
-        errors.push(
-          `${cc}: ${e.code === 'ENOENT' ? 'not found' : (e.stderr?.trim() ?? e.message)}`,
-        );
-      }
-    }
-  } finally {
-    await rm(temp, { force: true });
-  }
-  throw new SandboxUnavailableError(
-    `cannot build the memory sampler (${SOURCE_PATH}) with a C compiler: ${errors.join('; ')}`,
-  );
+  return compiledBinary({ source: SOURCE_PATH, name: 'memory-sampler', flags: FLAGS }, options);
 }
 
 export interface SamplerOutput {

@@ -25,15 +25,30 @@ export interface HelperBinaryOptions {
   static?: boolean;
 }
 
+/** A small trusted C program of ours, compiled on first use. */
+export interface CompiledBinarySpec {
+  /** Absolute path of the C source. */
+  source: string;
+  /** File-name stem in the cache (`<name>-<hash>`), and what error messages call it. */
+  name: string;
+  flags: string[];
+}
+
 const building = new Map<string, Promise<string>>();
 
-/** Path of the compiled helper, building it once per process (and once per source hash on disk). */
-export function helperBinary(options: HelperBinaryOptions = {}): Promise<string> {
+/**
+ * Path of the compiled program, built once per process and once per (source, flags) hash on disk,
+ * so the binary always matches its source and is rebuilt after an edit.
+ */
+export function compiledBinary(
+  spec: CompiledBinarySpec,
+  options: HelperBinaryOptions = {},
+): Promise<string> {
   const cacheDir = options.cacheDir ?? DEFAULT_HELPER_CACHE_DIR;
-  const key = `${cacheDir}\0${options.static ? 'static' : 'dynamic'}`;
+  const key = `${spec.source}\0${cacheDir}\0${options.static ? 'static' : 'dynamic'}`;
   let pending = building.get(key);
   if (!pending) {
-    pending = build(cacheDir, options.static ?? false);
+    pending = build(spec, cacheDir, options.static ?? false);
     building.set(key, pending);
     // A failed build (no compiler yet) may succeed later: do not cache the failure.
     pending.catch(() => building.delete(key));
@@ -41,15 +56,24 @@ export function helperBinary(options: HelperBinaryOptions = {}): Promise<string>
   return pending;
 }
 
-async function build(cacheDir: string, isStatic: boolean): Promise<string> {
-  const source = await readFile(SOURCE_PATH);
-  const flags = isStatic ? [...FLAGS, '-static'] : FLAGS;
+/** Path of the compiled sandbox helper. */
+export function helperBinary(options: HelperBinaryOptions = {}): Promise<string> {
+  return compiledBinary({ source: SOURCE_PATH, name: 'sandbox-helper', flags: FLAGS }, options);
+}
+
+async function build(
+  spec: CompiledBinarySpec,
+  cacheDir: string,
+  isStatic: boolean,
+): Promise<string> {
+  const source = await readFile(spec.source);
+  const flags = isStatic ? [...spec.flags, '-static'] : spec.flags;
   const hash = createHash('sha256')
     .update(source)
     .update(flags.join(' '))
     .digest('hex')
     .slice(0, 16);
-  const target = path.join(cacheDir, `sandbox-helper-${hash}${isStatic ? '-static' : ''}`);
+  const target = path.join(cacheDir, `${spec.name}-${hash}${isStatic ? '-static' : ''}`);
   if (await isExecutable(target)) return target;
 
   await mkdir(cacheDir, { recursive: true, mode: 0o755 });
@@ -59,7 +83,7 @@ async function build(cacheDir: string, isStatic: boolean): Promise<string> {
   try {
     for (const cc of COMPILERS) {
       try {
-        await execFileAsync(cc, [...flags, '-o', temp, SOURCE_PATH], { timeout: 60_000 });
+        await execFileAsync(cc, [...flags, '-o', temp, spec.source], { timeout: 60_000 });
         await chmod(temp, 0o755);
         await rename(temp, target);
         return target;
@@ -74,7 +98,7 @@ async function build(cacheDir: string, isStatic: boolean): Promise<string> {
     await rm(temp, { force: true });
   }
   throw new SandboxUnavailableError(
-    `cannot build the sandbox helper (${SOURCE_PATH}) with a C compiler: ${errors.join('; ')}. ` +
+    `cannot build the ${spec.name} (${spec.source}) with a C compiler: ${errors.join('; ')}. ` +
       `Install one (apt-get install gcc${isStatic ? ' libc6-dev' : ''}).`,
   );
 }

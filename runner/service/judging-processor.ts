@@ -11,6 +11,7 @@
 // attempt; a malformed payload fails it at once (UnrecoverableError, no retries).
 import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import {
+  emptyStages,
   judgingJobId,
   judgingJobResultSchema,
   judgingJobSchema,
@@ -115,13 +116,7 @@ function platformErrorResult(
     target: job.target,
     verdict: 'JUDGE_ERROR',
     message,
-    stages: {
-      intake: { ok: false, reason: null, files: [], format: null },
-      build: null,
-      test: null,
-      measure: null,
-      profile: null,
-    },
+    stages: emptyStages(),
     warnings: [],
     host,
     startedAt: started.toISOString(),
