@@ -86,7 +86,10 @@ function describe(result: JudgingResult): string {
   return `${fmt(e.speedup)} [${fmt(e.ciLow)}, ${fmt(e.ciHigh)}] ±${(e.halfWidthRel * 100).toFixed(2)}% after ${e.pairs} pairs (${e.stopReason})`;
 }
 
-/** Time the judge spent beyond building and running the programs. */
+/**
+ * Time the judge spent beyond building and running programs: the builds, every test and timed
+ * run, and the profile stage (which is only builds and untimed runs) count as work.
+ */
 function overhead(result: JudgingResult): { total: number; work: number } {
   const build = result.stages.build;
   const buildMs =
@@ -94,7 +97,8 @@ function overhead(result: JudgingResult): { total: number; work: number } {
     (build && !build.baseline.cached ? build.baseline.durationMs : 0);
   const testMs = (result.stages.test?.cases ?? []).reduce((sum, c) => sum + c.wallMs, 0);
   const runMs = (result.stages.measure?.runs ?? []).reduce((sum, r) => sum + r.stats.wallMs, 0);
-  return { total: result.durationMs, work: buildMs + testMs + runMs };
+  const profileMs = result.stageDurationsMs.profile ?? 0;
+  return { total: result.durationMs, work: buildMs + testMs + runMs + profileMs };
 }
 
 async function reproducibility(challenge: Challenge, options: Options): Promise<void> {
