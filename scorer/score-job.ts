@@ -10,6 +10,7 @@ import {
 import type { Db } from '../lib/db/client';
 import { InvalidResultError, NotFoundError } from '../lib/db/errors';
 import { getJudgingJob } from '../lib/db/get-judging-job';
+import { recordHostCalibration } from '../lib/db/record-host-calibration';
 import {
   recordJudgingResult,
   type RecordJudgingResultOutcome,
@@ -95,7 +96,9 @@ async function recordAnswer(
   if (answer.kind === 'failure')
     log(`judging ${judgingId} r${round}: no result (${answer.reason})`);
   try {
-    return await recordJudgingResult(db, { judgingId, round, result });
+    const outcome = await recordJudgingResult(db, { judgingId, round, result });
+    await recordCalibration(db, result, log);
+    return outcome;
   } catch (error) {
     if (error instanceof NotFoundError) return 'not-found';
     if (!(error instanceof InvalidResultError)) throw error;
@@ -104,6 +107,30 @@ async function recordAnswer(
     const replacement = await judgeError(`invalid result: ${error.message}`);
     if (!replacement) return 'not-found';
     return recordJudgingResult(db, { judgingId, round, result: replacement });
+  }
+}
+
+/**
+ * Every judging times the baseline on its host, so each one refreshes that host's calibration for
+ * the challenge version and target: a host whose fingerprint changed (new CPU, kernel, compiler)
+ * gets a row of its own, and organizers see each host's baseline next to the others.
+ */
+async function recordCalibration(db: Db, result: JudgingResult, log: ScoreLog): Promise<void> {
+  const baseline = result.stages.measure?.baseline;
+  if (!baseline || baseline.n === 0) return;
+  try {
+    await recordHostCalibration(db, {
+      challengeSlug: result.challenge.slug,
+      version: result.challenge.version,
+      target: result.target,
+      host: result.host,
+      baselineMedianMs: baseline.medianMs,
+      runs: baseline.n,
+      measuredAt: new Date(result.finishedAt),
+    });
+  } catch (error) {
+    // A calibration is a by-product: never fail the scoring for it.
+    log(`calibration not recorded: ${(error as Error).message}`);
   }
 }
 

@@ -210,6 +210,12 @@ describe('scorer', () => {
     expect(board.rows.find((r) => r.userId === userId)?.submissionId).toBe(id);
     // Each target's timed and warm-up runs, stored once.
     expect(await db.run.count({ where: { judging: { submissionId: id } } })).toBe(2 * (2 + 2 * 3));
+    // Each judging timed the baseline on its host: that host's calibration per target is kept.
+    const calibrations = await db.hostCalibration.findMany({
+      select: { baselineMedianMs: true, runs: true },
+    });
+    expect(calibrations.length).toBeGreaterThanOrEqual(1);
+    expect(calibrations.every((c) => c.baselineMedianMs === 100 && c.runs === 3)).toBe(true);
   });
 
   it('a judging that fails every attempt is recorded as JUDGE_ERROR and the submission settles FAILED', async () => {
