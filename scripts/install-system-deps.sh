@@ -15,6 +15,7 @@ declare -A PACKAGES=(
   [git]=git
   [objcopy]=binutils
   [cc]=gcc
+  [redis-server]=redis-server
 )
 
 missing=()

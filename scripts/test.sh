@@ -11,9 +11,11 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund
 fi
 
-# The Prisma client is generated, not committed (tsc needs it); database tests need PostgreSQL.
+# The Prisma client is generated, not committed (tsc needs it); database and queue tests need
+# PostgreSQL and Redis (this kind of machine starts both; the scripts start them when they are down).
 bash scripts/db-generate.sh >/dev/null
 bash scripts/ensure-postgres.sh
+bash scripts/ensure-redis.sh
 
 npx tsc --noEmit
 npx eslint .
