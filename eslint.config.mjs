@@ -11,6 +11,7 @@ export default tseslint.config(
       '.next/**',
       'coverage/**',
       'lib/db/generated/**',
+      'next-env.d.ts',
     ],
   },
   js.configs.recommended,

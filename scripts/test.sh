@@ -17,7 +17,10 @@ bash scripts/db-generate.sh >/dev/null
 bash scripts/ensure-postgres.sh
 bash scripts/ensure-redis.sh
 
-npx tsc --noEmit
+# Two type-check projects: Next.js's types make NODE_ENV a required variable of every child
+# environment, which the runner's spawn calls need not carry (tsconfig.node.json leaves the web out).
+npx tsc --noEmit -p tsconfig.node.json
+npx tsc --noEmit -p tsconfig.json
 npx eslint .
 npx prettier --check . >/dev/null || { npx prettier --check .; exit 1; }
 npx vitest run "$@"

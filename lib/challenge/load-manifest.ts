@@ -1,15 +1,12 @@
 // Reads and validates a challenge manifest; a mistake stops here with the field's path in the message.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { manifestSchema, type Manifest } from '../../contracts';
+import { REPO_ROOT } from '../config/env';
 
-export const CHALLENGES_DIR = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../challenges',
-);
+export const CHALLENGES_DIR = path.join(REPO_ROOT, 'challenges');
 
 export class ManifestError extends Error {
   override name = 'ManifestError';

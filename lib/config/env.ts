@@ -1,10 +1,32 @@
 // The one place that reads the environment. Everything is validated here at start-up; a bad value
 // stops the process with a message naming the variable. Nothing else reads process.env.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/**
+ * The checkout's root: the nearest folder above this module holding challenges/ and package.json.
+ * Searched rather than fixed at '../..' because the web app runs this module bundled from
+ * .next/server/…; the working directory is the last resort.
+ */
+function findRepoRoot(): string {
+  let dir: string;
+  try {
+    dir = path.dirname(fileURLToPath(import.meta.url));
+  } catch {
+    return process.cwd();
+  }
+  for (;;) {
+    if (existsSync(path.join(dir, 'challenges')) && existsSync(path.join(dir, 'package.json')))
+      return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+}
+
+export const REPO_ROOT = findRepoRoot();
 
 const envSchema = z.object({
   /** Where builds, generated inputs and cached outputs live. */
@@ -26,6 +48,12 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_.{}-]{1,64}$/, 'letters, digits and _ . { } - only')
     .default('perfjudge'),
+  /** Where browsers reach the web app (sign-in cookies and links are made for it). */
+  PERFJUDGE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:3000'),
+  /** Signs session cookies; at least 32 characters. Unset: a random one per process (sessions end on restart). */
+  PERFJUDGE_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Set by Next.js: 'production' for `next start`. */
+  NODE_ENV: z.enum(['development', 'production', 'test']).optional(),
 });
 export type Env = z.infer<typeof envSchema>;
 

@@ -1,4 +1,5 @@
-// Creates an account. The email is stored lower-case; the password, when given, as a scrypt hash.
+// Creates an account. The email is stored lower-case; the password, when given, becomes the
+// user's e-mail + password sign-in (a Better Auth credential account holding the scrypt hash).
 import { hashPassword } from '../auth/password';
 import type { Db } from './client';
 import type { Role } from './generated/prisma/enums';
@@ -10,15 +11,29 @@ export interface CreateUserOptions {
   password?: string;
 }
 
+/** Better Auth's provider id for e-mail + password accounts (accountId is the user id). */
+export const CREDENTIAL_PROVIDER = 'credential';
+
 export async function createUser(db: Db, options: CreateUserOptions): Promise<{ userId: string }> {
-  const user = await db.user.create({
-    data: {
-      email: options.email.trim().toLowerCase(),
-      name: options.name,
-      role: options.role ?? 'CONTESTANT',
-      passwordHash: options.password ? await hashPassword(options.password) : null,
-    },
-    select: { id: true },
+  const passwordHash = options.password ? await hashPassword(options.password) : null;
+  return db.$transaction(async (tx) => {
+    const user = await tx.user.create({
+      data: {
+        email: options.email.trim().toLowerCase(),
+        name: options.name,
+        role: options.role ?? 'CONTESTANT',
+      },
+      select: { id: true },
+    });
+    if (passwordHash)
+      await tx.account.create({
+        data: {
+          userId: user.id,
+          accountId: user.id,
+          providerId: CREDENTIAL_PROVIDER,
+          password: passwordHash,
+        },
+      });
+    return { userId: user.id };
   });
-  return { userId: user.id };
 }

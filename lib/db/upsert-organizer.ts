@@ -3,6 +3,7 @@
 import { hashPassword, verifyPassword } from '../auth/password';
 import type { Db } from './client';
 import { appendAuditLog } from './append-audit-log';
+import { CREDENTIAL_PROVIDER, createUser } from './create-user';
 
 export interface UpsertOrganizerOptions {
   email: string;
@@ -17,35 +18,50 @@ export async function upsertOrganizer(
   const email = options.email.trim().toLowerCase();
   const existing = await db.user.findUnique({
     where: { email },
-    select: { id: true, role: true, passwordHash: true },
+    select: {
+      id: true,
+      role: true,
+      accounts: {
+        where: { providerId: CREDENTIAL_PROVIDER },
+        select: { id: true, password: true },
+      },
+    },
   });
   if (existing) {
+    const account = existing.accounts[0];
     const passwordMatches =
-      existing.passwordHash !== null &&
-      (await verifyPassword(options.password, existing.passwordHash));
-    if (existing.role !== 'ORGANIZER' || !passwordMatches)
-      await db.user.update({
-        where: { id: existing.id },
-        data: {
-          role: 'ORGANIZER',
-          ...(passwordMatches ? {} : { passwordHash: await hashPassword(options.password) }),
+      !!account?.password && (await verifyPassword(options.password, account.password));
+    if (existing.role !== 'ORGANIZER')
+      await db.user.update({ where: { id: existing.id }, data: { role: 'ORGANIZER' } });
+    if (!passwordMatches) {
+      const password = await hashPassword(options.password);
+      await db.account.upsert({
+        where: {
+          providerId_accountId: { providerId: CREDENTIAL_PROVIDER, accountId: existing.id },
         },
+        create: {
+          userId: existing.id,
+          accountId: existing.id,
+          providerId: CREDENTIAL_PROVIDER,
+          password,
+        },
+        update: { password },
       });
+    }
     return { userId: existing.id, created: false };
   }
-  const passwordHash = await hashPassword(options.password);
-  return db.$transaction(async (tx) => {
-    const user = await tx.user.create({
-      data: { email, name: options.name ?? 'Organizer', role: 'ORGANIZER', passwordHash },
-      select: { id: true },
-    });
-    await appendAuditLog(tx, {
-      actorId: null,
-      action: 'user.create-organizer',
-      subjectType: 'user',
-      subjectId: user.id,
-      payload: { email },
-    });
-    return { userId: user.id, created: true };
+  const { userId } = await createUser(db, {
+    email,
+    name: options.name ?? 'Organizer',
+    role: 'ORGANIZER',
+    password: options.password,
   });
+  await appendAuditLog(db, {
+    actorId: null,
+    action: 'user.create-organizer',
+    subjectType: 'user',
+    subjectId: userId,
+    payload: { email },
+  });
+  return { userId, created: true };
 }

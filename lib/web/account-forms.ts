@@ -1,0 +1,42 @@
+// What the sign-up and sign-in forms accept, checked in the browser and again by Better Auth's own
+// validation on the server (lengths match lib/auth/auth.ts).
+import { z } from 'zod';
+
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 256;
+
+export const signUpSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Enter the name shown on the leaderboard')
+    .max(80, 'At most 80 characters'),
+  email: z.email('Enter an e-mail address').max(254),
+  password: z
+    .string()
+    .min(PASSWORD_MIN, `At least ${PASSWORD_MIN} characters`)
+    .max(PASSWORD_MAX, `At most ${PASSWORD_MAX} characters`),
+});
+export type SignUpInput = z.infer<typeof signUpSchema>;
+
+export const signInSchema = z.object({
+  email: z.email('Enter an e-mail address').max(254),
+  password: z.string().min(1, 'Enter your password').max(PASSWORD_MAX),
+});
+export type SignInInput = z.infer<typeof signInSchema>;
+
+/** Field → first message, for showing next to each input. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? '');
+    out[key] ??= issue.message;
+  }
+  return out;
+}
+
+/** Only same-site paths after sign-in: an open redirect would let a link send people elsewhere. */
+export function safeNextPath(next: string | null | undefined): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
+  return next;
+}

@@ -1,0 +1,33 @@
+// The web app (app/): Next.js at the repository's root, so it shares lib/ and contracts/ with the
+// CLI, the runner and the scorer.
+import type { NextConfig } from 'next';
+
+const nextConfig: NextConfig = {
+  poweredByHeader: false,
+  // `npm test` type-checks and lints the whole repository; the build need not do it twice.
+  typescript: { ignoreBuildErrors: true },
+  // Node-only packages loaded as they are rather than bundled.
+  serverExternalPackages: [
+    'bullmq',
+    'ioredis',
+    'pg',
+    '@prisma/adapter-pg',
+    'archiver',
+    'rate-limiter-flexible',
+  ],
+  experimental: { authInterrupts: true },
+  async headers() {
+    return [
+      {
+        source: '/:path*',
+        headers: [
+          { key: 'X-Content-Type-Options', value: 'nosniff' },
+          { key: 'Referrer-Policy', value: 'same-origin' },
+          { key: 'X-Frame-Options', value: 'DENY' },
+        ],
+      },
+    ];
+  },
+};
+
+export default nextConfig;
