@@ -1,6 +1,6 @@
 // The seed and the migrations against the real PostgreSQL: both can run again without changing
 // anything, a changed manifest needs a new version, a changed migration is refused.
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,7 +88,12 @@ describe('applyMigrations', () => {
     expect(await applyMigrations({ connectionString: t.url })).toEqual([]);
     const rows = await t.db.$queryRaw<{ migration_name: string; checksum: string }[]>`
       SELECT migration_name, checksum FROM "_prisma_migrations"`;
-    expect(rows.map((r) => r.migration_name)).toEqual(['20261130000000_init']);
+    const folders = (await readdir(MIGRATIONS_DIR, { withFileTypes: true }))
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+    expect(folders[0]).toBe('20261130000000_init');
+    expect(rows.map((r) => r.migration_name).sort()).toEqual(folders);
 
     const dir = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-migrations-'));
     try {
