@@ -1,0 +1,39 @@
+// A verdict or status as a coloured badge with its words ("Wrong answer", "Judging…").
+import type { Verdict } from '../../contracts';
+
+const LABELS: Record<Verdict, string> = {
+  ACCEPTED: 'Accepted',
+  REJECTED: 'Rejected',
+  BUILD_ERROR: 'Build error',
+  WRONG_ANSWER: 'Wrong answer',
+  RUNTIME_ERROR: 'Runtime error',
+  TIME_LIMIT_EXCEEDED: 'Time limit exceeded',
+  MEMORY_LIMIT_EXCEEDED: 'Memory limit exceeded',
+  OUTPUT_LIMIT_EXCEEDED: 'Output limit exceeded',
+  JUDGE_ERROR: 'Judge error',
+};
+
+export function verdictLabel(verdict: Verdict): string {
+  return LABELS[verdict];
+}
+
+export function VerdictBadge({
+  verdict,
+  status,
+  disqualified,
+}: {
+  verdict: Verdict | null;
+  /** Submission or judging status, shown while there is no verdict yet. */
+  status?: string;
+  disqualified?: boolean;
+}) {
+  if (disqualified) return <span className="badge bad">Disqualified</span>;
+  if (!verdict)
+    return (
+      <span className="badge info">
+        {status === 'JUDGING' ? 'Judging…' : status === 'FAILED' ? 'Judge error' : 'Queued'}
+      </span>
+    );
+  const tone = verdict === 'ACCEPTED' ? 'ok' : verdict === 'JUDGE_ERROR' ? 'warn' : 'bad';
+  return <span className={`badge ${tone}`}>{LABELS[verdict]}</span>;
+}

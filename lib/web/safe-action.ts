@@ -1,0 +1,44 @@
+// Server actions through one wrapper: it checks who is asking (signed in, organizer when required)
+// and parses the input with zod, so an action body only ever sees valid input from an allowed user.
+import 'server-only';
+import { z } from 'zod';
+import { currentUser, type SessionUser } from './session';
+
+export type ActionResult<T> =
+  { ok: true; data: T } | { ok: false; error: string; fieldErrors?: Record<string, string> };
+
+export interface ActionOptions {
+  role?: 'ORGANIZER';
+}
+
+/** An error whose message is for the user (anything else becomes a generic message). */
+export class ActionError extends Error {
+  override name = 'ActionError';
+}
+
+export function safeAction<S extends z.ZodType, T>(
+  schema: S,
+  body: (input: z.infer<S>, user: SessionUser) => Promise<T>,
+  options: ActionOptions = {},
+): (input: unknown) => Promise<ActionResult<T>> {
+  return async (input: unknown) => {
+    const user = await currentUser();
+    if (!user) return { ok: false, error: 'Sign in first.' };
+    if (options.role === 'ORGANIZER' && user.role !== 'ORGANIZER')
+      return { ok: false, error: 'Only organizers may do this.' };
+    const parsed = schema.safeParse(input);
+    if (!parsed.success) {
+      const fieldErrors: Record<string, string> = {};
+      for (const issue of parsed.error.issues)
+        fieldErrors[String(issue.path[0] ?? '')] ??= issue.message;
+      return { ok: false, error: 'Some fields need attention.', fieldErrors };
+    }
+    try {
+      return { ok: true, data: await body(parsed.data, user) };
+    } catch (error) {
+      if (error instanceof ActionError) return { ok: false, error: error.message };
+      console.error('web: action failed:', error);
+      return { ok: false, error: 'The server failed; the error was logged. Try again.' };
+    }
+  };
+}
