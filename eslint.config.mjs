@@ -9,6 +9,7 @@ export default tseslint.config(
       '.data/**',
       'build/**',
       '.next/**',
+      '.next-*/**',
       'coverage/**',
       'lib/db/generated/**',
       'next-env.d.ts',

@@ -3,6 +3,8 @@
 import type { NextConfig } from 'next';
 
 const nextConfig: NextConfig = {
+  // A separate build folder per concurrent server (tests, benchmarks, several developers).
+  distDir: process.env.PERFJUDGE_NEXT_DIST_DIR || '.next',
   poweredByHeader: false,
   // `npm test` type-checks and lints the whole repository; the build need not do it twice.
   typescript: { ignoreBuildErrors: true },
