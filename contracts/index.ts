@@ -4,3 +4,4 @@ export * from './size';
 export * from './manifest';
 export * from './judging';
 export * from './jobs';
+export * from './job-helper-report';

@@ -21,6 +21,7 @@ import {
   buildChallengeTree,
   unsupportedToolchain,
   type BuildFailure,
+  type BuildPlatform,
   type BuildResult,
   type BuildTreeOptions,
 } from './build-tree';
@@ -101,6 +102,8 @@ export interface BuildKeyInput {
   sourceDir: string;
   toolchain: Toolchain;
   solution: boolean;
+  /** A cross build's extra configure arguments and suffix (part of the key). */
+  platform?: BuildPlatform;
   /** What `<cxx> --version` printed: a compiler upgrade must not reuse old binaries. */
   compilerVersion: string;
 }
@@ -115,6 +118,7 @@ export async function computeBuildKey(input: BuildKeyInput): Promise<string> {
     toolchain: { kind: toolchain.kind, cxx: toolchain.cxx, flags: toolchain.flags },
     compilerVersion: input.compilerVersion,
     solution: input.solution,
+    ...(input.platform ? { platform: input.platform } : {}),
     // -march=native makes a binary depend on the CPU it was built on.
     host: { platform: process.platform, arch: os.arch(), cpu: os.cpus()[0]?.model ?? 'unknown' },
   };
@@ -148,8 +152,9 @@ export async function compilerVersion(
 async function readCached(
   dir: string,
   challenge: Challenge,
+  platform?: BuildPlatform,
 ): Promise<{ binary: string; metadata: BuildMetadata | undefined } | undefined> {
-  const binary = path.join(dir, binaryName(challenge));
+  const binary = path.join(dir, binaryName(challenge, platform));
   const info = await stat(binary).catch(() => undefined);
   if (!info?.isFile()) return undefined;
   const metadata = await readFile(path.join(dir, METADATA_FILE), 'utf8')
@@ -205,10 +210,11 @@ export async function cachedBuild(options: CachedBuildOptions): Promise<CachedBu
     sourceDir: options.sourceDir,
     toolchain,
     solution: options.solution,
+    ...(options.platform ? { platform: options.platform } : {}),
     compilerVersion: version.version,
   });
   const finalDir = path.join(cacheRoot, key);
-  const hit = await readCached(finalDir, challenge);
+  const hit = await readCached(finalDir, challenge, options.platform);
   if (hit)
     return {
       ok: true,
@@ -228,7 +234,7 @@ export async function cachedBuild(options: CachedBuildOptions): Promise<CachedBu
 
     const staged = path.join(work, 'out');
     await mkdir(staged);
-    await rename(result.binary, path.join(staged, binaryName(challenge)));
+    await rename(result.binary, path.join(staged, binaryName(challenge, options.platform)));
     const metadata: BuildMetadata = {
       key,
       log: result.log,
@@ -242,11 +248,11 @@ export async function cachedBuild(options: CachedBuildOptions): Promise<CachedBu
       await rename(staged, finalDir);
     } catch (error) {
       // Another process finished the same key first: a non-empty folder is already there.
-      if (!(await readCached(finalDir, challenge))) throw error;
+      if (!(await readCached(finalDir, challenge, options.platform))) throw error;
     }
     return {
       ...result,
-      binary: path.join(finalDir, binaryName(challenge)),
+      binary: path.join(finalDir, binaryName(challenge, options.platform)),
       durationMs: performance.now() - started,
       key,
       cached: false,

@@ -30,6 +30,17 @@ export interface BuildTreeOptions {
   env?: Record<string, string>;
   /** The cmake executable; `cmake` from PATH by default. */
   cmake?: string;
+  /** How the target platform builds, when it is not this host's own (a Windows cross build). */
+  platform?: BuildPlatform;
+}
+
+/**
+ * What a target platform adds to the harness's build: more configure arguments (a cross toolchain
+ * file) and the executable's suffix. The native Linux build needs none.
+ */
+export interface BuildPlatform {
+  configureArgs: string[];
+  exeSuffix: string;
 }
 
 export interface BuildResult {
@@ -47,8 +58,9 @@ export interface BuildResult {
 }
 
 /** By convention a challenge's harness names its executable after the challenge's slug. */
-export function binaryName(challenge: Challenge): string {
-  return process.platform === 'win32' ? `${challenge.manifest.slug}.exe` : challenge.manifest.slug;
+export function binaryName(challenge: Challenge, platform?: BuildPlatform): string {
+  const suffix = platform?.exeSuffix ?? (process.platform === 'win32' ? '.exe' : '');
+  return `${challenge.manifest.slug}${suffix}`;
 }
 
 export function defaultBuildTimeoutMs(challenge: Challenge): number {
@@ -147,7 +159,7 @@ export async function buildChallengeTree(options: BuildTreeOptions): Promise<Bui
         sourceDir: options.sourceDir,
         toolchain,
         solution: options.solution,
-      }),
+      }).concat(options.platform?.configureArgs ?? []),
       // The contestant's tree cannot make configure fail (it only globs their files): a failure
       // here is a broken toolchain or host.
       failure: 'tool',
@@ -179,7 +191,7 @@ export async function buildChallengeTree(options: BuildTreeOptions): Promise<Bui
     return failed(started, `${log}${message}\n`, commands, failure, message);
   }
 
-  const binary = path.join(outDir, binaryName(challenge));
+  const binary = path.join(outDir, binaryName(challenge, options.platform));
   const built = await stat(binary).catch(() => undefined);
   if (!built?.isFile())
     return failed(
@@ -187,7 +199,7 @@ export async function buildChallengeTree(options: BuildTreeOptions): Promise<Bui
       log,
       commands,
       'tool',
-      `the build succeeded but produced no ${binaryName(challenge)}`,
+      `the build succeeded but produced no ${binaryName(challenge, options.platform)}`,
     );
   return { ok: true, binary, log, durationMs: performance.now() - started, commands };
 }

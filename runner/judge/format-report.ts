@@ -33,6 +33,10 @@ export function formatReport(result: JudgingResult): string {
     `${result.verdict}  ${result.challenge.slug} v${result.challenge.version} on ${result.target}${labels.length ? ` [${labels.join(', ')}]` : ''}`,
   );
   out.push(`  ${result.message}`);
+  if (result.host.emulated)
+    out.push(
+      `  EMULATED: ${result.host.os}, not a real ${result.target} host: the timings are for development only`,
+    );
 
   const estimate = stages.measure?.estimate;
   if (estimate) {

@@ -22,6 +22,7 @@ import {
 } from '../host/fingerprint';
 import { intakePatch } from '../intake';
 import type { Sandbox } from '../sandbox/sandbox';
+import { createTargetPlatform, type TargetPlatform } from '../windows/target-platform';
 import { binariesIdentical, fileSha256, takeBinary } from './binaries';
 import { JudgeError, JudgingCancelledError } from './errors';
 import { ensureInput, type InputSpec } from './inputs';
@@ -44,7 +45,13 @@ export interface JudgeOptions {
   challenge: Challenge;
   target: TargetId;
   patchText: string | Buffer;
+  /** The host's sandbox: builds run in it (and, unless the platform says otherwise, programs). */
   sandbox: Sandbox;
+  /**
+   * The target's adapter (toolchain, run sandbox, labels); by default the one for this host and
+   * target (createTargetPlatform): native Linux, native Windows, or Windows emulated under Wine.
+   */
+  platform?: TargetPlatform;
   /** Caches: baseline builds, generated inputs, expected outputs. Never visible to the sandbox. */
   dataDir: string;
   /** The hidden benchmark input (seed from the organizer's secret). */
@@ -86,12 +93,30 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
 
   const policy: RunPolicy = { ...manifest.runPolicy, ...options.runPolicy };
   const cpu = options.cpu ?? policy.cpu ?? Math.max(0, os.cpus().length - 1);
+  let platform: TargetPlatform | null = options.platform ?? null;
+  let platformError: string | null = null;
+  if (!platform && targetSpec) {
+    try {
+      platform = await createTargetPlatform({
+        target: targetSpec,
+        sandbox: options.sandbox,
+        dataDir: options.dataDir,
+        log,
+      });
+    } catch (error) {
+      platformError = (error as Error).message;
+    }
+  }
+  // An emulated target is never the target's hardware: always labelled development mode too.
+  const devMode = (options.devMode ?? false) || platform?.mode === 'emulated';
   const host = await hostFingerprint({
-    cxx: targetSpec?.toolchain.cxx ?? 'c++',
-    sandbox: options.sandbox.kind,
+    cxx: platform?.toolchain.cxx ?? targetSpec?.toolchain.cxx ?? 'c++',
+    sandbox: platform?.sandboxLabel ?? options.sandbox.kind,
     cpu,
-    devMode: options.devMode ?? false,
+    devMode,
+    emulated: platform?.mode === 'emulated',
   });
+  if (platform?.osLabel) host.os = platform.osLabel;
   const result: JudgingResult = {
     schemaVersion: 1,
     judgingId: options.judgingId ?? null,
@@ -132,7 +157,9 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
 
   try {
     if (!targetSpec) throw new JudgeError(`challenge ${manifest.slug} has no target ${target}`);
-    if (options.devMode) {
+    if (!platform) throw new JudgeError(platformError ?? `no platform adapter for ${target}`);
+    warnings.push(...platform.notes);
+    if (devMode) {
       warnings.push(
         `development mode: this host (${host.cpuVendor}, ${host.os}) does not match target ${target} ` +
           `(${targetSpec.cpuVendor}, ${targetSpec.os}); timings are not the target's`,
@@ -143,6 +170,11 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
       );
     }
     await options.sandbox.check();
+    if (platform.runSandbox !== options.sandbox) {
+      progress('intake', 0, `preparing the ${platform.runSandbox.kind} sandbox`);
+      await platform.runSandbox.check();
+    }
+    const runSandbox = platform.runSandbox;
 
     // 1. Intake: parse, validate and apply the patch to a copy of the template.
     progress('intake', 0, 'checking the patch');
@@ -166,7 +198,8 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     const baseline = await cachedBuild({
       challenge,
       sourceDir: challenge.templateDir,
-      toolchain: targetSpec.toolchain,
+      toolchain: platform.toolchain,
+      ...(platform.build ? { platform: platform.build } : {}),
       solution: false,
       cacheRoot: path.join(options.dataDir, 'builds'),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -183,14 +216,18 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     const solution: BuildResult = await buildChallengeTree({
       challenge,
       sourceDir: srcDir,
-      toolchain: targetSpec.toolchain,
+      toolchain: platform.toolchain,
+      ...(platform.build ? { platform: platform.build } : {}),
       solution: true,
       outDir: buildDir,
       env: { PATH: BUILD_PATH, HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' },
       executor: sandboxedExecutor({
         sandbox: options.sandbox,
         workDir: boxDir,
-        readOnly: [{ host: challenge.harnessDir, sandbox: challenge.harnessDir }],
+        readOnly: [
+          { host: challenge.harnessDir, sandbox: challenge.harnessDir },
+          ...platform.buildMounts,
+        ],
         limits: manifest.limits,
         onLimit: (limit) => (buildLimit = limit),
       }),
@@ -246,7 +283,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     enter('test');
     const cases: TestCaseResult[] = await runTests({
       challenge,
-      sandbox: options.sandbox,
+      sandbox: runSandbox,
       solutionBinary,
       baselineBinary: baseline.binary,
       baselineSha256: baselineSha,
@@ -267,7 +304,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     const statBefore = await readFile('/proc/stat', 'utf8').catch(() => '');
     const measured: MeasureOutcome = await measure({
       challenge,
-      sandbox: options.sandbox,
+      sandbox: runSandbox,
       baselineBinary: baseline.binary,
       solutionBinary,
       identicalBinaries: identical,
@@ -276,6 +313,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
       workDir,
       policy,
       cpu,
+      emulated: platform.mode === 'emulated',
       onProgress: (fraction, message) => progress('measure', fraction, message),
       log,
       ...(options.signal ? { signal: options.signal } : {}),
@@ -283,12 +321,25 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     result.stages.measure = measured.stage;
     facts.measuredRuns = measured.solutionOutcomes;
     warnings.push(...measured.warnings);
-    if (measured.solutionOutcomes.every((o) => o === 'ok') && !identical) {
+    if (
+      measured.solutionOutcomes.every((o) => o === 'ok') &&
+      !identical &&
+      !platform.linuxProfile
+    ) {
+      result.stages.profile = {
+        memory: null,
+        topdown: null,
+        deterministic: null,
+        notes: [
+          `the memory profile, Top-Down and cachegrind are Linux tools for Linux binaries: not run for ${target}`,
+        ],
+      };
+    } else if (measured.solutionOutcomes.every((o) => o === 'ok') && !identical) {
       enter('profile');
       result.stages.profile = await runProfile({
         challenge,
-        sandbox: options.sandbox,
-        toolchain: targetSpec.toolchain,
+        sandbox: runSandbox,
+        toolchain: platform.toolchain,
         baselineBinary: baseline.binary,
         solutionBinary,
         solutionTree: srcDir,

@@ -28,6 +28,11 @@ export interface MeasureOptions {
   onProgress: (fraction: number, message: string) => void;
   log: (line: string) => void;
   signal?: AbortSignal;
+  /**
+   * The programs ran emulated (Windows under Wine): their CPU time includes Wine's own processes, so
+   * the single-thread check cannot be made from it, and there are no counters to expect.
+   */
+  emulated?: boolean;
 }
 
 export interface MeasureOutcome {
@@ -171,6 +176,13 @@ export async function measure(options: MeasureOptions): Promise<MeasureOutcome> 
     stage.solution = timeSummary(timed('solution').map((r) => r.stats.wallMs));
     stage.counters = compareCounters(timed('baseline'), timed('solution'));
     const timedRuns = runs.filter((r) => r.kind === 'timed');
+    if (options.emulated) {
+      warnings.push(
+        'emulated: no counters (Wine gives no PMU access and AMD uProf is not there): all unsupported; ' +
+          "CPU times include Wine's own processes, so the single-thread check is not made",
+      );
+      return { stage, solutionOutcomes, warnings };
+    }
     if (timedRuns.length && timedRuns.every((r) => r.counters['task-clock']?.status !== 'counted'))
       warnings.push('the kernel refused to count events here (perf_event_open): no counters');
     const utilizations = runs.filter((r) => r.side === 'solution').map(programUtilization);

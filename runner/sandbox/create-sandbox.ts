@@ -9,7 +9,7 @@ export interface CreateSandboxOptions {
 }
 
 export function createSandbox(
-  kind: Sandbox['kind'] = 'bubblewrap',
+  kind: 'bubblewrap' | 'docker' = 'bubblewrap',
   options: CreateSandboxOptions = {},
 ): Sandbox {
   switch (kind) {

@@ -32,6 +32,12 @@ export interface CompiledBinarySpec {
   /** File-name stem in the cache (`<name>-<hash>`), and what error messages call it. */
   name: string;
   flags: string[];
+  /** Compilers to try in order (default: cc, clang, gcc). */
+  compilers?: string[];
+  /** Arguments after the source (libraries, which a static link needs after it). */
+  libs?: string[];
+  /** File-name suffix of the binary (`.exe` for a Windows helper). */
+  suffix?: string;
 }
 
 const building = new Map<string, Promise<string>>();
@@ -71,19 +77,25 @@ async function build(
   const hash = createHash('sha256')
     .update(source)
     .update(flags.join(' '))
+    .update((spec.libs ?? []).join(' '))
     .digest('hex')
     .slice(0, 16);
-  const target = path.join(cacheDir, `${spec.name}-${hash}${isStatic ? '-static' : ''}`);
+  const target = path.join(
+    cacheDir,
+    `${spec.name}-${hash}${isStatic ? '-static' : ''}${spec.suffix ?? ''}`,
+  );
   if (await isExecutable(target)) return target;
 
   await mkdir(cacheDir, { recursive: true, mode: 0o755 });
   // Built under a unique name and renamed into place: concurrent first uses never see half a file.
-  const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp${spec.suffix ?? ''}`;
   const errors: string[] = [];
   try {
-    for (const cc of COMPILERS) {
+    for (const cc of spec.compilers ?? COMPILERS) {
       try {
-        await execFileAsync(cc, [...flags, '-o', temp, spec.source], { timeout: 60_000 });
+        await execFileAsync(cc, [...flags, '-o', temp, spec.source, ...(spec.libs ?? [])], {
+          timeout: 60_000,
+        });
         await chmod(temp, 0o755);
         await rename(temp, target);
         return target;

@@ -88,7 +88,8 @@ export interface SandboxResult {
 }
 
 export interface Sandbox {
-  readonly kind: 'bubblewrap' | 'docker';
+  /** 'wine': the emulated Windows job helper inside bubblewrap; 'windows-job': a native Job Object. */
+  readonly kind: 'bubblewrap' | 'docker' | 'wine' | 'windows-job';
   /** Checks that the mechanism works on this host; throws a SandboxUnavailableError saying why not. */
   check(): Promise<void>;
   run(request: SandboxRequest): Promise<SandboxResult>;

@@ -1,0 +1,101 @@
+// What differs between targets is only this adapter: how the build is configured, which sandbox
+// runs the programs, and what the host fingerprint says. The pipeline, statistics, verdicts and
+// result schema are the same for every target (runner/judge/judge.ts).
+//
+//   linux-intel on Linux     native: the manifest's toolchain, bubblewrap
+//   windows-amd on Windows   native: clang-cl + the manifest's flags, the job helper in a Job Object
+//   windows-amd on Linux     emulated (automatic when Wine is installed): MinGW-w64 with the flags
+//                            mapped (mingw-toolchain.ts), the job helper under Wine in bubblewrap;
+//                            every result is labelled emulated (HostFingerprint.emulated)
+import type { Target, Toolchain } from '../../contracts';
+import type { BuildPlatform } from '../build/build-tree';
+import type { Sandbox, SandboxMount } from '../sandbox/sandbox';
+import { mingwBuild, MINGW_TOOLCHAIN_FILE, MINGW_CXX } from './mingw-toolchain';
+import { WindowsJobSandbox } from './windows-job-sandbox';
+import { WineSandbox } from './wine-sandbox';
+import { wineVersion } from './wine-prefix';
+
+export interface TargetPlatform {
+  mode: 'native' | 'emulated';
+  /** What the builds are configured with (the manifest's, or its MinGW mapping). */
+  toolchain: Toolchain;
+  /** Extra configure arguments and the executable suffix of a cross build. */
+  build?: BuildPlatform;
+  /** Extra read-only files the sandboxed build needs (the CMake toolchain file). */
+  buildMounts: SandboxMount[];
+  /** Runs the built programs (tests, timed runs). */
+  runSandbox: Sandbox;
+  /** Memory sampler, perf's Top-Down and cachegrind are Linux tools, for Linux binaries. */
+  linuxProfile: boolean;
+  /** What the fingerprint records as the OS and the sandbox. */
+  osLabel: string | null;
+  sandboxLabel: string;
+  /** Said in every result's warnings. */
+  notes: string[];
+}
+
+export class PlatformUnavailableError extends Error {
+  override name = 'PlatformUnavailableError';
+}
+
+export interface PlatformOptions {
+  target: Target;
+  /** The host's own sandbox (bubblewrap on Linux): builds run in it, and emulated runs too. */
+  sandbox: Sandbox;
+  dataDir: string;
+  log?: (line: string) => void;
+}
+
+export async function createTargetPlatform(options: PlatformOptions): Promise<TargetPlatform> {
+  const { target, sandbox } = options;
+  if (target.os === 'linux')
+    return {
+      mode: 'native',
+      toolchain: target.toolchain,
+      buildMounts: [],
+      runSandbox: sandbox,
+      linuxProfile: true,
+      osLabel: null,
+      sandboxLabel: sandbox.kind,
+      notes: [],
+    };
+  if (process.platform === 'win32') {
+    const jobs = new WindowsJobSandbox();
+    return {
+      mode: 'native',
+      toolchain: target.toolchain,
+      buildMounts: [],
+      runSandbox: jobs,
+      linuxProfile: false,
+      osLabel: null,
+      sandboxLabel: jobs.kind,
+      notes: [],
+    };
+  }
+  const wine = await wineVersion();
+  if (!wine)
+    throw new PlatformUnavailableError(
+      `target windows-amd needs a Windows host, or Wine to emulate one here (apt-get install wine wine64 g++-mingw-w64-x86-64)`,
+    );
+  const mingw = mingwBuild(target.toolchain);
+  const runSandbox = new WineSandbox({
+    linux: sandbox,
+    dataDir: options.dataDir,
+    ...(options.log ? { log: options.log } : {}),
+  });
+  return {
+    mode: 'emulated',
+    toolchain: mingw.toolchain,
+    build: mingw.platform,
+    buildMounts: [{ host: MINGW_TOOLCHAIN_FILE, sandbox: MINGW_TOOLCHAIN_FILE }],
+    runSandbox,
+    linuxProfile: false,
+    osLabel: `Windows emulated by ${wine} on Linux`,
+    sandboxLabel: `wine (job helper) in ${sandbox.kind}`,
+    notes: [
+      `emulated: Windows under ${wine} on this Linux host, built with ${MINGW_CXX} instead of ` +
+        `${target.toolchain.cxx}; timings are not a Windows host's`,
+      mingw.summary,
+    ],
+  };
+}

@@ -1,0 +1,155 @@
+// The native Windows sandbox: every untrusted process (the compiler, each run) goes through the job
+// helper in a Job Object with the request's limits. Written for real Windows judge hosts; it cannot
+// run on the Linux development hosts, where the same helper runs under Wine (wine-sandbox.ts), so
+// only the code shared with that path (the helper, its report, reportToResult) is exercised here.
+//
+// What a Job Object does not give, unlike bubblewrap: a private filesystem view or no network. On a
+// judge host, run the runner service as a dedicated low-privilege account whose only writable folder
+// is the work root, with outbound traffic blocked by the host firewall (docker/windows/README.md).
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { open, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { jobHelperReportSchema } from '../../contracts';
+import { normalizeRequest } from '../sandbox/request';
+import { abortError } from '../sandbox/result';
+import {
+  SandboxUnavailableError,
+  type Sandbox,
+  type SandboxRequest,
+  type SandboxResult,
+} from '../sandbox/sandbox';
+import { jobHelperBinary } from './job-helper-binary';
+import { reportToResult } from './report-to-result';
+import { uprofCounters, type UprofRunner } from './uprof';
+
+/** Time for the helper to start and to write its report after the program's limit. */
+const HELPER_SLACK_MS = 10_000;
+
+export interface WindowsJobSandboxOptions {
+  helperCacheDir?: string;
+  /** AMD uProf's CLI, when installed; counters are 'unsupported' without it. */
+  uprof?: UprofRunner | null;
+}
+
+export class WindowsJobSandbox implements Sandbox {
+  readonly kind = 'windows-job' as const;
+  private helper: Promise<string> | null = null;
+
+  constructor(private readonly options: WindowsJobSandboxOptions = {}) {}
+
+  private helperPath(): Promise<string> {
+    this.helper ??= jobHelperBinary(
+      'native',
+      this.options.helperCacheDir ? { cacheDir: this.options.helperCacheDir } : {},
+    );
+    return this.helper;
+  }
+
+  async check(): Promise<void> {
+    if (process.platform !== 'win32')
+      throw new SandboxUnavailableError('the Windows job sandbox runs on Windows hosts only');
+    await this.helperPath();
+  }
+
+  async run(request: SandboxRequest): Promise<SandboxResult> {
+    const req = normalizeRequest(request);
+    const helper = await this.helperPath();
+    const reportFile = path.join(req.workDir, `.job-report-${randomBytes(6).toString('hex')}.json`);
+    // Mounts are a Linux notion: on Windows the read-only files are used where they are.
+    const resolve = (p: string) => req.readOnly.find((m) => m.sandbox === p)?.host ?? p;
+    const args = [
+      '--report',
+      reportFile,
+      '--memory',
+      String(req.limits.memoryBytes),
+      '--processes',
+      String(req.limits.processes),
+      '--time-ms',
+      String(req.limits.wallTimeMs),
+      ...(req.cpu !== undefined ? ['--cpu', String(req.cpu)] : []),
+      '--',
+      resolve(req.command),
+      ...req.args.map(resolve),
+    ];
+    const stdin = req.stdinFile ? await open(req.stdinFile, 'r') : null;
+    try {
+      const streams = await new Promise<{
+        stdout?: Buffer;
+        stdoutBytes: number;
+        stdoutSha256: string;
+        stderr: string;
+        stderrBytes: number;
+        outputExceeded: boolean;
+      }>((resolvePromise, reject) => {
+        if (req.signal?.aborted) return reject(abortError(req.signal));
+        const child = spawn(helper, args, {
+          cwd: req.cwd,
+          env: { ...req.env, SystemRoot: 'C:\\Windows' },
+          stdio: [stdin ? stdin.fd : 'ignore', 'pipe', 'pipe'],
+          windowsHide: true,
+        });
+        const hash = createHash('sha256');
+        const kept: Buffer[] = [];
+        let stdoutBytes = 0;
+        let stderr = '';
+        let stderrBytes = 0;
+        let outputExceeded = false;
+        const killTimer = setTimeout(() => child.kill(), req.limits.wallTimeMs + HELPER_SLACK_MS);
+        const onAbort = () => child.kill();
+        req.signal?.addEventListener('abort', onAbort, { once: true });
+        child.stdout?.on('data', (chunk: Buffer) => {
+          stdoutBytes += chunk.length;
+          if (stdoutBytes > req.limits.outputBytes) {
+            outputExceeded = true;
+            child.kill();
+            return;
+          }
+          hash.update(chunk);
+          if (req.stdout === 'capture') kept.push(chunk);
+        });
+        child.stderr?.on('data', (chunk: Buffer) => {
+          stderrBytes += chunk.length;
+          if (stderr.length < req.stderrBytes) stderr += chunk.toString('utf8');
+        });
+        child.on('error', (error) => {
+          clearTimeout(killTimer);
+          reject(new SandboxUnavailableError(`cannot start the job helper: ${error.message}`));
+        });
+        child.on('close', () => {
+          clearTimeout(killTimer);
+          req.signal?.removeEventListener('abort', onAbort);
+          if (req.signal?.aborted) return reject(abortError(req.signal));
+          resolvePromise({
+            ...(req.stdout === 'capture' ? { stdout: Buffer.concat(kept) } : {}),
+            stdoutBytes: Math.min(stdoutBytes, req.limits.outputBytes),
+            stdoutSha256: hash.digest('hex'),
+            stderr: stderr.slice(0, req.stderrBytes),
+            stderrBytes,
+            outputExceeded,
+          });
+        });
+      });
+      const text = await readFile(reportFile, 'utf8').catch(() => null);
+      let data: unknown = null;
+      try {
+        data = text === null ? null : JSON.parse(text);
+      } catch {
+        data = null;
+      }
+      const parsed = jobHelperReportSchema.safeParse(data);
+      if (!parsed.success)
+        throw new SandboxUnavailableError(
+          `the job helper left no valid report: ${streams.stderr.slice(-500)}`,
+        );
+      const result = reportToResult(parsed.data, streams, null);
+      if (streams.outputExceeded) result.limitExceeded = 'output';
+      if (req.counters.length)
+        result.counters = await uprofCounters(this.options.uprof ?? null, req.counters);
+      return result;
+    } finally {
+      await stdin?.close();
+      await rm(reportFile, { force: true }).catch(() => undefined);
+    }
+  }
+}

@@ -1,0 +1,173 @@
+// The emulated Windows sandbox: the job helper and the program run under Wine, and Wine runs inside
+// the Linux bubblewrap sandbox — so untrusted code still has no network, no host files and the
+// Linux limits as a backstop, while the Job Object limits and measurements are the adapter's own.
+//
+//   node ── sandbox-helper ── bwrap (uid 65534) ── init ── wine job-helper.exe ── (Job Object) program.exe
+//
+// Each run gets a private writable shadow of the master Wine prefix in its run folder (wine-prefix.ts)
+// and its own wineserver, which the sandbox's init kills with everything else when the run ends.
+import { randomBytes } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { jobHelperReportSchema } from '../../contracts';
+import { DEFAULT_SANDBOX_IDENTITY } from '../sandbox/bubblewrap-sandbox';
+import { normalizeRequest } from '../sandbox/request';
+import {
+  SandboxUnavailableError,
+  type Sandbox,
+  type SandboxRequest,
+  type SandboxResult,
+} from '../sandbox/sandbox';
+import type { SandboxIdentity } from '../sandbox/work-dir';
+import { jobHelperBinary } from './job-helper-binary';
+import { reportToResult } from './report-to-result';
+import { unsupportedCounters } from './unsupported-counters';
+import { ensureMasterPrefix, shadowPrefix, WINE_ENV, wineVersion } from './wine-prefix';
+
+/** Where the trusted pieces appear inside the sandbox (read-only). */
+const HELPER_IN_SANDBOX = '/opt/perfjudge/job-helper.exe';
+const MASTER_IN_SANDBOX = '/opt/perfjudge/wine-prefix';
+/** Wine's own memory (wineserver, the loader, the helper) on top of the program's limit. */
+const WINE_MEMORY_BYTES = 512 * 2 ** 20;
+/** wineserver and the helper on top of the program's processes. */
+const WINE_PROCESSES = 16;
+/** Wine's start (~0.2 s, more on a busy host) before the helper's clock starts. */
+const WINE_START_MS = 15_000;
+
+export interface WineSandboxOptions {
+  /** The Linux sandbox Wine runs in. */
+  linux: Sandbox;
+  dataDir: string;
+  /** Must be the identity the Linux sandbox runs as (Wine wants to own its prefix). */
+  identity?: SandboxIdentity | null;
+  helperCacheDir?: string;
+  log?: (line: string) => void;
+}
+
+export class WineSandbox implements Sandbox {
+  readonly kind = 'wine' as const;
+  private readonly identity: SandboxIdentity | null;
+  private prepared: Promise<{ helper: string; master: string; version: string }> | null = null;
+
+  constructor(private readonly options: WineSandboxOptions) {
+    this.identity =
+      options.identity !== undefined
+        ? options.identity
+        : process.getuid?.() === 0
+          ? DEFAULT_SANDBOX_IDENTITY
+          : null;
+  }
+
+  /** Builds the helper and initializes the master prefix once (both are cached on disk). */
+  prepare(): Promise<{ helper: string; master: string; version: string }> {
+    if (!this.prepared) {
+      this.prepared = (async () => {
+        const version = await wineVersion();
+        if (!version)
+          throw new SandboxUnavailableError(
+            'Wine is not installed (wine --version failed): apt-get install wine wine64',
+          );
+        const helper = await jobHelperBinary(
+          'emulated',
+          this.options.helperCacheDir ? { cacheDir: this.options.helperCacheDir } : {},
+        );
+        const master = await ensureMasterPrefix({
+          dataDir: this.options.dataDir,
+          identity: this.identity,
+          ...(this.options.log ? { log: this.options.log } : {}),
+        });
+        return { helper, master, version };
+      })();
+      this.prepared.catch(() => (this.prepared = null));
+    }
+    return this.prepared;
+  }
+
+  async check(): Promise<void> {
+    await this.options.linux.check();
+    await this.prepare();
+  }
+
+  async run(request: SandboxRequest): Promise<SandboxResult> {
+    const req = normalizeRequest(request);
+    const { helper, master } = await this.prepare();
+    const tag = randomBytes(6).toString('hex');
+    const prefix = path.join(req.workDir, `.wine-${tag}`);
+    const reportFile = path.join(req.workDir, `.job-report-${tag}.json`);
+    await shadowPrefix(master, prefix, MASTER_IN_SANDBOX);
+    try {
+      const outer = await this.options.linux.run({
+        command: '/usr/bin/wine',
+        args: [
+          HELPER_IN_SANDBOX,
+          '--report',
+          reportFile,
+          '--memory',
+          String(req.limits.memoryBytes),
+          '--processes',
+          String(req.limits.processes),
+          '--time-ms',
+          String(req.limits.wallTimeMs),
+          '--',
+          req.command,
+          ...req.args,
+        ],
+        workDir: req.workDir,
+        cwd: req.cwd,
+        readOnly: [
+          ...req.readOnly,
+          { host: helper, sandbox: HELPER_IN_SANDBOX },
+          { host: master, sandbox: MASTER_IN_SANDBOX },
+        ],
+        env: { ...req.env, ...WINE_ENV, WINEPREFIX: prefix },
+        ...(req.stdinFile ? { stdinFile: req.stdinFile } : {}),
+        stdout: req.stdout,
+        stderrBytes: req.stderrBytes,
+        ...(req.cpu !== undefined ? { cpu: req.cpu } : {}),
+        limits: {
+          wallTimeMs: req.limits.wallTimeMs + WINE_START_MS,
+          memoryBytes: req.limits.memoryBytes + WINE_MEMORY_BYTES,
+          processes: req.limits.processes + WINE_PROCESSES,
+          outputBytes: req.limits.outputBytes,
+          fileBytes: req.limits.fileBytes,
+        },
+        ...(req.signal ? { signal: req.signal } : {}),
+      });
+      const text = await readFile(reportFile, 'utf8').catch(() => null);
+      const parsed = text === null ? null : jobHelperReportSchema.safeParse(parseJson(text));
+      const streams = {
+        ...(outer.stdout ? { stdout: outer.stdout } : {}),
+        stdoutBytes: outer.stdoutBytes,
+        stdoutSha256: outer.stdoutSha256,
+        stderr: outer.stderr,
+        stderrBytes: outer.stderrBytes,
+      };
+      if (!parsed?.success) {
+        // No report: the Linux sandbox stopped Wine first (its backstop limits), or Wine failed.
+        if (outer.limitExceeded) return { ...outer, counters: countersFor(req.counters) };
+        throw new SandboxUnavailableError(
+          `the job helper under Wine left no valid report (exit ${outer.exitCode ?? outer.signal}): ` +
+            `${parsed && !parsed.success ? parsed.error.message : outer.stderr.slice(-500)}`,
+        );
+      }
+      const result = reportToResult(parsed.data, streams, outer);
+      return req.counters.length ? { ...result, counters: countersFor(req.counters) } : result;
+    } finally {
+      await rm(prefix, { recursive: true, force: true }).catch(() => undefined);
+      await rm(reportFile, { force: true }).catch(() => undefined);
+    }
+  }
+}
+
+function countersFor(names: string[]) {
+  // Under Wine there is no PMU access and no uProf: unsupported, never 0.
+  return unsupportedCounters(names);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
