@@ -22,6 +22,25 @@ export function scoreJobId(submissionId: string, round: number): string {
   return `score-${submissionId}-r${round}`;
 }
 
+/** Largest benchmark input an organizer may set (the Challenge column is a 32-bit integer). */
+export const MAX_BENCHMARK_BYTES = 2 ** 31 - 1;
+/** Smallest: below this the timed runs measure process start-up, not the solution. */
+export const MIN_BENCHMARK_BYTES = 1024;
+
+/**
+ * The organizer's contest settings that change how a patch is judged. Runners never read the
+ * database, so they travel in the job; each one absent means "as the manifest (or the runner's
+ * secret) says", which is also how jobs enqueued before settings existed are judged.
+ */
+export const judgingJobSettingsSchema = z.strictObject({
+  /** Relative half-width of the speedup interval the measure stage aims for (runPolicy.precision). */
+  precision: z.number().positive().max(0.5).optional(),
+  benchmarkBytes: z.number().int().min(MIN_BENCHMARK_BYTES).max(MAX_BENCHMARK_BYTES).optional(),
+  /** The hidden benchmark input's seed, instead of the one in the runner's environment. */
+  benchmarkSeed: z.string().min(8).max(4096).optional(),
+});
+export type JudgingJobSettings = z.infer<typeof judgingJobSettingsSchema>;
+
 export const judgingJobSchema = z.strictObject({
   judgingId: z.string().min(1).max(64),
   /** The rejudge round: a result from an older round is ignored by the scorer. */
@@ -33,6 +52,7 @@ export const judgingJobSchema = z.strictObject({
   }),
   target: targetIdSchema,
   patchText: z.string().max(MAX_JOB_PATCH_BYTES),
+  settings: judgingJobSettingsSchema.optional(),
 });
 export type JudgingJob = z.infer<typeof judgingJobSchema>;
 

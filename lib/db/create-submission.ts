@@ -1,7 +1,9 @@
 // Stores a submission and one judging per target of its challenge version, in one transaction.
 import { createHash } from 'node:crypto';
+import type { JudgingJobSettings } from '../../contracts';
 import type { Db } from './client';
 import { NotFoundError } from './errors';
+import { CHALLENGE_SETTINGS_SELECT, toJudgingJobSettings } from './judging-job-settings';
 
 export interface CreateSubmissionOptions {
   userId: string;
@@ -16,6 +18,8 @@ export interface CreatedSubmission {
   challenge: { slug: string; version: number };
   /** What the caller enqueues, one job per judging (job id from judgingId and round). */
   judgings: { judgingId: string; target: string; round: number }[];
+  /** The organizer's judging settings, for the jobs (absent when none is set). */
+  settings?: JudgingJobSettings;
 }
 
 export async function createSubmission(
@@ -33,6 +37,7 @@ export async function createSubmission(
       version: true,
       challengeId: true,
       targets: { select: { id: true, name: true }, orderBy: { name: 'asc' } },
+      challenge: { select: CHALLENGE_SETTINGS_SELECT },
     },
   });
   if (!version)
@@ -61,11 +66,13 @@ export async function createSubmission(
       judgings: { select: { id: true, round: true, target: { select: { name: true } } } },
     },
   });
+  const settings = toJudgingJobSettings(version.challenge);
   return {
     submissionId: submission.id,
     challenge: { slug: options.challengeSlug, version: version.version },
     judgings: submission.judgings
       .map((j) => ({ judgingId: j.id, target: j.target.name, round: j.round }))
       .sort((a, b) => a.target.localeCompare(b.target)),
+    ...(settings ? { settings } : {}),
   };
 }

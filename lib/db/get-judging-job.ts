@@ -1,5 +1,7 @@
 // Everything a judging job carries, read back from the database (to enqueue or re-enqueue it).
+import type { JudgingJobSettings } from '../../contracts';
 import type { Db } from './client';
+import { CHALLENGE_SETTINGS_SELECT, toJudgingJobSettings } from './judging-job-settings';
 
 export interface JudgingJobData {
   judgingId: string;
@@ -8,6 +10,8 @@ export interface JudgingJobData {
   challenge: { slug: string; version: number };
   target: string;
   patchText: string;
+  /** The organizer's settings as they are now (a rejudge after a change judges with the new ones). */
+  settings?: JudgingJobSettings;
 }
 
 export async function getJudgingJob(db: Db, judgingId: string): Promise<JudgingJobData | null> {
@@ -21,12 +25,18 @@ export async function getJudgingJob(db: Db, judgingId: string): Promise<JudgingJ
         select: {
           id: true,
           patchText: true,
-          challengeVersion: { select: { version: true, challenge: { select: { slug: true } } } },
+          challengeVersion: {
+            select: {
+              version: true,
+              challenge: { select: { slug: true, ...CHALLENGE_SETTINGS_SELECT } },
+            },
+          },
         },
       },
     },
   });
   if (!j) return null;
+  const settings = toJudgingJobSettings(j.submission.challengeVersion.challenge);
   return {
     judgingId: j.id,
     round: j.round,
@@ -37,5 +47,6 @@ export async function getJudgingJob(db: Db, judgingId: string): Promise<JudgingJ
     },
     target: j.target.name,
     patchText: j.submission.patchText,
+    ...(settings ? { settings } : {}),
   };
 }

@@ -141,6 +141,7 @@ export async function submitPatch(options: SubmitPatchOptions): Promise<SubmitPa
         challenge: created.challenge,
         target: j.target as TargetId,
         patchText: options.patchText,
+        ...(created.settings ? { settings: created.settings } : {}),
       })),
     );
   } catch (error) {

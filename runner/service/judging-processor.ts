@@ -23,7 +23,7 @@ import {
   type TargetId,
 } from '../../contracts';
 import { loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
-import { judge } from '../judge/judge';
+import { judge, type JudgeOptions } from '../judge/judge';
 import type { Sandbox } from '../sandbox/sandbox';
 import { acquireHostLock } from './host-lock';
 import { createJobPublisher } from './job-publisher';
@@ -221,6 +221,51 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
   };
 }
 
+export type JobJudgeInputs = Pick<
+  JudgeOptions,
+  'benchmark' | 'benchmarkSeedIsSecret' | 'publicInput' | 'runPolicy'
+>;
+
+/**
+ * The inputs and run policy a job is judged with: the organizer's settings in the job win over the
+ * manifest, the runner's secret and its development knobs (an organizer who set 256 MiB means it);
+ * a job without settings is judged as before they existed. The runner's pair budget still caps the
+ * runs.
+ */
+export function judgeInputsForJob(
+  data: JudgingJob,
+  challenge: Challenge,
+  settings: Pick<JudgingSettings, 'secret' | 'benchmarkBytes' | 'publicBytes' | 'maxPairs'>,
+): JobJudgeInputs {
+  const { manifest } = challenge;
+  const organizerSeed = data.settings?.benchmarkSeed;
+  const secretSeed = organizerSeed ?? settings.secret(manifest.inputs.benchmark.seedEnv);
+  const runPolicy: Partial<RunPolicy> = {
+    ...(settings.maxPairs
+      ? {
+          maxPairs: settings.maxPairs,
+          minPairs: Math.min(manifest.runPolicy.minPairs, settings.maxPairs),
+        }
+      : {}),
+    ...(data.settings?.precision !== undefined ? { precision: data.settings.precision } : {}),
+  };
+  return {
+    benchmark: {
+      seed: secretSeed ?? `local-${manifest.slug}-benchmark`,
+      sizeBytes:
+        data.settings?.benchmarkBytes ?? settings.benchmarkBytes ?? manifest.inputs.benchmark.size,
+      rareSeparators: manifest.inputs.rareSeparators,
+    },
+    benchmarkSeedIsSecret: secretSeed !== undefined,
+    publicInput: {
+      seed: manifest.inputs.public.seed,
+      sizeBytes: settings.publicBytes ?? manifest.inputs.public.size,
+      rareSeparators: false,
+    },
+    runPolicy,
+  };
+}
+
 async function judgeUnderHostLock(
   data: JudgingJob,
   settings: JudgingSettings,
@@ -248,14 +293,11 @@ async function judgeUnderHostLock(
     const swept = await sweepStaleScratch(settings.workRoot);
     if (swept.length) note(`removed ${swept.length} scratch folder(s) left by a dead runner`);
     const { challenge } = await loadJobChallenge(data, settings);
-    const { manifest } = challenge;
-    const secretSeed = settings.secret(manifest.inputs.benchmark.seedEnv);
-    const runPolicy: Partial<RunPolicy> = settings.maxPairs
-      ? {
-          maxPairs: settings.maxPairs,
-          minPairs: Math.min(manifest.runPolicy.minPairs, settings.maxPairs),
-        }
-      : {};
+    const inputs = judgeInputsForJob(data, challenge, settings);
+    if (data.settings)
+      note(
+        `organizer settings: ${Object.keys(data.settings).join(', ')}; benchmark input ${inputs.benchmark.sizeBytes} bytes`,
+      );
     return await judge({
       challenge,
       target: data.target,
@@ -263,18 +305,7 @@ async function judgeUnderHostLock(
       sandbox: settings.sandbox,
       dataDir: settings.dataDir,
       workRoot: settings.workRoot,
-      benchmark: {
-        seed: secretSeed ?? `local-${manifest.slug}-benchmark`,
-        sizeBytes: settings.benchmarkBytes ?? manifest.inputs.benchmark.size,
-        rareSeparators: manifest.inputs.rareSeparators,
-      },
-      benchmarkSeedIsSecret: secretSeed !== undefined,
-      publicInput: {
-        seed: manifest.inputs.public.seed,
-        sizeBytes: settings.publicBytes ?? manifest.inputs.public.size,
-        rareSeparators: false,
-      },
-      runPolicy,
+      ...inputs,
       ...(settings.cpu !== undefined ? { cpu: settings.cpu } : {}),
       judgingId: data.judgingId,
       devMode: settings.devMode,

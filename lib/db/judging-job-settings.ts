@@ -1,0 +1,25 @@
+// The organizer's settings of a Challenge row as a judging job carries them: only those set, so a
+// job for a challenge without settings looks exactly like one from before settings existed.
+import type { JudgingJobSettings } from '../../contracts';
+
+export interface ChallengeSettingsRow {
+  precision: number | null;
+  benchmarkBytes: number | null;
+  benchmarkSeed: string | null;
+}
+
+/** Prisma `select` for the columns toJudgingJobSettings reads. */
+export const CHALLENGE_SETTINGS_SELECT = {
+  precision: true,
+  benchmarkBytes: true,
+  benchmarkSeed: true,
+} as const;
+
+export function toJudgingJobSettings(row: ChallengeSettingsRow): JudgingJobSettings | undefined {
+  const settings: JudgingJobSettings = {
+    ...(row.precision !== null ? { precision: row.precision } : {}),
+    ...(row.benchmarkBytes !== null ? { benchmarkBytes: row.benchmarkBytes } : {}),
+    ...(row.benchmarkSeed !== null ? { benchmarkSeed: row.benchmarkSeed } : {}),
+  };
+  return Object.keys(settings).length > 0 ? settings : undefined;
+}

@@ -1,0 +1,73 @@
+// The organizer's settings travel in the judging job and reach the judge: precision as the run
+// policy's, benchmark size and seed as the hidden input's; a job without settings is judged as before.
+import { describe, expect, it } from 'vitest';
+import { judgingJobSchema, type JudgingJob } from '../../contracts';
+import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { judgeInputsForJob } from '../../runner/service/judging-processor';
+
+const baseJob = {
+  judgingId: 'j1',
+  round: 0,
+  submissionId: 's1',
+  challenge: { slug: 'wordcount', version: 1 },
+  target: 'linux-intel',
+  patchText: '',
+} as const;
+
+describe('judging job settings', () => {
+  it('carry precision, size and seed into the judge options', async () => {
+    const challenge = await loadChallenge('wordcount');
+    const job: JudgingJob = judgingJobSchema.parse({
+      ...baseJob,
+      challenge: { slug: 'wordcount', version: challenge.manifest.version },
+      settings: { precision: 0.02, benchmarkBytes: 4096, benchmarkSeed: 'organizer-seed-1' },
+    });
+    const inputs = judgeInputsForJob(job, challenge, {
+      secret: () => 'env-seed-xyz',
+      benchmarkBytes: 1 << 20,
+      maxPairs: 5,
+    });
+    expect(inputs.benchmark.seed).toBe('organizer-seed-1');
+    expect(inputs.benchmark.sizeBytes).toBe(4096);
+    expect(inputs.benchmarkSeedIsSecret).toBe(true);
+    expect(inputs.runPolicy?.precision).toBe(0.02);
+    // The runner's pair budget still applies.
+    expect(inputs.runPolicy?.maxPairs).toBe(5);
+  });
+
+  it('leave a job without settings judged by the manifest and the runner', async () => {
+    const challenge = await loadChallenge('wordcount');
+    const { manifest } = challenge;
+    const job = judgingJobSchema.parse({
+      ...baseJob,
+      challenge: { slug: 'wordcount', version: manifest.version },
+    });
+    const withSecret = judgeInputsForJob(job, challenge, { secret: () => 'env-seed-xyz' });
+    expect(withSecret.benchmark.seed).toBe('env-seed-xyz');
+    expect(withSecret.benchmark.sizeBytes).toBe(manifest.inputs.benchmark.size);
+    expect(withSecret.benchmarkSeedIsSecret).toBe(true);
+    expect(withSecret.runPolicy?.precision).toBeUndefined();
+
+    const local = judgeInputsForJob(job, challenge, {
+      secret: () => undefined,
+      benchmarkBytes: 999,
+    });
+    expect(local.benchmarkSeedIsSecret).toBe(false);
+    expect(local.benchmark.sizeBytes).toBe(999);
+  });
+
+  it('refuse settings out of range or unknown', () => {
+    for (const settings of [
+      { precision: 0 },
+      { precision: 0.9 },
+      { benchmarkBytes: 10 },
+      { benchmarkBytes: 1.5e3 + 0.5 },
+      { benchmarkSeed: 'short' },
+      { deadline: '2026-01-01' },
+    ])
+      expect(
+        judgingJobSchema.safeParse({ ...baseJob, settings }).success,
+        JSON.stringify(settings),
+      ).toBe(false);
+  });
+});
