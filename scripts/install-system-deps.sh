@@ -16,6 +16,8 @@ declare -A PACKAGES=(
   [objcopy]=binutils
   [cc]=gcc
   [redis-server]=redis-server
+  # Browser tests (Playwright drives Debian's Chromium; its own browser download is not used).
+  [chromium]=chromium
 )
 
 missing=()

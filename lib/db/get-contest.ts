@@ -55,9 +55,12 @@ export async function getContest(db: Db, slug: string, now = new Date()): Promis
   const latest = challenge?.versions[0];
   if (!challenge || !latest) throw new NotFoundError(`No challenge ${slug}`);
   const manifest = manifestSchema.parse(latest.manifest);
+  // The organizer's deadline wins over the manifest's.
+  const deadline =
+    challenge.deadline ?? (manifest.deadline !== undefined ? new Date(manifest.deadline) : null);
   const closedReason = challenge.closedAt
     ? 'The organizers closed the contest.'
-    : challenge.deadline && challenge.deadline <= now
+    : deadline && deadline <= now
       ? 'The deadline has passed.'
       : null;
   return {
@@ -68,7 +71,7 @@ export async function getContest(db: Db, slug: string, now = new Date()): Promis
     challengeVersionId: latest.id,
     manifest,
     settings: {
-      deadline: challenge.deadline,
+      deadline,
       submissionsPerHour: challenge.submissionsPerHour ?? manifest.quota.submissionsPerHour,
       precision: challenge.precision ?? manifest.runPolicy.precision,
       benchmarkBytes: challenge.benchmarkBytes,

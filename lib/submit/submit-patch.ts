@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { MAX_JOB_PATCH_BYTES, type TargetId } from '../../contracts';
 import { inspectPatch, listFiles, type IntakeRejectionReason } from '../../runner/intake';
+import type { ChangedFile } from '../../runner/intake/result';
 import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../challenge/load-manifest';
 import type { Db } from '../db/client';
 import { createSubmission } from '../db/create-submission';
@@ -89,16 +90,18 @@ function unknownChallenge(slug: string): SubmitPatchResult {
   return { ok: false, reason: 'unknown-challenge', message: `There is no challenge "${slug}".` };
 }
 
-export async function submitPatch(options: SubmitPatchOptions): Promise<SubmitPatchResult> {
-  const challenge = options.challenge ?? (await findChallenge(options.challengeSlug));
-  if (!challenge || challenge.manifest.slug !== options.challengeSlug)
-    return unknownChallenge(options.challengeSlug);
+type Inspection =
+  | { ok: true; files: ChangedFile[] }
+  | { ok: false; reason: IntakeRejectionReason; message: string; file?: string };
+
+/**
+ * Everything intake can decide without the template on disk, so an obviously bad patch is refused
+ * with its reason now instead of minutes later by a runner.
+ */
+async function inspectForChallenge(challenge: Challenge, patchText: string): Promise<Inspection> {
   const { manifest } = challenge;
   const rules = await challengeRules(challenge);
-
-  // Everything intake can decide without the template on disk, so an obviously bad patch is
-  // refused with its reason now instead of minutes later by a runner.
-  const inspected = inspectPatch(options.patchText, {
+  const inspected = inspectPatch(patchText, {
     patchBytes: Math.min(manifest.limits.patchBytes, MAX_JOB_PATCH_BYTES),
     editableFiles: manifest.editableFiles,
     allowedNewFiles: manifest.allowedNewFiles,
@@ -113,6 +116,40 @@ export async function submitPatch(options: SubmitPatchOptions): Promise<SubmitPa
       message: inspected.message,
       ...(inspected.file !== undefined ? { file: inspected.file } : {}),
     };
+  return { ok: true, files: inspected.validated.files };
+}
+
+export type PreviewPatchResult =
+  | { ok: true; files: ChangedFile[] }
+  | {
+      ok: false;
+      reason: IntakeRejectionReason | 'unknown-challenge';
+      message: string;
+      file?: string;
+    };
+
+/** What submitting would decide at intake, without storing anything: the files, or why not. */
+export async function previewPatch(
+  challengeSlug: string,
+  patchText: string,
+): Promise<PreviewPatchResult> {
+  const challenge = await findChallenge(challengeSlug);
+  if (!challenge || challenge.manifest.slug !== challengeSlug)
+    return {
+      ok: false,
+      reason: 'unknown-challenge',
+      message: `There is no challenge "${challengeSlug}".`,
+    };
+  return inspectForChallenge(challenge, patchText);
+}
+
+export async function submitPatch(options: SubmitPatchOptions): Promise<SubmitPatchResult> {
+  const challenge = options.challenge ?? (await findChallenge(options.challengeSlug));
+  if (!challenge || challenge.manifest.slug !== options.challengeSlug)
+    return unknownChallenge(options.challengeSlug);
+  const { manifest } = challenge;
+  const inspected = await inspectForChallenge(challenge, options.patchText);
+  if (!inspected.ok) return inspected;
 
   let created;
   try {

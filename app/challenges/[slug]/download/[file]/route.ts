@@ -1,0 +1,56 @@
+// Downloads of a challenge: <slug>-template.tar.gz, <slug>-template.zip and public-input.txt.
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import { loadChallenge } from '../../../../../lib/challenge/load-manifest';
+import { db } from '../../../../../lib/db/client';
+import { getContest } from '../../../../../lib/db/get-contest';
+import { HttpError, route } from '../../../../../lib/web/api-errors';
+import {
+  archiveName,
+  publicInput,
+  templateArchive,
+  type ArchiveFormat,
+} from '../../../../../lib/web/challenge-files';
+
+export const dynamic = 'force-dynamic';
+
+const paramsSchema = z.object({
+  slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/),
+  file: z.string().max(100),
+});
+
+export const GET = route(
+  async (_request: Request, context: { params: Promise<{ slug: string; file: string }> }) => {
+    const params = paramsSchema.safeParse(await context.params);
+    if (!params.success) throw new HttpError(404, 'Not found', 'not-found');
+    const { slug, file } = params.data;
+    // Only challenges the platform has registered, not any folder that happens to exist.
+    await getContest(db(), slug);
+    const challenge = await loadChallenge(slug);
+
+    for (const format of ['tar.gz', 'zip'] as ArchiveFormat[])
+      if (file === archiveName(slug, format))
+        return new Response(await templateArchive(challenge, format), {
+          headers: {
+            'content-type': format === 'zip' ? 'application/zip' : 'application/gzip',
+            'content-disposition': `attachment; filename="${file}"`,
+            'cache-control': 'public, max-age=300',
+          },
+        });
+
+    if (file === 'public-input.txt') {
+      const input = await publicInput(challenge);
+      return new Response(Readable.toWeb(createReadStream(input.path)) as ReadableStream, {
+        headers: {
+          'content-type': 'text/plain; charset=utf-8',
+          'content-length': String(input.bytes),
+          'content-disposition': `attachment; filename="${slug}-public-input.txt"`,
+          'x-content-sha256': input.sha256,
+          'cache-control': 'public, max-age=3600',
+        },
+      });
+    }
+    throw new HttpError(404, `No download "${file}"`, 'not-found');
+  },
+);
