@@ -200,7 +200,8 @@ export async function applyParsedPatch(
   const realDest = await realpath(destDir);
   const home = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-git-home-'));
   try {
-    const env: NodeJS.ProcessEnv = {
+    // A cast, not an annotation: under Next.js's types ProcessEnv requires NODE_ENV, which git needs not.
+    const env = {
       PATH: options.pathEnv ?? DEFAULT_PATH_ENV,
       HOME: home,
       GIT_CONFIG_NOSYSTEM: '1',
@@ -209,7 +210,7 @@ export async function applyParsedPatch(
       GIT_CEILING_DIRECTORIES: path.dirname(realDest),
       LC_ALL: 'C',
       GIT_TERMINAL_PROMPT: '0',
-    };
+    } as Record<string, string> as unknown as NodeJS.ProcessEnv;
     const args = ['apply', '--verbose', '--whitespace=nowarn', `-p${patch.stripLevel}`, '-'];
     for (const mail of patch.mails) {
       const run = await runGit(args, mail.applyText, realDest, env, options);
