@@ -24,3 +24,5 @@ npx tsc --noEmit -p tsconfig.json
 npx eslint .
 npx prettier --check . >/dev/null || { npx prettier --check .; exit 1; }
 npx vitest run "$@"
+# Browser tests: Debian's Chromium against the built app with a real scorer and runners (playwright.config.ts).
+npx playwright test

@@ -1,0 +1,48 @@
+// Browser tests (tests/e2e): Debian's Chromium drives the real web app, started by the global setup
+// with a real scorer and runners on a private schema and queue prefix. `npm run test:e2e`.
+import { defineConfig, devices } from '@playwright/test';
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: '*.spec.ts',
+  outputDir: 'test-results',
+  globalSetup: './tests/e2e/global-setup.ts',
+  forbidOnly: !!process.env.CI,
+  // One browser at a time: the app, the scorer and the runners already share two cores.
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  // A judging with the tiny inputs takes about a minute per target; a flow waits for several.
+  timeout: 6 * 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
+  use: {
+    // Set by the global setup (it picks the port); the workers load this file after it ran.
+    baseURL: process.env.PERFJUDGE_E2E_BASE_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    viewport: { width: 1280, height: 800 },
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1280, height: 800 },
+        // Debian's Chromium: Playwright's own browser download cannot work on these machines.
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+            '--disable-quic',
+          ],
+        },
+      },
+    },
+  ],
+});

@@ -1,0 +1,198 @@
+// Brings up the whole platform for the browser tests and returns its teardown: a private PostgreSQL
+// schema (refused unless the database is on this machine), migrated and seeded with the wordcount
+// challenge and a known organizer; a private BullMQ prefix; `next build` into its own folder and
+// `next start` on a free port; a real scorer and real runners (linux-intel, and windows-amd emulated
+// under Wine) in development mode with tiny inputs. Logs: test-results/e2e-logs/.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { env, REPO_ROOT } from '../../lib/config/env';
+import { seed } from '../../prisma/seed';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { E2E_VARIABLES, ORGANIZER, reuseBuild } from './support/e2e-env';
+import {
+  LOG_DIR,
+  runToCompletion,
+  startService,
+  stopService,
+  type Service,
+} from './support/processes';
+
+const BIN = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
+const NEXT_BIN = path.join(REPO_ROOT, 'node_modules/next/dist/bin/next');
+/** Its own build folder, so a developer's `next dev` or another test server is left alone. */
+const DIST_DIR = '.next-e2e';
+/**
+ * Tiny inputs and few runs (the speedup's interval is wide, which the tests do not look at): a
+ * judging takes well under a minute per target here. The runners' default inputs take minutes.
+ */
+const RUNNER_DEV_ARGS = [
+  '--dev-mode',
+  '--input-size',
+  '1MiB',
+  '--public-size',
+  '256KiB',
+  '--runs',
+  '3',
+  '--no-deterministic',
+  '--grace-seconds',
+  '5',
+];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** The emulated Windows runner needs Wine and MinGW-w64 (scripts/install-system-deps.sh). */
+function canEmulateWindows(): boolean {
+  return ['/usr/bin/wine', '/usr/bin/x86_64-w64-mingw32-g++'].every((file) => existsSync(file));
+}
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const started = Date.now();
+  const config = env();
+  const prefix = `e2e-${randomBytes(4).toString('hex')}`;
+  const services: Service[] = [];
+  let database: TestDatabase | undefined;
+
+  async function teardown(): Promise<void> {
+    // Runners first (they may be mid-judging), then the scorer, then the web app.
+    for (const service of [...services].reverse()) await stopService(service, 10_000);
+    await deleteKeys(config.REDIS_URL, prefix).catch((error: unknown) =>
+      console.error(`e2e teardown: Redis keys ${prefix}:* left: ${(error as Error).message}`),
+    );
+    await database?.drop();
+  }
+
+  try {
+    // createTestDatabase refuses a DATABASE_URL that is not on this machine.
+    database = await createTestDatabase();
+    await seed(database.db, { organizer: ORGANIZER });
+    await database.db.$disconnect();
+
+    // Without DATABASE_URL: the runners never get database credentials, as in production.
+    const { DATABASE_URL: _notForRunners, ...inherited } = process.env;
+    const common = { ...inherited, REDIS_URL: config.REDIS_URL, PERFJUDGE_QUEUE_PREFIX: prefix };
+    const hostLock = path.join(LOG_DIR, `host-${prefix}.lock`);
+
+    const buildStarted = Date.now();
+    if (!(reuseBuild() && existsSync(path.join(REPO_ROOT, DIST_DIR, 'BUILD_ID'))))
+      await runToCompletion({
+        name: 'next-build',
+        command: process.execPath,
+        args: [NEXT_BIN, 'build'],
+        env: { ...common, PERFJUDGE_NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: '1' },
+        timeoutMs: 10 * 60_000,
+      });
+    const buildSeconds = (Date.now() - buildStarted) / 1000;
+
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    // One at a time, each kept as soon as it is up, so a failure later still stops it.
+    services.push(
+      await startService({
+        name: 'web',
+        command: process.execPath,
+        args: [NEXT_BIN, 'start', '--port', String(port), '--hostname', '127.0.0.1'],
+        env: {
+          ...common,
+          NODE_ENV: 'production',
+          NEXT_TELEMETRY_DISABLED: '1',
+          PERFJUDGE_NEXT_DIST_DIR: DIST_DIR,
+          DATABASE_URL: database.url,
+          PERFJUDGE_PUBLIC_URL: baseUrl,
+          PERFJUDGE_AUTH_SECRET: randomBytes(32).toString('base64url'),
+        },
+        ready: /Ready in|started server|Local:/i,
+        timeoutMs: 60_000,
+      }),
+    );
+    services.push(
+      await startService({
+        name: 'scorer',
+        command: process.execPath,
+        args: [BIN, 'scorer'],
+        env: { ...common, DATABASE_URL: database.url },
+        ready: /scorer ready/,
+        timeoutMs: 60_000,
+      }),
+    );
+    services.push(
+      await startService({
+        name: 'runner-linux-intel',
+        command: process.execPath,
+        args: [
+          BIN,
+          'runner',
+          '--target',
+          'linux-intel',
+          '--host-lock',
+          hostLock,
+          ...RUNNER_DEV_ARGS,
+        ],
+        env: common,
+        ready: /serving judge-linux-intel/,
+        timeoutMs: 60_000,
+      }),
+    );
+    if (canEmulateWindows())
+      services.push(
+        await startService({
+          name: 'runner-windows-amd',
+          command: process.execPath,
+          args: [
+            BIN,
+            'runner',
+            '--target',
+            'windows-amd',
+            '--host-lock',
+            hostLock,
+            ...RUNNER_DEV_ARGS,
+          ],
+          env: common,
+          ready: /serving judge-windows-amd/,
+          timeoutMs: 60_000,
+        }),
+      );
+
+    // The tests' workers start after this and inherit these (tests/e2e/support/e2e-env.ts).
+    process.env[E2E_VARIABLES.baseUrl] = baseUrl;
+    process.env[E2E_VARIABLES.databaseUrl] = database.url;
+    console.log(
+      `e2e: ${baseUrl}, schema ${database.schema}, queue prefix ${prefix}; next build ${buildSeconds.toFixed(0)} s, ` +
+        `setup ${((Date.now() - started) / 1000).toFixed(0)} s; logs in ${path.relative(REPO_ROOT, LOG_DIR)}/`,
+    );
+    return teardown;
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+}

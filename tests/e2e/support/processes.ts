@@ -1,0 +1,114 @@
+// The platform's processes for the browser tests (web app, scorer, runners): started with their
+// output written to test-results/e2e-logs/ (kept after the run for debugging), ready when their
+// start-up line appears, stopped gracefully and then killed if they hang.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { REPO_ROOT } from '../../../lib/config/env';
+
+export const LOG_DIR = path.join(REPO_ROOT, 'test-results', 'e2e-logs');
+
+export interface Service {
+  name: string;
+  child: ChildProcess;
+  logFile: string;
+  /** The last few kilobytes of its output, for error messages. */
+  tail(): string;
+}
+
+export interface StartOptions {
+  name: string;
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  /** Output that says the process is ready; omitted: wait for it to exit with 0 instead. */
+  ready?: RegExp;
+  timeoutMs: number;
+}
+
+const TAIL_CHARS = 6_000;
+
+function launch(options: StartOptions): Service {
+  mkdirSync(LOG_DIR, { recursive: true });
+  const logFile = path.join(LOG_DIR, `${options.name}.log`);
+  const log = createWriteStream(logFile);
+  const child = spawn(options.command, options.args, {
+    cwd: REPO_ROOT,
+    env: options.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let tail = '';
+  const onData = (chunk: Buffer) => {
+    log.write(chunk);
+    tail = (tail + chunk.toString()).slice(-TAIL_CHARS);
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  child.on('close', () => log.end());
+  return { name: options.name, child, logFile, tail: () => tail };
+}
+
+function failure(service: Service, why: string): Error {
+  return new Error(
+    `${service.name} ${why} (log: ${path.relative(REPO_ROOT, service.logFile)})\n${service.tail()}`,
+  );
+}
+
+/** Starts a long-lived process and resolves once its output matches `ready`. */
+export async function startService(options: StartOptions & { ready: RegExp }): Promise<Service> {
+  const service = launch(options);
+  let seen = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(failure(service, `not ready within ${options.timeoutMs / 1000} s`)),
+      options.timeoutMs,
+    );
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (options.ready.test(seen)) {
+        clearTimeout(timer);
+        service.child.stdout?.off('data', onData);
+        service.child.stderr?.off('data', onData);
+        seen = '';
+        resolve();
+      }
+    };
+    service.child.stdout?.on('data', onData);
+    service.child.stderr?.on('data', onData);
+    service.child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(failure(service, `exited before it was ready (${signal ?? code})`));
+    });
+  }).catch(async (error: unknown) => {
+    await stopService(service, 2_000);
+    throw error;
+  });
+  return service;
+}
+
+/** Runs a command to completion (a build); rejects with its output's tail unless it exits with 0. */
+export async function runToCompletion(options: Omit<StartOptions, 'ready'>): Promise<void> {
+  const service = launch(options);
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      service.child.kill('SIGKILL');
+      reject(failure(service, `did not finish within ${options.timeoutMs / 1000} s`));
+    }, options.timeoutMs);
+    service.child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(failure(service, `failed (${signal ?? code})`));
+    });
+  });
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
+export async function stopService(service: Service, graceMs: number): Promise<void> {
+  const { child } = service;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
