@@ -1,0 +1,88 @@
+// The signed-in user's account: who they are, and their API tokens for the command line.
+import type { Metadata } from 'next';
+import { env } from '../../lib/config/env';
+import { db } from '../../lib/db/client';
+import { listApiTokens } from '../../lib/db/list-api-tokens';
+import { formatDate } from '../../lib/web/format';
+import { requireUser } from '../../lib/web/session';
+import { CreateTokenForm, RevokeTokenButton } from './token-forms';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Account' };
+
+export default async function AccountPage() {
+  const user = await requireUser('/account');
+  const tokens = await listApiTokens(db(), user.id);
+  const now = Date.now();
+  return (
+    <>
+      <h1>Your account</h1>
+      <dl className="kv card">
+        <dt>Name</dt>
+        <dd>{user.name}</dd>
+        <dt>E-mail</dt>
+        <dd>{user.email}</dd>
+        <dt>Role</dt>
+        <dd>{user.role === 'ORGANIZER' ? 'Organizer' : 'Contestant'}</dd>
+      </dl>
+
+      <h2>API tokens</h2>
+      <p className="muted">
+        A token lets <code>perfjudge submit</code> (or any HTTP client) submit as you. Only its
+        first characters are kept in clear; revoke a token you no longer use.
+      </p>
+      <div className="table-wrap">
+        <table data-testid="api-tokens">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Token</th>
+              <th>Created</th>
+              <th>Last used</th>
+              <th>Expires</th>
+              <th>State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {tokens.length === 0 && (
+              <tr>
+                <td colSpan={6} className="empty">
+                  No tokens yet.
+                </td>
+              </tr>
+            )}
+            {tokens.map((t) => {
+              const expired = t.expiresAt !== null && t.expiresAt.getTime() <= now;
+              return (
+                <tr key={t.id}>
+                  <td>
+                    <span className="ellipsis" title={t.name}>
+                      {t.name}
+                    </span>
+                  </td>
+                  <td className="mono">{t.prefix}…</td>
+                  <td className="nowrap">{formatDate(t.createdAt)}</td>
+                  <td className="nowrap">{t.lastUsedAt ? formatDate(t.lastUsedAt) : 'never'}</td>
+                  <td className="nowrap">{t.expiresAt ? formatDate(t.expiresAt) : 'never'}</td>
+                  <td>
+                    {t.revokedAt ? (
+                      <span className="badge">Revoked</span>
+                    ) : expired ? (
+                      <span className="badge warn">Expired</span>
+                    ) : (
+                      <RevokeTokenButton tokenId={t.id} name={t.name} />
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <div className="card">
+        <h3 style={{ marginTop: 0 }}>New token</h3>
+        <CreateTokenForm server={env().PERFJUDGE_PUBLIC_URL} />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,158 @@
+'use client';
+// Upload a file or paste a diff; check it (the files it touches, or why it would be rejected);
+// then confirm. Checked in the browser first (empty, too large), and again on the server.
+import { useRouter } from 'next/navigation';
+import { useState, type ChangeEvent } from 'react';
+import { z } from 'zod';
+import type { PreviewPatchResult } from '../../../../lib/submit/submit-patch';
+import { formatBytes } from '../../../../lib/web/format';
+import { createSubmission, previewSubmission } from './actions';
+
+export function SubmitForm({ slug, patchBytes }: { slug: string; patchBytes: number }) {
+  const router = useRouter();
+  const [patch, setPatch] = useState('');
+  const [fileName, setFileName] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [preview, setPreview] = useState<PreviewPatchResult | null>(null);
+  const [busy, setBusy] = useState<'check' | 'submit' | null>(null);
+
+  const patchSchema = z
+    .string()
+    .refine((t) => t.trim().length > 0, 'Paste a patch or choose a file first.')
+    .refine(
+      (t) => new TextEncoder().encode(t).length <= patchBytes,
+      `The patch is larger than the limit of ${formatBytes(patchBytes)}.`,
+    );
+
+  function changed(text: string) {
+    setPatch(text);
+    setPreview(null);
+    setError(null);
+  }
+
+  async function onFile(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    if (!file) return;
+    if (file.size > patchBytes) {
+      setError(
+        `${file.name} is ${formatBytes(file.size)}; the limit is ${formatBytes(patchBytes)}.`,
+      );
+      return;
+    }
+    setFileName(file.name);
+    changed(await file.text());
+  }
+
+  async function check() {
+    const parsed = patchSchema.safeParse(patch);
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? 'Invalid patch');
+      return;
+    }
+    setBusy('check');
+    const result = await previewSubmission({ challenge: slug, patch });
+    setBusy(null);
+    if (!result.ok) setError(result.fieldErrors?.patch ?? result.error);
+    else setPreview(result.data);
+  }
+
+  async function submit() {
+    setBusy('submit');
+    const result = await createSubmission({ challenge: slug, patch });
+    if (!result.ok) {
+      setBusy(null);
+      setError(result.error);
+      return;
+    }
+    router.push(`/submissions/${result.data.submissionId}`);
+  }
+
+  return (
+    <div className="stack" style={{ display: 'grid', gap: '1em' }}>
+      <div className="card">
+        <label>
+          Patch file
+          <span className="hint">
+            The output of <code>git diff</code> or <code>git format-patch --stdout</code>, at most{' '}
+            {formatBytes(patchBytes)}.
+          </span>
+          <input type="file" accept=".patch,.diff,.txt,text/plain" onChange={onFile} />
+        </label>
+        {fileName && <p className="small muted">Loaded {fileName}.</p>}
+        <label style={{ marginTop: '1em' }}>
+          Or paste it
+          <textarea
+            name="patch"
+            value={patch}
+            onChange={(e) => changed(e.target.value)}
+            spellCheck={false}
+            placeholder="diff --git a/wordcount.cpp b/wordcount.cpp"
+            aria-describedby={error ? 'patch-error' : undefined}
+          />
+        </label>
+        <div className="row" style={{ marginTop: '0.8em' }}>
+          <button type="button" onClick={check} disabled={busy !== null}>
+            {busy === 'check' ? 'Checking…' : 'Check patch'}
+          </button>
+          <span className="muted small">{formatBytes(new TextEncoder().encode(patch).length)}</span>
+        </div>
+      </div>
+
+      {error && (
+        <div id="patch-error" className="notice error" role="alert" data-testid="submit-error">
+          {error}
+        </div>
+      )}
+
+      {preview && !preview.ok && (
+        <div className="notice error" role="alert" data-testid="rejection">
+          <strong>This patch would be rejected</strong> ({preview.reason}): {preview.message}
+          {preview.file && (
+            <>
+              {' '}
+              File: <code>{preview.file}</code>
+            </>
+          )}
+        </div>
+      )}
+
+      {preview?.ok && (
+        <div className="card" data-testid="preview">
+          <h2 style={{ marginTop: 0 }}>Files this patch touches</h2>
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th>File</th>
+                  <th>Change</th>
+                  <th className="num">Added</th>
+                  <th className="num">Removed</th>
+                </tr>
+              </thead>
+              <tbody>
+                {preview.files.map((f) => (
+                  <tr key={f.path}>
+                    <td className="mono">
+                      {f.from ? `${f.from} → ` : ''}
+                      {f.path}
+                    </td>
+                    <td>{f.change}</td>
+                    <td className="num">+{f.additions}</td>
+                    <td className="num">−{f.deletions}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p className="small muted">
+            Whether it applies and builds is decided on the judge; you follow it live on the next
+            page.
+          </p>
+          <button type="button" onClick={submit} disabled={busy !== null}>
+            {busy === 'submit' ? 'Submitting…' : 'Confirm and submit'}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
