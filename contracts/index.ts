@@ -5,3 +5,4 @@ export * from './manifest';
 export * from './judging';
 export * from './jobs';
 export * from './job-helper-report';
+export * from './portability';

@@ -18,6 +18,10 @@ declare -A PACKAGES=(
   [redis-server]=redis-server
   # Browser tests (Playwright drives Debian's Chromium; its own browser download is not used).
   [chromium]=chromium
+  # windows-amd emulated (runner/windows/): Wine, and MinGW-w64 for the solutions and the job helper
+  [wine]=wine
+  [x86_64-w64-mingw32-g++-posix]=g++-mingw-w64-x86-64
+  [x86_64-w64-mingw32-gcc]=gcc-mingw-w64-x86-64
 )
 
 missing=()

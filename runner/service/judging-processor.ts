@@ -10,6 +10,7 @@
 // A contestant's fault (REJECTED, BUILD_ERROR, WRONG_ANSWER, …) completes the job on the first
 // attempt; a malformed payload fails it at once (UnrecoverableError, no retries).
 import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
 import {
   emptyStages,
   judgingJobId,
@@ -24,6 +25,12 @@ import {
 } from '../../contracts';
 import { loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
 import { judge, type JudgeOptions } from '../judge/judge';
+import {
+  crossCompileForWindows,
+  publishPortabilityCheck,
+  readPortabilityCheck,
+  settledByPortabilityCheck,
+} from '../windows/portability-check';
 import type { Sandbox } from '../sandbox/sandbox';
 import { acquireHostLock } from './host-lock';
 import { createJobPublisher } from './job-publisher';
@@ -57,6 +64,14 @@ export interface JudgingSettings {
   secret: (name: string) => string | undefined;
   /** True once the shutdown grace period is over: a job fetched now is handed back at once. */
   handingBack: () => boolean;
+  /**
+   * Redis and the key prefix, for the portability pre-check (runner/windows/portability-check.ts);
+   * without them there is none.
+   */
+  redis?: Redis;
+  prefix?: string;
+  /** This Linux host has MinGW-w64: its judgings cross-compile for windows-amd first. */
+  crossCompiles?: boolean;
   onJobStart?: (job: JudgingJob) => void;
   onJobEnd?: (job: JudgingJob) => void;
   log: (line: string) => void;
@@ -293,6 +308,8 @@ async function judgeUnderHostLock(
     const swept = await sweepStaleScratch(settings.workRoot);
     if (swept.length) note(`removed ${swept.length} scratch folder(s) left by a dead runner`);
     const { challenge } = await loadJobChallenge(data, settings);
+    const settled = await portabilityPreCheck(data, settings, challenge, note, signal);
+    if (settled) return settled;
     const inputs = judgeInputsForJob(data, challenge, settings);
     if (data.settings)
       note(
@@ -316,4 +333,60 @@ async function judgeUnderHostLock(
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * The Linux side cross-compiles for windows-amd and publishes the outcome; the windows-amd side
+ * settles its judging from a failed check without building (see portability-check.ts for why).
+ * Never fatal: a Redis or tool failure only means the shortcut is not taken.
+ */
+async function portabilityPreCheck(
+  data: JudgingJob,
+  settings: JudgingSettings,
+  challenge: Challenge,
+  note: (line: string) => void,
+  signal: AbortSignal | undefined,
+): Promise<JudgingResult | null> {
+  const { redis, prefix } = settings;
+  if (!redis || prefix === undefined) return null;
+  const started = new Date();
+  try {
+    if (data.target === 'windows-amd') {
+      const check = await readPortabilityCheck(redis, prefix, data);
+      if (check && !check.ok) {
+        note(`the portability pre-check of ${check.runnerId} failed: BUILD_ERROR without building`);
+        return settledByPortabilityCheck(data, check, settings.host, started);
+      }
+      return null;
+    }
+    if (!settings.crossCompiles || !challenge.manifest.targets['windows-amd']) return null;
+    const outcome = await crossCompileForWindows({
+      challenge,
+      patchText: data.patchText,
+      sandbox: settings.sandbox,
+      workRoot: settings.workRoot,
+      ...(signal ? { signal } : {}),
+    });
+    if (!outcome) return null;
+    await publishPortabilityCheck(redis, prefix, {
+      submissionId: data.submissionId,
+      round: data.round,
+      target: 'windows-amd',
+      ok: outcome.ok,
+      firstError: outcome.firstError,
+      log: outcome.log,
+      compiler: outcome.compiler,
+      runnerId: settings.runnerId,
+      checkedAt: new Date().toISOString(),
+    });
+    const seconds = ((Date.now() - started.getTime()) / 1000).toFixed(1);
+    note(
+      `portability pre-check for windows-amd: ${
+        outcome.ok ? 'cross-compiles' : `does not build (${outcome.firstError ?? 'see its log'})`
+      } in ${seconds} s`,
+    );
+  } catch (error) {
+    note(`portability pre-check skipped: ${(error as Error).message}`);
+  }
+  return null;
 }

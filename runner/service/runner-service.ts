@@ -16,6 +16,9 @@ import { challengeSecret } from '../../lib/config/env';
 import { createWorkerConnection } from '../../lib/queue/connection';
 import { cpuVendor, hostFingerprint } from '../host/fingerprint';
 import type { Sandbox } from '../sandbox/sandbox';
+import { wineVersion } from '../windows/wine-prefix';
+import { canCrossCompile } from '../windows/portability-check';
+import { WineSandbox } from '../windows/wine-sandbox';
 import { startHeartbeat, type CurrentJob, type Heartbeat } from './heartbeat';
 import { DEFAULT_HOST_LOCK_FILE } from './host-lock';
 import {
@@ -86,6 +89,10 @@ const HOST_OS: Record<string, Target['os']> = { linux: 'linux', win32: 'windows'
 
 export interface HostMatch {
   matches: boolean;
+  /** A Windows target on a Linux host that has Wine: judged emulated. */
+  emulated: boolean;
+  /** `wine --version` when emulated. */
+  wine: string | null;
   hostOs: string;
   hostVendor: string;
   target: Target;
@@ -94,8 +101,11 @@ export interface HostMatch {
 export async function targetHostMatch(target: Target): Promise<HostMatch> {
   const hostOs = HOST_OS[process.platform] ?? process.platform;
   const hostVendor = await cpuVendor();
+  const wine = target.os === 'windows' && hostOs === 'linux' ? await wineVersion() : null;
   return {
     matches: hostOs === target.os && hostVendor === target.cpuVendor,
+    emulated: wine !== null,
+    wine,
     hostOs,
     hostVendor,
     target,
@@ -142,7 +152,6 @@ function throttled(log: (line: string) => void): (line: string) => void {
 
 export async function startRunnerService(options: RunnerServiceOptions): Promise<RunnerService> {
   const { target } = options;
-  const devMode = options.devMode ?? false;
   const runnerId = options.runnerId ?? defaultRunnerId(target);
   const log =
     options.log ??
@@ -151,6 +160,16 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
   const secret = options.secret ?? challengeSecret;
 
   // 1. Refuse what would produce wrong or unlabelled results, before touching the queue.
+  const challenges = await challengesForTarget(target);
+  const first = challenges[0];
+  const spec = first?.manifest.targets[target];
+  if (!first || !spec)
+    throw new RunnerConfigError(`no challenge in ${CHALLENGES_DIR} has target ${target}`);
+  const match = await targetHostMatch(spec);
+  // A Windows target on a Linux host with Wine is emulated (runner/windows/target-platform.ts):
+  // never the target's hardware, so always development mode, and labelled so in every result.
+  const emulated = match.emulated;
+  const devMode = (options.devMode ?? false) || emulated;
   const knobs = [
     options.benchmarkBytes !== undefined && '--input-size',
     options.publicBytes !== undefined && '--public-size',
@@ -161,12 +180,6 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
     throw new RunnerConfigError(
       `${knobs.join(', ')} change what is measured: only allowed with --dev-mode, whose results are labelled`,
     );
-  const challenges = await challengesForTarget(target);
-  const first = challenges[0];
-  const spec = first?.manifest.targets[target];
-  if (!first || !spec)
-    throw new RunnerConfigError(`no challenge in ${CHALLENGES_DIR} has target ${target}`);
-  const match = await targetHostMatch(spec);
   if (!match.matches && !devMode)
     throw new RunnerConfigError(
       `this host (${match.hostOs}, ${match.hostVendor}) does not match target ${target} ` +
@@ -190,6 +203,15 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
       `the ${options.sandbox.kind} sandbox does not work here: ${(error as Error).message}`,
     );
   }
+  if (emulated) {
+    // Builds the helper with MinGW and initializes the Wine prefix now (once, ~10-30 s, logged),
+    // so the first judging does not pay for it and a broken Wine stops the runner at start.
+    try {
+      await new WineSandbox({ linux: options.sandbox, dataDir: options.dataDir, log }).check();
+    } catch (error) {
+      throw new RunnerConfigError(`Wine does not work here: ${(error as Error).message}`);
+    }
+  }
   const workRoot = options.workRoot ?? DEFAULT_WORK_ROOT;
   const unreachable = await prepareWorkRoot(workRoot);
   if (unreachable)
@@ -198,11 +220,17 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
     );
   const host: HostFingerprint = await hostFingerprint({
     cxx: spec.toolchain.cxx,
-    sandbox: options.sandbox.kind,
+    sandbox: emulated ? `wine (job helper) in ${options.sandbox.kind}` : options.sandbox.kind,
     ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
     devMode,
+    emulated,
   });
-  if (devMode)
+  if (emulated)
+    log(
+      `emulated: ${target} (${spec.os}, ${spec.cpuVendor}) under ${match.wine} on this Linux host; ` +
+        'development mode, every result is labelled emulated',
+    );
+  else if (devMode)
     log(
       match.matches
         ? `development mode (the host matches ${target}, but results are labelled anyway)`
@@ -255,6 +283,9 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
       ? { progressIntervalMs: options.progressIntervalMs }
       : {}),
     secret,
+    redis: connection,
+    prefix: options.prefix,
+    crossCompiles: match.hostOs === 'linux' && (await canCrossCompile()),
     handingBack: () => handingBack,
     onJobStart: (job) => {
       const current: CurrentJob = {

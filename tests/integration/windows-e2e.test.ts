@@ -1,0 +1,229 @@
+// End to end with both targets: real `perfjudge runner` processes for linux-intel (dev mode) and
+// windows-amd (emulated under Wine, automatically on this Linux host) and a real `perfjudge scorer`.
+// A submission gets both targets' results and the combined score (the sum of speedups); a patch
+// with POSIX-only calls is settled BUILD_ERROR for windows-amd by the Linux runner's portability
+// pre-check, without a build on the Windows side. Inputs are tiny: this checks the plumbing and the
+// labels, not the timings.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { judgingResultSchema, type Manifest } from '../../contracts';
+import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { env, REPO_ROOT } from '../../lib/config/env';
+import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';
+import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
+import { submitPatch } from '../../lib/submit/submit-patch';
+import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { makeUser } from '../helpers/db-fixtures';
+
+const patch = (name: string) =>
+  readFileSync(
+    path.join(REPO_ROOT, `challenges/wordcount/submissions/accepted/${name}.patch`),
+    'utf8',
+  );
+const REDIS_URL = env().REDIS_URL;
+/** This file's own key prefix, deleted afterwards (never FLUSHALL: other tests share the server). */
+const PREFIX = `test-win-e2e-${randomBytes(4).toString('hex')}`;
+const BIN = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
+
+let database: TestDatabase;
+let redis: Redis;
+let queues: QueueSet;
+const processes: { child: ChildProcess; output: () => string }[] = [];
+
+function start(args: string[], extraEnv: Record<string, string>, ready: RegExp) {
+  const { DATABASE_URL: _notForRunners, ...inherited } = process.env;
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...inherited, REDIS_URL, PERFJUDGE_QUEUE_PREFIX: PREFIX, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const isReady = new Promise<void>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (ready.test(out)) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${args[0]} exited (${code}):\n${out}`)));
+  });
+  const proc = { child, output: () => out };
+  processes.push(proc);
+  return { ...proc, isReady };
+}
+
+async function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  return exited;
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const { manifest } = await loadChallenge('wordcount');
+  // Both targets, as in the manifest.
+  await upsertChallengeVersion(database.db, manifest as Manifest);
+  redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  queues = createQueueSet({ connection: redis, prefix: PREFIX });
+});
+
+afterAll(async () => {
+  for (const p of processes)
+    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+  await queues?.close();
+  if (redis) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await redis.del(...keys);
+    } while (cursor !== '0');
+    await redis.quit();
+  }
+  await database?.drop();
+});
+
+const DEV_KNOBS = [
+  '--input-size',
+  '1MiB',
+  '--public-size',
+  '256KiB',
+  '--runs',
+  '3',
+  '--no-deterministic',
+];
+
+async function waitFor<T>(what: string, probe: () => Promise<T | null>, ms: number): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (Date.now() > deadline) {
+      const logs = processes.map((p) => p.output().slice(-2500)).join('\n---\n');
+      throw new Error(`${what}: not in time\n${logs}`);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+async function submit(userId: string, patchText: string): Promise<string> {
+  const submitted = await submitPatch({
+    db: database.db,
+    queues,
+    userId,
+    challengeSlug: 'wordcount',
+    patchText,
+  });
+  if (!submitted.ok) throw new Error(submitted.message);
+  expect(submitted.queued).toBe(true);
+  return submitted.submissionId;
+}
+
+function judgingsOf(submissionId: string) {
+  return database.db.judging.findMany({
+    where: { submissionId },
+    select: {
+      verdict: true,
+      speedup: true,
+      devMode: true,
+      emulated: true,
+      result: true,
+      target: { select: { name: true } },
+    },
+  });
+}
+
+it('both targets judge a submission (windows-amd emulated) and the scorer combines them; the pre-check settles a POSIX-only patch', async () => {
+  const { db } = database;
+  const linux = start(
+    ['runner', '--target', 'linux-intel', '--dev-mode', ...DEV_KNOBS],
+    {},
+    /serving judge-linux-intel/,
+  );
+  const scorer = start(
+    ['scorer', '--reconcile-every', '0'],
+    { DATABASE_URL: database.url },
+    /scorer ready/,
+  );
+  await Promise.all([linux.isReady, scorer.isReady]);
+  const userId = await makeUser(db);
+
+  // 1. POSIX-only patch, while no Windows runner is up: the Linux runner judges it and leaves the
+  //    failed cross-compile in Redis; the Windows runner started afterwards settles from it.
+  const posix = await submit(userId, patch('posix-mmap'));
+  // The scorer records a submission's judgings once every target answered: wait for the runner.
+  await waitFor(
+    'the linux-intel judging of posix-mmap',
+    () => Promise.resolve(/ACCEPTED in [\d.]+ s/.test(linux.output()) ? true : null),
+    180_000,
+  );
+  expect(linux.output()).toMatch(/portability pre-check for windows-amd: does not build/);
+  // No flag: windows-amd must be emulated (and so labelled dev mode) on its own on this host.
+  const windows = start(
+    ['runner', '--target', 'windows-amd', ...DEV_KNOBS],
+    {},
+    /serving judge-windows-amd/,
+  );
+  await windows.isReady;
+  expect(windows.output()).toMatch(/emulated: windows-amd/);
+  await waitFor(
+    'posix-mmap scored',
+    async () => {
+      const s = await db.submission.findUniqueOrThrow({
+        where: { id: posix },
+        select: { status: true },
+      });
+      return s.status === 'DONE' || s.status === 'FAILED' ? s : null;
+    },
+    120_000,
+  );
+  const posixJudgings = await judgingsOf(posix);
+  const byTarget = (js: typeof posixJudgings, t: string) => js.find((j) => j.target.name === t)!;
+  expect(byTarget(posixJudgings, 'linux-intel').verdict).toBe('ACCEPTED');
+  const posixWindows = byTarget(posixJudgings, 'windows-amd');
+  expect(posixWindows.verdict).toBe('BUILD_ERROR');
+  const posixResult = judgingResultSchema.parse(posixWindows.result);
+  expect(posixResult.message).toMatch(/sys\/mman\.h/);
+  expect(posixResult.warnings.join('\n')).toMatch(/settled by the portability pre-check/);
+  expect(posixResult.durationMs).toBeLessThan(5_000);
+
+  // 2. A portable, faster patch: both targets accept it and the score is the sum of the speedups.
+  const fast = await submit(userId, patch('fast-hash-table'));
+  await waitFor(
+    'fast-hash-table scored',
+    async () => {
+      const s = await db.submission.findUniqueOrThrow({
+        where: { id: fast },
+        select: { status: true },
+      });
+      return s.status === 'DONE' || s.status === 'FAILED' ? s : null;
+    },
+    300_000,
+  );
+  const s = await db.submission.findUniqueOrThrow({
+    where: { id: fast },
+    select: { verdict: true, score: true },
+  });
+  const js = await judgingsOf(fast);
+  const lin = byTarget(js, 'linux-intel');
+  const win = byTarget(js, 'windows-amd');
+  expect(lin.verdict).toBe('ACCEPTED');
+  expect(win.verdict).toBe('ACCEPTED');
+  expect(s.verdict).toBe('ACCEPTED');
+  expect(s.score).toBeCloseTo((lin.speedup ?? NaN) + (win.speedup ?? NaN), 6);
+  // Labelled in the data the web app reads: the row and the result's host.
+  expect(win).toMatchObject({ emulated: true, devMode: true });
+  expect(lin.emulated).toBe(false);
+  const winResult = judgingResultSchema.parse(win.result);
+  expect(winResult.host.emulated).toBe(true);
+  expect(winResult.stages.measure?.runs.length).toBeGreaterThan(0);
+
+  expect(await stop(windows.child)).toBe(0);
+  expect(await stop(linux.child)).toBe(0);
+  expect(await stop(scorer.child)).toBe(0);
+}, 600_000);

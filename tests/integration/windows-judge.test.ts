@@ -1,0 +1,170 @@
+// The windows-amd target judged for real, emulated: MinGW-w64 builds, the Win32 job helper and the
+// programs run under Wine inside bubblewrap (runner/windows/). Small inputs and a representative
+// subset of the self-judging submissions (one per verdict family: each Wine judging costs 10-30 s
+// on this 2-core machine, and the Linux self-judge test already covers every patch's logic).
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../lib/config/env';
+import { createSandbox } from '../../runner/sandbox';
+import { WineSandbox } from '../../runner/windows/wine-sandbox';
+import { judgeForTest, TEST_DATA_DIR } from '../helpers/judging';
+
+const execFileAsync = promisify(execFile);
+const SUBMISSIONS = path.join(REPO_ROOT, 'challenges/wordcount/submissions');
+const patch = (id: string) => readFileSync(path.join(SUBMISSIONS, `${id}.patch`), 'utf8');
+/** The verdict a submission gets on windows-amd when it is not its folder's (Linux) verdict. */
+const WINDOWS_VERDICTS: Record<string, string> = { 'accepted/posix-mmap': 'BUILD_ERROR' };
+const LIMITS = { memory: 512 * 2 ** 20, testRunSeconds: 4 };
+
+describe('windows-amd judged emulated', () => {
+  it('accepts a faster correct patch with measurements, labelled emulated', async () => {
+    const result = await judgeForTest(patch('accepted/fast-hash-table'), {
+      target: 'windows-amd',
+      benchmarkBytes: 2 << 20,
+      publicBytes: 256 << 10,
+    });
+    expect(result.verdict, result.message).toBe('ACCEPTED');
+    expect(result.host).toMatchObject({ emulated: true, devMode: true });
+    expect(result.host.os).toMatch(/Windows emulated by wine/);
+    const measure = result.stages.measure!;
+    const timed = measure.runs.filter((r) => r.kind === 'timed');
+    expect(timed.length).toBe(6);
+    for (const run of timed) {
+      expect(run.correct).toBe(true);
+      expect(run.stats.wallMs).toBeGreaterThan(0);
+      expect(run.stats.maxRssBytes).toBeGreaterThan(1 << 20);
+      // No PMU under Wine and no uProf: unsupported, never 0.
+      expect(Object.values(run.counters).every((c) => c.status === 'unsupported')).toBe(true);
+    }
+    expect(measure.estimate!.speedup).toBeGreaterThan(1);
+    expect(result.stages.build!.solution.log).toMatch(/x86_64-w64-mingw32-g\+\+-posix/);
+    expect(result.warnings.join('\n')).toMatch(/emulated build: .*mapped from \/O2/);
+  }, 240_000);
+
+  it('judges the baseline itself: the same binary, speedup 1.00 without timing', async () => {
+    const result = await judgeForTest(patch('accepted/baseline-copy'), {
+      target: 'windows-amd',
+      benchmarkBytes: 1 << 20,
+      publicBytes: 256 << 10,
+    });
+    expect(result.verdict, result.message).toBe('ACCEPTED');
+    expect(result.stages.build!.identicalBinaries).toBe(true);
+    expect(result.stages.measure!.estimate).toMatchObject({
+      speedup: 1,
+      stopReason: 'identical-binaries',
+    });
+  }, 240_000);
+
+  const cases: [string, string][] = [
+    ['accepted/posix-mmap', 'BUILD_ERROR'],
+    ['build_error/syntax-error', 'BUILD_ERROR'],
+    ['rejected/touches-main-cpp', 'REJECTED'],
+    ['runtime_error/null-pointer-write', 'RUNTIME_ERROR'],
+    ['time_limit_exceeded/infinite-loop', 'TIME_LIMIT_EXCEEDED'],
+    ['memory_limit_exceeded/allocates-64-gib', 'MEMORY_LIMIT_EXCEEDED'],
+    ['wrong_answer/ordering-ties-ignore-case', 'WRONG_ANSWER'],
+  ];
+  it.each(cases)(
+    '%s gets %s',
+    async (id, verdict) => {
+      expect(WINDOWS_VERDICTS[id] ?? id.split('/')[0]!.toUpperCase()).toBe(verdict);
+      const result = await judgeForTest(patch(id), {
+        target: 'windows-amd',
+        limits: LIMITS,
+        benchmarkBytes: 1 << 20,
+        publicBytes: null,
+      });
+      expect(result.verdict, result.message).toBe(verdict);
+      if (id === 'accepted/posix-mmap') expect(result.message).toMatch(/sys\/mman\.h/);
+      if (verdict === 'WRONG_ANSWER') {
+        const failed = new Set(
+          result.stages.test!.cases.filter((c) => c.outcome !== 'passed').map((c) => c.group),
+        );
+        expect([...failed]).toEqual(['ordering']);
+      }
+    },
+    240_000,
+  );
+});
+
+describe("the job helper's limits under Wine", () => {
+  let dir: string;
+  let exe: string;
+  const sandbox = new WineSandbox({ linux: createSandbox(), dataDir: TEST_DATA_DIR });
+  const limits = {
+    wallTimeMs: 3_000,
+    memoryBytes: 256 * 2 ** 20,
+    processes: 4,
+    outputBytes: 1 << 20,
+    fileBytes: 1 << 20,
+  };
+  const run = async (mode: string) => {
+    const work = await mkdtemp(path.join(dir, 'run-'));
+    return sandbox.run({
+      command: '/judge/program',
+      args: [mode],
+      workDir: work,
+      readOnly: [{ host: exe, sandbox: '/judge/program' }],
+      stdout: 'capture',
+      limits,
+    });
+  };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-wine-limits-'));
+    await execFileAsync('chmod', ['755', dir]);
+    exe = path.join(dir, 'limit-bombs.exe');
+    await execFileAsync('x86_64-w64-mingw32-gcc', [
+      '-O2',
+      '-static',
+      '-o',
+      exe,
+      path.join(REPO_ROOT, 'tests/fixtures/windows/limit-bombs.c'),
+    ]);
+    await sandbox.check();
+  }, 180_000);
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('runs a program and reports its exit, wall time and memory', async () => {
+    const r = await run('ok');
+    expect(r).toMatchObject({ exitCode: 0, signal: null, limitExceeded: null });
+    expect(r.stdout?.toString()).toBe('ok\n');
+    expect(r.wallTimeMs).toBeGreaterThan(0);
+    expect(r.maxRssBytes).toBeGreaterThan(0);
+  });
+
+  it('names a crash by its exception', async () => {
+    const r = await run('segv');
+    expect(r).toMatchObject({
+      exitCode: null,
+      signal: 'EXCEPTION_ACCESS_VIOLATION',
+      limitExceeded: null,
+    });
+  });
+
+  it('stops a memory bomb at the memory limit', async () => {
+    const r = await run('mem');
+    expect(r.limitExceeded).toBe('memory');
+    expect(r.maxRssBytes).toBeLessThan(limits.memoryBytes + (256 << 20));
+  });
+
+  it('stops a spinning program at the time limit', async () => {
+    const r = await run('loop');
+    expect(r.limitExceeded).toBe('time');
+    expect(r.wallTimeMs).toBeGreaterThanOrEqual(limits.wallTimeMs);
+    expect(r.wallTimeMs).toBeLessThan(limits.wallTimeMs + 2_000);
+  });
+
+  it('stops a process bomb at the process limit', async () => {
+    const r = await run('fork');
+    expect(r.limitExceeded).toBe('processes');
+    expect(r.wallTimeMs).toBeLessThan(limits.wallTimeMs);
+  });
+});

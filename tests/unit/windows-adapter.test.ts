@@ -1,0 +1,173 @@
+// The pure parts of the windows-amd adapter: the MSVC → MinGW flag mapping, the job helper's report
+// (schema and conversion to a SandboxResult) and the portability pre-check's settled result.
+import { describe, expect, it } from 'vitest';
+import {
+  jobHelperReportSchema,
+  judgingResultSchema,
+  portabilityCheckSchema,
+  type JobHelperReport,
+} from '../../contracts';
+import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { mapMsvcFlag, mingwBuild, UnmappableFlagError } from '../../runner/windows/mingw-toolchain';
+import { settledByPortabilityCheck } from '../../runner/windows/portability-check';
+import { reportToResult } from '../../runner/windows/report-to-result';
+import { hostFingerprint } from '../../runner/host/fingerprint';
+
+/** What job-helper.exe printed under Wine 8.0 for a clean run (this repo, tests/fixtures/windows). */
+const CLEAN: JobHelperReport = jobHelperReportSchema.parse({
+  version: 1,
+  exitCode: 0,
+  exception: null,
+  killed: null,
+  wallNs: 9056000,
+  userUs: 0,
+  kernelUs: 0,
+  timesFrom: 'process',
+  peakWorkingSetBytes: 5181440,
+  peakCommitBytes: 684032,
+  peakJobCommitBytes: 684032,
+  pageFaults: 0,
+  processes: { total: 0, maxActive: 1 },
+  io: { readOps: 0, writeOps: 0, otherOps: 0, readBytes: 0, writeBytes: 0, otherBytes: 0 },
+  qpcFrequency: 10000000,
+});
+const STREAMS = { stdoutBytes: 3, stdoutSha256: 'x', stderr: '', stderrBytes: 0 };
+
+describe('MSVC flags on MinGW', () => {
+  it("maps the wordcount manifest's flags, recording what was used", async () => {
+    const { manifest } = await loadChallenge('wordcount');
+    const build = mingwBuild(manifest.targets['windows-amd']!.toolchain);
+    expect(build.toolchain).toMatchObject({ kind: 'gcc', cxx: 'x86_64-w64-mingw32-g++-posix' });
+    expect(build.toolchain.flags).toEqual(
+      expect.arrayContaining(['-O2', '-mavx2', '-mfma', '-std=c++17', '-DNDEBUG', '-fexceptions']),
+    );
+    expect(build.platform.exeSuffix).toBe('.exe');
+    expect(build.platform.configureArgs[0]).toMatch(
+      /^-DCMAKE_TOOLCHAIN_FILE=.*mingw-w64-x86_64\.cmake$/,
+    );
+    expect(build.summary).toMatch(/mapped from \/O2 \/Ob3 \/arch:AVX2/);
+    expect(build.summary).toMatch(/\/Ob3: GCC has no inlining level 3/);
+  });
+
+  it('maps defines and standards, and refuses what it cannot map honestly', () => {
+    expect(mapMsvcFlag('/DFOO=1')?.to).toEqual(['-DFOO=1']);
+    expect(mapMsvcFlag('-std:c++20')?.to).toEqual(['-std=c++20']);
+    expect(mapMsvcFlag('/Zc:__cplusplus')).toBeNull();
+    expect(() =>
+      mingwBuild({ kind: 'clang-cl', cxx: 'clang-cl', flags: ['/O2', '/Qspectre'] }),
+    ).toThrow(UnmappableFlagError);
+  });
+});
+
+describe("the job helper's report", () => {
+  it('rejects anything but the exact shape', () => {
+    expect(jobHelperReportSchema.safeParse({ ...CLEAN, killed: 'cpu' }).success).toBe(false);
+    expect(jobHelperReportSchema.safeParse({ ...CLEAN, extra: 1 }).success).toBe(false);
+    expect(jobHelperReportSchema.safeParse({ ...CLEAN, exception: 'a b' }).success).toBe(false);
+  });
+
+  it('native: the Windows accounting; context switches are not kept per process', () => {
+    const r = reportToResult(
+      { ...CLEAN, userUs: 1500, kernelUs: 500, pageFaults: 42 },
+      STREAMS,
+      null,
+    );
+    expect(r).toMatchObject({
+      exitCode: 0,
+      signal: null,
+      limitExceeded: null,
+      wallTimeMs: 9.056,
+      userTimeMs: 1.5,
+      sysTimeMs: 0.5,
+      maxRssBytes: 5181440,
+      minorFaults: 42,
+      voluntaryContextSwitches: 0,
+    });
+  });
+
+  it('emulated: times and faults from the Linux sandbox around Wine (Wine keeps none)', () => {
+    const outer = {
+      userTimeMs: 30,
+      sysTimeMs: 10,
+      minorFaults: 900,
+      majorFaults: 1,
+      voluntaryContextSwitches: 5,
+      involuntaryContextSwitches: 2,
+      limitExceeded: null,
+    };
+    expect(reportToResult(CLEAN, STREAMS, outer)).toMatchObject({
+      userTimeMs: 30,
+      sysTimeMs: 10,
+      minorFaults: 900,
+      wallTimeMs: 9.056,
+    });
+  });
+
+  it('names exceptions and limits, and lets the sandbox own output stops', () => {
+    const crash = reportToResult(
+      { ...CLEAN, exitCode: 0xc0000005, exception: 'EXCEPTION_ACCESS_VIOLATION' },
+      STREAMS,
+      null,
+    );
+    expect(crash).toMatchObject({
+      exitCode: null,
+      signal: 'EXCEPTION_ACCESS_VIOLATION',
+      limitExceeded: null,
+    });
+    const memory = reportToResult(
+      { ...CLEAN, exitCode: 0xc0000044, killed: 'memory' },
+      STREAMS,
+      null,
+    );
+    expect(memory).toMatchObject({
+      exitCode: null,
+      signal: 'TerminateJobObject',
+      limitExceeded: 'memory',
+    });
+    const exit3 = reportToResult({ ...CLEAN, exitCode: 3 }, STREAMS, null);
+    expect(exit3).toMatchObject({ exitCode: 3, signal: null });
+    const outer = {
+      userTimeMs: 0,
+      sysTimeMs: 0,
+      minorFaults: 0,
+      majorFaults: 0,
+      voluntaryContextSwitches: 0,
+      involuntaryContextSwitches: 0,
+      limitExceeded: 'output' as const,
+    };
+    expect(reportToResult({ ...CLEAN, killed: 'time' }, STREAMS, outer).limitExceeded).toBe(
+      'output',
+    );
+  });
+});
+
+describe('the portability pre-check', () => {
+  it('settles a failed cross-compile as a valid BUILD_ERROR result', async () => {
+    const check = portabilityCheckSchema.parse({
+      submissionId: 's1',
+      round: 0,
+      target: 'windows-amd',
+      ok: false,
+      firstError: 'wordcount.cpp:19:10: fatal error: sys/mman.h: No such file or directory',
+      log: '$ cmake …\nfatal error\n',
+      compiler: 'x86_64-w64-mingw32-g++-posix',
+      runnerId: 'linux-1',
+      checkedAt: new Date().toISOString(),
+    });
+    const host = await hostFingerprint({ cxx: 'true', sandbox: 'windows-job' });
+    const job = {
+      judgingId: 'j1',
+      round: 0,
+      submissionId: 's1',
+      challenge: { slug: 'wordcount', version: 1 },
+      target: 'windows-amd' as const,
+      patchText: '',
+    };
+    const result = judgingResultSchema.parse(
+      settledByPortabilityCheck(job, check, host, new Date()),
+    );
+    expect(result.verdict).toBe('BUILD_ERROR');
+    expect(result.message).toMatch(/sys\/mman\.h/);
+    expect(result.stages.build?.solution.log).toMatch(/portability pre-check on a Linux host/);
+  });
+});
