@@ -3,12 +3,13 @@
 // intake and storage as every submission (lib/submit/submit-patch.ts).
 import { z } from 'zod';
 import { MAX_JOB_PATCH_BYTES } from '../../contracts';
-import { db } from '../db/client';
+import { db as defaultDb, type Db } from '../db/client';
 import { countRecentSubmissions } from '../db/count-recent-submissions';
 import { getContest } from '../db/get-contest';
 import { NotFoundError } from '../db/errors';
 import { previewPatch, submitPatch, type PreviewPatchResult } from '../submit/submit-patch';
 import { consumeRate, SUBMIT_BURST } from './rate-limit';
+import type { QueueSet } from '../queue/producer';
 import { webQueues } from './services';
 
 export const submitInputSchema = z.strictObject({
@@ -40,14 +41,22 @@ function minutes(seconds: number): string {
   return m <= 1 ? 'a minute' : `${m} minutes`;
 }
 
+export interface SubmitDeps {
+  db?: Db;
+  queues?: QueueSet;
+  now?: Date;
+}
+
 export async function submitForUser(
   userId: string,
   input: SubmitInput,
-  now = new Date(),
+  deps: SubmitDeps = {},
 ): Promise<SubmitOutcome> {
+  const db = deps.db ?? defaultDb();
+  const now = deps.now ?? new Date();
   let contest;
   try {
-    contest = await getContest(db(), input.challenge);
+    contest = await getContest(db, input.challenge, now);
   } catch (error) {
     if (error instanceof NotFoundError)
       return {
@@ -67,7 +76,7 @@ export async function submitForUser(
     };
 
   const quota = contest.settings.submissionsPerHour;
-  const recent = await countRecentSubmissions(db(), {
+  const recent = await countRecentSubmissions(db, {
     userId,
     challengeId: contest.challengeId,
     since: new Date(now.getTime() - HOUR_MS),
@@ -95,8 +104,8 @@ export async function submitForUser(
     };
 
   const result = await submitPatch({
-    db: db(),
-    queues: webQueues(),
+    db,
+    queues: deps.queues ?? webQueues(),
     userId,
     challengeSlug: input.challenge,
     patchText: input.patch,
