@@ -1,0 +1,533 @@
+// `npm start` after the bootstrap (scripts/start.mjs): the whole platform on this machine. Private
+// PostgreSQL and Redis under .data/ unless DATABASE_URL / REDIS_URL are set, migrations and the
+// seed, pre-generated inputs, the production web build, then the web server, the scorer and one
+// runner per target this host can serve. Ctrl-C (SIGINT) or SIGTERM stops everything in order.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { chmod, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { formatByteSize, parseByteSize, TARGET_IDS, type TargetId } from '../contracts';
+import { loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
+import { challengeSecret, ConfigError, env, REPO_ROOT } from '../lib/config/env';
+import { childEnvironment, startEnv, type StartEnv } from '../lib/config/start-env';
+import { createDbClient } from '../lib/db/client';
+import { applyMigrations } from '../lib/db/migrate';
+import { seed } from '../prisma/seed';
+import { cpuVendor } from '../runner/host/fingerprint';
+import { ensureInput, referenceSha256, type InputSpec } from '../runner/judge/inputs';
+import { ChildExitedError, runPrefixed, startChild, type Child } from './lib-start-process';
+import {
+  findPostgresBin,
+  portAnswers,
+  startPrivatePostgres,
+  startPrivateRedis,
+  waitFor,
+} from './lib-start-services';
+
+const exec = promisify(execFile);
+const CHALLENGES = ['wordcount'];
+const BIN = path.join(REPO_ROOT, 'bin', 'perfjudge.mjs');
+const NEXT_BIN = path.join(REPO_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+
+const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
+const warn = (line: string) => process.stderr.write(`[start] ${line}\n`);
+
+interface Secrets {
+  authSecret: string;
+  organizer: { email: string; password: string };
+  /** Benchmark seeds by the variable each manifest names (PERFJUDGE_WORDCOUNT_SEED). */
+  seeds: Record<string, string>;
+}
+
+/** Generated once and kept in .data/secrets.json (mode 600), so a second start reuses them. */
+async function loadSecrets(dataDir: string, seedNames: string[]): Promise<Secrets> {
+  const file = path.join(dataDir, 'secrets.json');
+  let secrets: Partial<Secrets> = {};
+  try {
+    secrets = JSON.parse(await readFile(file, 'utf8')) as Partial<Secrets>;
+  } catch {
+    // First start.
+  }
+  const token = () => randomBytes(24).toString('base64url');
+  const complete: Secrets = {
+    authSecret: secrets.authSecret ?? randomBytes(32).toString('base64url'),
+    organizer: secrets.organizer ?? { email: 'organizer@perfjudge.local', password: token() },
+    seeds: { ...secrets.seeds },
+  };
+  for (const name of seedNames) complete.seeds[name] ??= token();
+  if (JSON.stringify(complete) !== JSON.stringify(secrets)) {
+    await writeFile(file, `${JSON.stringify(complete, null, 2)}\n`, { mode: 0o600 });
+    await chmod(file, 0o600);
+  }
+  return complete;
+}
+
+/** The newest modification time of the web app's sources (what `next build` compiles). */
+function newestSource(): number {
+  let newest = 0;
+  const visit = (p: string) => {
+    let s;
+    try {
+      s = statSync(p);
+    } catch {
+      return;
+    }
+    if (s.isDirectory()) {
+      if (/(^|\/)(node_modules|generated|\.next[^/]*)$/.test(p)) return;
+      for (const entry of readdirSync(p)) visit(path.join(p, entry));
+    } else newest = Math.max(newest, s.mtimeMs);
+  };
+  for (const p of [
+    'app',
+    'lib',
+    'contracts',
+    'runner/service/heartbeat.ts',
+    'public',
+    'next.config.ts',
+    'package-lock.json',
+    'tsconfig.json',
+    'prisma/schema.prisma',
+  ])
+    visit(path.join(REPO_ROOT, p));
+  return newest;
+}
+
+/** Prints a generator's progress by watching its temporary file grow. */
+async function withFileProgress<T>(
+  label: string,
+  dir: string,
+  totalBytes: number,
+  work: Promise<T>,
+): Promise<T> {
+  const started = Date.now();
+  let lastShown = -1;
+  const timer = setInterval(() => {
+    void readdir(dir)
+      .then(async (names) => {
+        let bytes = 0;
+        for (const n of names.filter((n) => n.endsWith('.tmp')))
+          bytes = Math.max(bytes, (await stat(path.join(dir, n)).catch(() => null))?.size ?? 0);
+        const percent = Math.min(99, Math.floor((bytes / totalBytes) * 100));
+        if (percent >= lastShown + 10 || (percent > lastShown && Date.now() - started > 20_000)) {
+          lastShown = percent;
+          say(`${label}: ${percent}%`);
+        }
+      })
+      .catch(() => {});
+  }, 1000);
+  try {
+    return await work;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function pregenerateInputs(
+  challenge: Challenge,
+  benchmark: InputSpec,
+  dataDir: string,
+): Promise<void> {
+  const { inputs } = challenge.manifest;
+  const specs: [string, InputSpec, boolean][] = [
+    ['benchmark input', benchmark, true],
+    [
+      'public input',
+      { seed: inputs.public.seed, sizeBytes: inputs.public.size, rareSeparators: false },
+      true,
+    ],
+    [
+      'cachegrind input',
+      {
+        seed: inputs.deterministic.seed,
+        sizeBytes: inputs.deterministic.size,
+        rareSeparators: false,
+      },
+      false,
+    ],
+  ];
+  const inputsDir = path.join(dataDir, 'inputs');
+  await mkdir(inputsDir, { recursive: true });
+  for (const [label, spec, withReference] of specs) {
+    const name = `${challenge.manifest.slug} ${label} (${formatByteSize(spec.sizeBytes)})`;
+    const started = Date.now();
+    const input = await withFileProgress(
+      `generating the ${name}`,
+      inputsDir,
+      spec.sizeBytes,
+      ensureInput(challenge, spec, dataDir),
+    );
+    if (withReference) await referenceSha256(challenge, input, dataDir);
+    const seconds = (Date.now() - started) / 1000;
+    say(
+      `${name}: ${seconds < 0.5 ? 'ready (generated earlier)' : `generated in ${seconds.toFixed(1)} s`}`,
+    );
+  }
+}
+
+interface RunnerPlan {
+  target: TargetId;
+  args: string[];
+  /** What the summary says about this target. */
+  note: string;
+}
+
+/** One runner per target this host can serve, with the reasons for development mode spelled out. */
+async function planRunners(
+  config: StartEnv,
+  manifestSize: number,
+): Promise<{
+  plans: RunnerPlan[];
+  notServed: string[];
+}> {
+  const wanted: TargetId[] =
+    config.PERFJUDGE_TARGETS === 'auto'
+      ? [...TARGET_IDS]
+      : config.PERFJUDGE_TARGETS === 'none'
+        ? []
+        : (config.PERFJUDGE_TARGETS.split(',') as TargetId[]);
+  for (const t of wanted)
+    if (!TARGET_IDS.includes(t))
+      throw new ConfigError(`PERFJUDGE_TARGETS: unknown target "${t}" (${TARGET_IDS.join(', ')})`);
+  const knobs: string[] = [];
+  const reasons: string[] = [];
+  if (config.PERFJUDGE_INPUT_SIZE !== 'manifest') {
+    const bytes = parseByteSize(config.PERFJUDGE_INPUT_SIZE)!;
+    knobs.push('--input-size', formatByteSize(bytes));
+    if (bytes !== manifestSize)
+      reasons.push(
+        `benchmark input ${formatByteSize(bytes)} instead of the manifest's ${formatByteSize(manifestSize)}; ` +
+          'PERFJUDGE_INPUT_SIZE=manifest for official judging',
+      );
+  }
+  if (config.PERFJUDGE_RUNS !== undefined) {
+    knobs.push('--runs', String(config.PERFJUDGE_RUNS));
+    reasons.push(`at most ${config.PERFJUDGE_RUNS} timed pairs (PERFJUDGE_RUNS)`);
+  }
+  const grace = ['--grace-seconds', String(Math.max(1, config.PERFJUDGE_STOP_GRACE_SECONDS - 5))];
+  const plans: RunnerPlan[] = [];
+  const notServed: string[] = [];
+
+  if (wanted.includes('linux-intel')) {
+    const vendor = await cpuVendor();
+    const why = [...reasons];
+    if (vendor !== 'GenuineIntel')
+      why.unshift(`this CPU is ${vendor}, not GenuineIntel: the runner refuses it otherwise`);
+    if (process.platform !== 'linux') notServed.push(`linux-intel: not served (this is not Linux)`);
+    else
+      plans.push({
+        target: 'linux-intel',
+        args: [...(why.length ? ['--dev-mode', ...knobs] : []), ...grace],
+        note: why.length
+          ? `linux-intel: development mode, results labelled (${why.join('; ')})`
+          : 'linux-intel: official judging on this Intel host',
+      });
+  }
+  if (wanted.includes('windows-amd')) {
+    const wine = await exec('wine', ['--version'], { timeout: 30_000 }).then(
+      ({ stdout }) => stdout.trim(),
+      () => null,
+    );
+    if (!wine)
+      notServed.push(
+        'windows-amd: not served (Wine is not installed: apt-get install wine wine64 mingw-w64, then start again)',
+      );
+    else if (!existsSync(path.join(REPO_ROOT, 'runner', 'windows')))
+      notServed.push(
+        'windows-amd: not served (this checkout has no Windows adapter, runner/windows/)',
+      );
+    else
+      plans.push({
+        target: 'windows-amd',
+        // Emulated under Wine is never the target's hardware: always development mode.
+        args: ['--dev-mode', ...knobs, ...grace],
+        note: `windows-amd: emulated under ${wine}, development mode, results labelled${
+          reasons.length ? ` (${reasons.join('; ')})` : ''
+        }`,
+      });
+  }
+  return { plans, notServed };
+}
+
+async function healthy(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) });
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+export async function main(): Promise<number> {
+  const startedAt = Date.now();
+  let config: StartEnv;
+  let dataDir: string;
+  try {
+    config = startEnv();
+    dataDir = env().PERFJUDGE_DATA_DIR;
+  } catch (error) {
+    warn(error instanceof Error ? error.message : String(error));
+    return 1;
+  }
+
+  // Everything started so far, stopped in reverse order of need: web and runners first (nothing
+  // new comes in, judgings in hand finish or are handed back), then the scorer, then the stores.
+  const services: Child[] = [];
+  const stores: { name: string; stop: () => Promise<void> }[] = [];
+  let stopping: Promise<number> | null = null;
+  const graceMs = config.PERFJUDGE_STOP_GRACE_SECONDS * 1000;
+  const stopAll = (code: number): Promise<number> => {
+    stopping ??= (async () => {
+      say('stopping…');
+      const first = services.filter((c) => c.name !== 'scorer');
+      await Promise.all(first.map((c) => c.stop(graceMs)));
+      await Promise.all(services.filter((c) => c.name === 'scorer').map((c) => c.stop(graceMs)));
+      for (const store of stores.reverse()) {
+        say(`stopping ${store.name}`);
+        await store.stop().catch((error: Error) => warn(`${store.name}: ${error.message}`));
+      }
+      say('stopped');
+      return code;
+    })();
+    return stopping;
+  };
+  const stopped = new Promise<number>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (stopping) return; // a second Ctrl-C: the grace periods still apply
+      say(`${signal} received`);
+      void stopAll(0).then(resolve);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+
+  const fail = async (message: string): Promise<number> => {
+    warn(message);
+    return stopAll(1);
+  };
+
+  try {
+    await mkdir(dataDir, { recursive: true });
+    const challenge = await loadChallenge(CHALLENGES[0]!);
+    const seedNames = [challenge.manifest.inputs.benchmark.seedEnv];
+    const secrets = await loadSecrets(dataDir, seedNames);
+    const seeds = Object.fromEntries(
+      seedNames.map((name) => [name, challengeSecret(name) ?? secrets.seeds[name]!]),
+    );
+    const organizer = {
+      email: env().PERFJUDGE_ORGANIZER_EMAIL ?? secrets.organizer.email,
+      password: env().PERFJUDGE_ORGANIZER_PASSWORD ?? secrets.organizer.password,
+    };
+    const authSecret = env().PERFJUDGE_AUTH_SECRET ?? secrets.authSecret;
+    const publicUrl = config.PERFJUDGE_PUBLIC_URL ?? `http://localhost:${config.PORT}`;
+    const baseEnv = childEnvironment({});
+
+    if (await portAnswers(config.PORT))
+      return await fail(`PORT ${config.PORT} is in use: stop what listens there, or set PORT=…`);
+
+    // 1. PostgreSQL.
+    let databaseUrl = config.DATABASE_URL;
+    if (databaseUrl) say(`database: DATABASE_URL (${new URL(databaseUrl).host})`);
+    else {
+      let bin = findPostgresBin();
+      if (!bin && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+        say('installing PostgreSQL (apt-get install postgresql)');
+        const { code } = await runPrefixed({
+          name: 'apt',
+          command: 'apt-get',
+          args: ['install', '-y', '-qq', '--no-install-recommends', 'postgresql'],
+          cwd: REPO_ROOT,
+          env: { ...baseEnv, DEBIAN_FRONTEND: 'noninteractive' },
+        });
+        if (code === 0) bin = findPostgresBin();
+      }
+      if (!bin)
+        return await fail(
+          'no PostgreSQL found (/usr/lib/postgresql/*/bin). Install it (sudo apt-get install postgresql) ' +
+            'or set DATABASE_URL to an existing database',
+        );
+      const postgres = await startPrivatePostgres({ bin, dataDir, env: baseEnv, log: say });
+      stores.push({ name: 'PostgreSQL', stop: postgres.stop });
+      databaseUrl = postgres.url;
+      say(
+        `database: private PostgreSQL on 127.0.0.1:${postgres.port} (data: ${path.join(dataDir, 'postgres')})`,
+      );
+    }
+
+    // 2. Redis.
+    let redisUrl = config.REDIS_URL;
+    if (redisUrl) say(`redis: REDIS_URL (${new URL(redisUrl).host})`);
+    else {
+      const redis = await startPrivateRedis({ dataDir, env: baseEnv, log: say });
+      stores.push({ name: 'Redis', stop: redis.stop });
+      redisUrl = redis.url;
+      say(`redis: private redis-server on 127.0.0.1:${redis.port}`);
+    }
+
+    // 3. Migrations and the seed.
+    say('migrating the database');
+    const applied = await applyMigrations({ connectionString: databaseUrl });
+    say(
+      applied.length
+        ? `applied ${applied.length} migration(s): ${applied.join(', ')}`
+        : 'database schema up to date',
+    );
+    const database = createDbClient(databaseUrl);
+    try {
+      const report = await seed(database, { organizer, challenges: CHALLENGES });
+      for (const c of report.challenges)
+        say(
+          `challenge ${c.slug} v${c.version}: ${c.created ? 'registered' : 'already registered'}`,
+        );
+    } finally {
+      await database.$disconnect();
+    }
+
+    // 4. Inputs (the runners would generate them on the first judging; now, with progress).
+    const { plans, notServed } = await planRunners(
+      config,
+      challenge.manifest.inputs.benchmark.size,
+    );
+    const benchmarkBytes =
+      config.PERFJUDGE_INPUT_SIZE === 'manifest'
+        ? challenge.manifest.inputs.benchmark.size
+        : parseByteSize(config.PERFJUDGE_INPUT_SIZE)!;
+    if (plans.length)
+      await pregenerateInputs(
+        challenge,
+        {
+          seed: seeds[challenge.manifest.inputs.benchmark.seedEnv]!,
+          sizeBytes: benchmarkBytes,
+          rareSeparators: challenge.manifest.inputs.rareSeparators,
+        },
+        dataDir,
+      );
+
+    // 5. The production web build, unless it is newer than every source.
+    const distDir = config.PERFJUDGE_NEXT_DIST_DIR;
+    const buildId = path.join(REPO_ROOT, distDir, 'BUILD_ID');
+    const webEnv = {
+      ...baseEnv,
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      PERFJUDGE_PUBLIC_URL: publicUrl,
+      PERFJUDGE_AUTH_SECRET: authSecret,
+      PERFJUDGE_NEXT_DIST_DIR: distDir,
+      PORT: String(config.PORT),
+    };
+    const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
+    if (built > newestSource()) say(`web app: production build in ${distDir}/ is up to date`);
+    else {
+      say(`building the web app (next build into ${distDir}/) — a few minutes the first time`);
+      const buildStarted = Date.now();
+      const build = startChild({
+        name: 'build',
+        command: process.execPath,
+        args: [NEXT_BIN, 'build'],
+        cwd: REPO_ROOT,
+        env: { ...webEnv, NEXT_TELEMETRY_DISABLED: '1' },
+      });
+      services.push(build);
+      // Turbopack prints nothing for minutes on a small machine: say it is still at work.
+      const ticker = setInterval(
+        () =>
+          say(`still building the web app (${((Date.now() - buildStarted) / 1000).toFixed(0)} s)`),
+        30_000,
+      );
+      const code = await build.exited;
+      clearInterval(ticker);
+      services.splice(services.indexOf(build), 1);
+      if (stopping) return await stopping;
+      if (code !== 0) return await fail(`next build failed (exit ${code}); see [build] above`);
+      say(`web app built in ${((Date.now() - buildStarted) / 1000).toFixed(0)} s`);
+    }
+    if (stopping) return await stopping;
+
+    // 6. The services.
+    const serviceEnv = { ...baseEnv, REDIS_URL: redisUrl, DATABASE_URL: databaseUrl };
+    const scorer = startChild({
+      name: 'scorer',
+      command: process.execPath,
+      args: [BIN, 'scorer'],
+      cwd: REPO_ROOT,
+      env: serviceEnv,
+    });
+    services.push(scorer);
+    // Runners never get database credentials (the security model); they need Redis and the seed.
+    const { DATABASE_URL: _noDb, ...runnerBase } = serviceEnv;
+    const runners = plans.map((plan) => {
+      say(
+        `starting runner ${plan.target}: perfjudge runner --target ${plan.target} ${plan.args.join(' ')}`,
+      );
+      const child = startChild({
+        name: `runner ${plan.target}`,
+        command: process.execPath,
+        args: [BIN, 'runner', '--target', plan.target, ...plan.args],
+        cwd: REPO_ROOT,
+        env: { ...runnerBase, ...seeds },
+      });
+      services.push(child);
+      return { plan, child };
+    });
+    const web = startChild({
+      name: 'web',
+      command: process.execPath,
+      args: [NEXT_BIN, 'start', '--port', String(config.PORT)],
+      cwd: REPO_ROOT,
+      env: webEnv,
+    });
+    services.push(web);
+
+    const localUrl = `http://127.0.0.1:${config.PORT}`;
+    const waits: Promise<unknown>[] = [
+      scorer.waitForLine(/scorer ready/, 120_000),
+      waitFor('the web server', () => healthy(localUrl), 180_000, web),
+    ];
+    const served: string[] = [];
+    for (const { plan, child } of runners)
+      waits.push(
+        child.waitForLine(/serving /, 600_000).then(
+          () => served.push(plan.note),
+          (error: unknown) => {
+            // A runner that refuses this host is reported, and the rest of the platform runs.
+            const reason =
+              error instanceof ChildExitedError
+                ? (error.lines.filter((l) => l.trim()).at(-1) ?? `exit ${error.code}`)
+                : (error as Error).message;
+            services.splice(services.indexOf(child), 1);
+            notServed.push(`${plan.target}: not served (${reason})`);
+          },
+        ),
+      );
+    await Promise.race([Promise.all(waits), stopped]);
+    if (stopping) return await stopping;
+
+    const seconds = ((Date.now() - startedAt) / 1000).toFixed(0);
+    const lines = [
+      '',
+      `perfjudge is running (ready in ${seconds} s): ${publicUrl}`,
+      `  organizer: ${organizer.email}`,
+      `  password:  ${organizer.password}   (kept in ${path.join(dataDir, 'secrets.json')})`,
+      ...served.map((n) => `  ${n}`),
+      ...notServed.map((n) => `  ${n}`),
+      `  health:    ${publicUrl}/api/health`,
+      '  Ctrl-C stops everything.',
+      '',
+    ];
+    process.stdout.write(lines.map((l) => `[start] ${l}`).join('\n') + '\n');
+
+    // 7. Until a signal, or until a service dies (then everything stops: a half platform misleads).
+    const died = Promise.race(
+      services.map((c) => c.exited.then((code) => ({ name: c.name, code }))),
+    ).then(({ name, code }) => {
+      if (stopping) return stopping;
+      return fail(`${name} exited unexpectedly (code ${code}): stopping the platform`);
+    });
+    return await Promise.race([stopped, died]);
+  } catch (error) {
+    if (stopping) return await stopping;
+    return await fail(error instanceof Error ? error.message : String(error));
+  }
+}
