@@ -7,6 +7,12 @@ export type AuditAction =
   | 'rejudge.submission'
   | 'rejudge.challenge'
   | 'submission.disqualify'
+  | 'submission.reinstate'
+  | 'challenge.settings'
+  | 'challenge.close'
+  | 'challenge.reopen'
+  | 'challenge.publish-solutions'
+  | 'challenge.hide-solutions'
   | 'challenge.register'
   | 'user.create-organizer'
   | 'api-token.revoke';

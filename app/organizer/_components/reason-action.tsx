@@ -1,0 +1,129 @@
+'use client';
+// A console action that needs a reason and a second look: the button opens a small form with a
+// "Reason" box and Confirm / Cancel; the server's answer (or its refusal) is shown in words.
+import { useRouter } from 'next/navigation';
+import { useId, useState, type FormEvent } from 'react';
+import type { ActionResult } from '../../../lib/web/safe-action';
+import { reasonSchema, REASON_MAX } from '../../../lib/web/organizer-settings-form';
+
+export interface ReasonActionProps {
+  /** The button's name, e.g. "Disqualify" (tests find it by this name). */
+  label: string;
+  /** What will happen, shown above the reason box. */
+  description: string;
+  /** A server action from app/organizer/actions.ts. */
+  action: (input: unknown) => Promise<ActionResult<{ message: string }>>;
+  /** The action's other fields (submission id, slug, flags); the reason is added. */
+  input: Record<string, string | boolean>;
+  danger?: boolean;
+  /** Smaller, for table rows. */
+  compact?: boolean;
+}
+
+export function ReasonAction({
+  label,
+  description,
+  action,
+  input,
+  danger,
+  compact,
+}: ReasonActionProps) {
+  const router = useRouter();
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const reason = reasonSchema.safeParse(new FormData(event.currentTarget).get('reason') ?? '');
+    if (!reason.success) {
+      setReasonError(reason.error.issues[0]?.message ?? 'Give a reason');
+      return;
+    }
+    setReasonError(null);
+    setBusy(true);
+    try {
+      const result = await action({ ...input, reason: reason.data });
+      if (result.ok) {
+        setOutcome({ ok: true, text: result.data.message });
+        setOpen(false);
+        router.refresh();
+      } else {
+        setReasonError(result.fieldErrors?.reason ?? null);
+        setOutcome({ ok: false, text: result.error });
+      }
+    } catch {
+      setOutcome({ ok: false, text: 'The server could not be reached. Try again.' });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const buttonClass = `${danger ? 'danger' : 'secondary'}${compact ? ' small' : ''}`;
+  return (
+    <div className="reason-action">
+      {!open && (
+        <button
+          type="button"
+          className={buttonClass}
+          aria-expanded={false}
+          onClick={() => {
+            setOpen(true);
+            setOutcome(null);
+          }}
+        >
+          {label}
+        </button>
+      )}
+      {open && (
+        <form className="stack reason-form" onSubmit={onSubmit} noValidate aria-label={label}>
+          <p className="small">{description}</p>
+          <label htmlFor={`${id}-reason`}>
+            Reason
+            <span className="hint">
+              Goes in the audit log with your name. At most {REASON_MAX} characters.
+            </span>
+          </label>
+          <textarea
+            id={`${id}-reason`}
+            name="reason"
+            rows={2}
+            maxLength={REASON_MAX}
+            required
+            autoFocus
+            aria-invalid={reasonError ? true : undefined}
+            aria-describedby={reasonError ? `${id}-error` : undefined}
+          />
+          {reasonError && (
+            <span id={`${id}-error`} className="field-error">
+              {reasonError}
+            </span>
+          )}
+          <div className="row">
+            <button type="submit" className={danger ? 'danger' : undefined} disabled={busy}>
+              {busy ? 'Working…' : 'Confirm'}
+            </button>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => setOpen(false)}
+              disabled={busy}
+            >
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+      {outcome && (
+        <div
+          className={`notice ${outcome.ok ? 'ok' : 'error'} small`}
+          role={outcome.ok ? 'status' : 'alert'}
+        >
+          {outcome.text}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,174 @@
+'use client';
+// The challenge settings form: checked with the same zod schema as the server action as the
+// organizer submits, field errors next to the fields (the server's too), the seed write-only.
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import {
+  REASON_MAX,
+  settingsFieldErrors,
+  settingsFormSchema,
+} from '../../../lib/web/organizer-settings-form';
+import type { ActionResult } from '../../../lib/web/safe-action';
+
+export interface SettingsFormValues {
+  slug: string;
+  /** "YYYY-MM-DDTHH:MM" in UTC, or empty. */
+  deadline: string;
+  submissionsPerHour: string;
+  precision: string;
+  benchmarkSize: string;
+  seedSet: boolean;
+  /** The manifest's values, shown as what an empty field means. */
+  defaults: { submissionsPerHour: string; precision: string; benchmarkSize: string };
+}
+
+export function SettingsForm({
+  values,
+  action,
+}: {
+  values: SettingsFormValues;
+  action: (input: unknown) => Promise<ActionResult<{ message: string }>>;
+}) {
+  const router = useRouter();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const input = {
+      slug: values.slug,
+      deadline: String(form.get('deadline') ?? ''),
+      submissionsPerHour: String(form.get('submissionsPerHour') ?? ''),
+      precision: String(form.get('precision') ?? ''),
+      benchmarkSize: String(form.get('benchmarkSize') ?? ''),
+      benchmarkSeed: String(form.get('benchmarkSeed') ?? ''),
+      clearSeed: form.get('clearSeed') === 'on',
+      reason: String(form.get('reason') ?? ''),
+    };
+    const parsed = settingsFormSchema.safeParse(input);
+    if (!parsed.success) {
+      setErrors(settingsFieldErrors(parsed.error));
+      setNotice({ ok: false, text: 'Some fields need attention.' });
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      // The text, not the parsed values: the action parses it again itself.
+      const result = await action(input);
+      if (result.ok) {
+        setNotice({ ok: true, text: result.data.message });
+        (event.target as HTMLFormElement).querySelector<HTMLInputElement>(
+          'input[name="benchmarkSeed"]',
+        )!.value = '';
+        router.refresh();
+      } else {
+        setErrors(result.fieldErrors ?? {});
+        setNotice({ ok: false, text: result.error });
+      }
+    } catch {
+      setNotice({ ok: false, text: 'The server could not be reached. Try again.' });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const field = (
+    name: string,
+    label: string,
+    hint: string,
+    props: React.InputHTMLAttributes<HTMLInputElement>,
+  ) => (
+    <label>
+      {label}
+      <span className="hint">{hint}</span>
+      <input
+        name={name}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? `${name}-error` : undefined}
+        {...props}
+      />
+      {errors[name] && (
+        <span id={`${name}-error`} className="field-error">
+          {errors[name]}
+        </span>
+      )}
+    </label>
+  );
+
+  return (
+    <form className="stack card" onSubmit={onSubmit} noValidate aria-label="Challenge settings">
+      {notice && (
+        <div
+          className={`notice ${notice.ok ? 'ok' : 'error'}`}
+          role={notice.ok ? 'status' : 'alert'}
+        >
+          {notice.text}
+        </div>
+      )}
+      {field(
+        'deadline',
+        'Deadline (UTC)',
+        'Submissions are refused after it. Empty: no deadline.',
+        {
+          type: 'datetime-local',
+          defaultValue: values.deadline,
+          step: 60,
+        },
+      )}
+      {field(
+        'submissionsPerHour',
+        'Submissions per hour',
+        `Each contestant's hourly quota. Empty: the manifest's ${values.defaults.submissionsPerHour}.`,
+        {
+          type: 'number',
+          min: 1,
+          step: 1,
+          inputMode: 'numeric',
+          defaultValue: values.submissionsPerHour,
+        },
+      )}
+      {field(
+        'precision',
+        'Precision',
+        `Relative half-width of the speedup interval the judge aims for (0.01 is ±1%). Empty: the manifest's ${values.defaults.precision}.`,
+        { type: 'text', inputMode: 'decimal', defaultValue: values.precision, autoComplete: 'off' },
+      )}
+      {field(
+        'benchmarkSize',
+        'Benchmark input size',
+        `Bytes, or with a unit: 256MiB, 64MB, 1GiB. Empty: the manifest's ${values.defaults.benchmarkSize}.`,
+        {
+          type: 'text',
+          defaultValue: values.benchmarkSize,
+          autoComplete: 'off',
+          spellCheck: false,
+        },
+      )}
+      {field(
+        'benchmarkSeed',
+        'Benchmark seed',
+        `${values.seedSet ? 'A seed is set (it is never shown).' : 'Not set: runners use the seed from their environment.'} Type a new one (at least 8 characters) to replace it; leave empty to keep it.`,
+        { type: 'password', autoComplete: 'new-password', spellCheck: false },
+      )}
+      {values.seedSet && (
+        <label className="row" style={{ fontWeight: 400 }}>
+          <input type="checkbox" name="clearSeed" /> Remove the seed (runners use their
+          environment&apos;s)
+        </label>
+      )}
+      {field('reason', 'Note for the audit log (optional)', `At most ${REASON_MAX} characters.`, {
+        type: 'text',
+        maxLength: REASON_MAX,
+      })}
+      <div className="row">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : 'Save settings'}
+        </button>
+        <span className="muted small">New submissions and rejudges use the saved settings.</span>
+      </div>
+    </form>
+  );
+}

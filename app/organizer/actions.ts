@@ -1,0 +1,184 @@
+'use server';
+// The organizer console's server actions. Each goes through safeAction (signed in, organizer role,
+// input parsed with zod) and each change is audit-logged by the data function it calls.
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { closeContest } from '../../lib/db/close-contest';
+import { db } from '../../lib/db/client';
+import { disqualifySubmission } from '../../lib/db/disqualify-submission';
+import { NotFoundError } from '../../lib/db/errors';
+import { publishSolutions } from '../../lib/db/publish-solutions';
+import { reinstateSubmission } from '../../lib/db/reinstate-submission';
+import { updateContestSettings } from '../../lib/db/update-contest-settings';
+import { rejudge } from '../../lib/submit/rejudge';
+import {
+  idSchema,
+  reasonSchema,
+  settingsFormSchema,
+  slugSchema,
+} from '../../lib/web/organizer-settings-form';
+import { ActionError, safeAction } from '../../lib/web/safe-action';
+import { webQueues } from '../../lib/web/services';
+
+/** Every console action answers with a sentence the console shows. */
+export interface ConsoleOutcome {
+  message: string;
+}
+
+const ORGANIZER = { role: 'ORGANIZER' } as const;
+
+/** A missing submission or challenge is the organizer's to know about, not a server failure. */
+async function userFacing<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new ActionError(error.message);
+    throw error;
+  }
+}
+
+/** Contest state shows on public pages (challenge, leaderboard, submissions): refresh them all. */
+function refreshPages(): void {
+  revalidatePath('/', 'layout');
+}
+
+function rejudgeMessage(outcome: { submissions: number; judgings: number; queued: number }) {
+  const notQueued = outcome.submissions - outcome.queued;
+  return (
+    `Rejudge started: ${outcome.judgings} judging${outcome.judgings === 1 ? '' : 's'} of ` +
+    `${outcome.submissions} submission${outcome.submissions === 1 ? '' : 's'} queued again.` +
+    (notQueued > 0
+      ? ` Redis did not take ${notQueued}; the reconciler queues ${notQueued === 1 ? 'it' : 'them'} within a minute.`
+      : '')
+  );
+}
+
+export const rejudgeSubmissionAction = safeAction(
+  z.strictObject({ submissionId: idSchema, reason: reasonSchema }),
+  async (input, user): Promise<ConsoleOutcome> => {
+    const outcome = await userFacing(() =>
+      rejudge({
+        db: db(),
+        queues: webQueues(),
+        actorId: user.id,
+        reason: input.reason,
+        submissionId: input.submissionId,
+        onEnqueueError: (error, id) => console.error(`web: rejudge ${id}: ${error.message}`),
+      }),
+    );
+    refreshPages();
+    return { message: rejudgeMessage(outcome) };
+  },
+  ORGANIZER,
+);
+
+export const rejudgeChallengeAction = safeAction(
+  z.strictObject({ slug: slugSchema, reason: reasonSchema }),
+  async (input, user): Promise<ConsoleOutcome> => {
+    const outcome = await userFacing(() =>
+      rejudge({
+        db: db(),
+        queues: webQueues(),
+        actorId: user.id,
+        reason: input.reason,
+        challengeSlug: input.slug,
+        onEnqueueError: (error, id) => console.error(`web: rejudge ${id}: ${error.message}`),
+      }),
+    );
+    refreshPages();
+    return { message: rejudgeMessage(outcome) };
+  },
+  ORGANIZER,
+);
+
+export const disqualifyAction = safeAction(
+  z.strictObject({ submissionId: idSchema, reason: reasonSchema }),
+  async (input, user): Promise<ConsoleOutcome> => {
+    await userFacing(() =>
+      disqualifySubmission(db(), {
+        actorId: user.id,
+        submissionId: input.submissionId,
+        reason: input.reason,
+      }),
+    );
+    refreshPages();
+    return { message: 'Disqualified; the leaderboard no longer counts this submission.' };
+  },
+  ORGANIZER,
+);
+
+export const reinstateAction = safeAction(
+  z.strictObject({ submissionId: idSchema, reason: reasonSchema }),
+  async (input, user): Promise<ConsoleOutcome> => {
+    await userFacing(() =>
+      reinstateSubmission(db(), {
+        actorId: user.id,
+        submissionId: input.submissionId,
+        reason: input.reason,
+      }),
+    );
+    refreshPages();
+    return { message: 'Reinstated; the leaderboard counts this submission again.' };
+  },
+  ORGANIZER,
+);
+
+export const updateSettingsAction = safeAction(
+  settingsFormSchema,
+  async (input, user): Promise<ConsoleOutcome> => {
+    const { changed } = await userFacing(() =>
+      updateContestSettings(db(), {
+        actorId: user.id,
+        slug: input.slug,
+        settings: {
+          deadline: input.deadline,
+          submissionsPerHour: input.submissionsPerHour,
+          precision: input.precision,
+          benchmarkBytes: input.benchmarkSize,
+          ...(input.clearSeed
+            ? { benchmarkSeed: null }
+            : input.benchmarkSeed !== ''
+              ? { benchmarkSeed: input.benchmarkSeed }
+              : {}),
+        },
+        ...(input.reason ? { reason: input.reason } : {}),
+      }),
+    );
+    refreshPages();
+    return {
+      message:
+        changed.length === 0
+          ? 'Nothing changed.'
+          : `Saved: ${changed.join(', ')}. New submissions and rejudges are judged with these settings.`,
+    };
+  },
+  ORGANIZER,
+);
+
+export const closeContestAction = safeAction(
+  z.strictObject({ slug: slugSchema, closed: z.boolean(), reason: reasonSchema }),
+  async (input, user): Promise<ConsoleOutcome> => {
+    const closedAt = await userFacing(() => closeContest(db(), { actorId: user.id, ...input }));
+    refreshPages();
+    return {
+      message: closedAt
+        ? 'The contest is closed: new submissions are refused.'
+        : 'The contest is open again (until its deadline, if it has one).',
+    };
+  },
+  ORGANIZER,
+);
+
+export const publishSolutionsAction = safeAction(
+  z.strictObject({ slug: slugSchema, published: z.boolean(), reason: reasonSchema }),
+  async (input, user): Promise<ConsoleOutcome> => {
+    const at = await userFacing(() => publishSolutions(db(), { actorId: user.id, ...input }));
+    refreshPages();
+    return {
+      message: at
+        ? 'Solutions published: everyone can read every patch now.'
+        : 'Solutions hidden again: a patch is visible only to its author and the organizers.',
+    };
+  },
+  ORGANIZER,
+);

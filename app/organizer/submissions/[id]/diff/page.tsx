@@ -1,0 +1,187 @@
+// Any submission's patch as a diff for the organizers: files touched, each line classed and
+// numbered (React text, never HTML), a huge patch cut with links to all of it; rejudge and
+// disqualify from here too.
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { db } from '../../../../../lib/db/client';
+import { getOrganizerSubmission } from '../../../../../lib/db/get-organizer-submission';
+import { formatBytes, formatCount, formatDate, formatScore } from '../../../../../lib/web/format';
+import { parseUnifiedDiff } from '../../../../../lib/web/organizer-diff';
+import { idSchema } from '../../../../../lib/web/organizer-settings-form';
+import { requireOrganizer } from '../../../../../lib/web/session';
+import { VerdictBadge } from '../../../../_components/verdict-badge';
+import { ConsoleNav } from '../../../_components/console-nav';
+import { ReasonAction } from '../../../_components/reason-action';
+import { disqualifyAction, reinstateAction, rejudgeSubmissionAction } from '../../../actions';
+
+export const metadata: Metadata = { title: 'Patch · organizer' };
+
+/** Above this the whole patch is shown as one plain text block (no per-line elements). */
+const FULL_TEXT_MAX_BYTES = 8 * 1024 * 1024;
+
+export default async function OrganizerDiffPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ full?: string | string[] }>;
+}) {
+  const { id } = await params;
+  await requireOrganizer(`/organizer/submissions/${encodeURIComponent(id)}/diff`);
+  if (!idSchema.safeParse(id).success) notFound();
+  const submission = await getOrganizerSubmission(db(), id);
+  if (!submission) notFound();
+  const full = (await searchParams).full === '1';
+  const diff = parseUnifiedDiff(submission.patchText);
+
+  return (
+    <>
+      <h1>
+        Patch of <span className="mono">{submission.id}</span>
+      </h1>
+      <ConsoleNav current={null} />
+      <div className="grid">
+        <section className="card" aria-label="Submission">
+          <dl className="kv">
+            <dt>Contestant</dt>
+            <dd>
+              {submission.contestant.name}{' '}
+              <span className="muted small">{submission.contestant.email}</span>
+            </dd>
+            <dt>Challenge</dt>
+            <dd className="mono">{submission.challengeSlug}</dd>
+            <dt>Submitted</dt>
+            <dd>{formatDate(submission.createdAt)}</dd>
+            <dt>Verdict</dt>
+            <dd>
+              <VerdictBadge
+                verdict={submission.verdict}
+                status={submission.status}
+                disqualified={submission.disqualified}
+              />
+              {submission.disqualified && submission.disqualifiedReason && (
+                <div className="small">Reason: {submission.disqualifiedReason}</div>
+              )}
+            </dd>
+            <dt>Score</dt>
+            <dd>{formatScore(submission.score)}</dd>
+            <dt>Patch</dt>
+            <dd>
+              {formatBytes(submission.patchBytes)}, {formatCount(diff.totalLines)} lines ·{' '}
+              <Link href={`/submissions/${submission.id}`}>submission page</Link> ·{' '}
+              <a href={`/submissions/${submission.id}/patch`}>raw patch</a>
+            </dd>
+          </dl>
+        </section>
+        <section className="card" aria-label="Actions">
+          <div className="stack" style={{ display: 'grid', gap: '0.8em' }}>
+            <ReasonAction
+              label="Rejudge"
+              description="Judge this submission again on every target (its current results are cleared)."
+              action={rejudgeSubmissionAction}
+              input={{ submissionId: submission.id }}
+            />
+            {submission.disqualified ? (
+              <ReasonAction
+                label="Reinstate"
+                description="Take back the disqualification: the leaderboard counts it again."
+                action={reinstateAction}
+                input={{ submissionId: submission.id }}
+              />
+            ) : (
+              <ReasonAction
+                label="Disqualify"
+                description="The leaderboard stops counting this submission; the contestant sees the reason."
+                action={disqualifyAction}
+                input={{ submissionId: submission.id }}
+                danger
+              />
+            )}
+          </div>
+        </section>
+      </div>
+
+      <h2>Files touched</h2>
+      {diff.files.length === 0 ? (
+        <p className="card empty">No file headers found: this is not a unified diff.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>File</th>
+                <th>Change</th>
+                <th className="num">Added</th>
+                <th className="num">Removed</th>
+              </tr>
+            </thead>
+            <tbody>
+              {diff.files.map((f, i) => (
+                <tr key={`${f.path}-${i}`}>
+                  <td className="mono small" style={{ overflowWrap: 'anywhere' }}>
+                    {f.path}
+                  </td>
+                  <td>{f.change}</td>
+                  <td className="num" style={{ color: 'var(--ok)' }}>
+                    +{formatCount(f.additions)}
+                  </td>
+                  <td className="num" style={{ color: 'var(--bad)' }}>
+                    −{formatCount(f.deletions)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <h2>Diff</h2>
+      {diff.truncated && !full && (
+        <div className="notice warn">
+          Showing the first {formatCount(diff.lines.length)} of {formatCount(diff.totalLines)}{' '}
+          lines. <a href={`/submissions/${submission.id}/patch`}>Download the raw patch</a>
+          {submission.patchBytes <= FULL_TEXT_MAX_BYTES && (
+            <>
+              {' '}
+              or{' '}
+              <Link href={`/organizer/submissions/${submission.id}/diff?full=1`}>
+                show it all as plain text
+              </Link>
+            </>
+          )}
+          .
+        </div>
+      )}
+      {full && submission.patchBytes <= FULL_TEXT_MAX_BYTES ? (
+        <pre className="diff-plain" data-testid="organizer-diff-plain">
+          {submission.patchText}
+        </pre>
+      ) : (
+        <div className="diff diff-view card" data-testid="organizer-diff">
+          <table>
+            <tbody>
+              {diff.lines.map((line, i) => (
+                <tr key={i} className={line.kind}>
+                  <td
+                    className="ln"
+                    aria-label={line.oldLine !== null ? `old line ${line.oldLine}` : undefined}
+                  >
+                    {line.oldLine ?? ''}
+                  </td>
+                  <td
+                    className="ln"
+                    aria-label={line.newLine !== null ? `new line ${line.newLine}` : undefined}
+                  >
+                    {line.newLine ?? ''}
+                  </td>
+                  <td className="code">{line.text === '' ? ' ' : line.text}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

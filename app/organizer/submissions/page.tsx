@@ -1,0 +1,240 @@
+// Every submission for the organizers: filters in the URL (validated field by field), keyset pages,
+// and per row the links (submission, diff) and the actions (rejudge, disqualify or reinstate).
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { TARGET_IDS } from '../../../contracts';
+import { db } from '../../../lib/db/client';
+import { listSubmissionsForOrganizer } from '../../../lib/db/list-submissions-for-organizer';
+import { formatBytes, formatDate, formatScore, formatSpeedup } from '../../../lib/web/format';
+import {
+  organizerSubmissionsHref,
+  parseOrganizerFilters,
+  SUBMISSION_STATUSES,
+  VERDICT_FILTERS,
+  type SearchParams,
+} from '../../../lib/web/organizer-filters';
+import { requireOrganizer } from '../../../lib/web/session';
+import { VerdictBadge, verdictLabel } from '../../_components/verdict-badge';
+import { ConsoleNav } from '../_components/console-nav';
+import { ReasonAction } from '../_components/reason-action';
+import { disqualifyAction, reinstateAction, rejudgeSubmissionAction } from '../actions';
+
+export const metadata: Metadata = { title: 'Submissions · organizer' };
+
+export default async function OrganizerSubmissionsPage({
+  searchParams,
+}: {
+  searchParams: Promise<SearchParams>;
+}) {
+  const { filters, cursor, values, errors } = parseOrganizerFilters(await searchParams);
+  await requireOrganizer(organizerSubmissionsHref(values, cursor));
+  const page = await listSubmissionsForOrganizer(db(), {
+    filters,
+    ...(cursor ? { cursor } : {}),
+  });
+  const filtered = Object.keys(filters).length > 0;
+
+  return (
+    <>
+      <h1>Submissions</h1>
+      <ConsoleNav current="/organizer/submissions" />
+
+      <form
+        method="get"
+        action="/organizer/submissions"
+        className="card filters"
+        aria-label="Filters"
+      >
+        <div className="filter-grid">
+          <label>
+            Challenge
+            <input name="challenge" defaultValue={values.challenge ?? ''} placeholder="any" />
+          </label>
+          <label>
+            Verdict
+            <select name="verdict" defaultValue={values.verdict ?? ''}>
+              <option value="">any</option>
+              {VERDICT_FILTERS.map((v) => (
+                <option key={v} value={v}>
+                  {v === 'DISQUALIFIED' ? 'Disqualified' : verdictLabel(v)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Target
+            <select name="target" defaultValue={values.target ?? ''}>
+              <option value="">any</option>
+              {TARGET_IDS.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Status
+            <select name="status" defaultValue={values.status ?? ''}>
+              <option value="">any</option>
+              {SUBMISSION_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {s.toLowerCase()}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Contestant
+            <input
+              name="contestant"
+              defaultValue={values.contestant ?? ''}
+              placeholder="name or e-mail"
+              maxLength={100}
+            />
+          </label>
+          <label>
+            From (UTC)
+            <input name="from" type="date" defaultValue={values.from?.slice(0, 10) ?? ''} />
+          </label>
+          <label>
+            To (UTC, inclusive)
+            <input name="to" type="date" defaultValue={values.to?.slice(0, 10) ?? ''} />
+          </label>
+        </div>
+        <div className="row" style={{ marginTop: '0.8em' }}>
+          <button type="submit">Filter</button>
+          {filtered && (
+            <Link href="/organizer/submissions" className="btn secondary">
+              Clear filters
+            </Link>
+          )}
+          <span className="muted small">
+            With a target, the verdict is that target&apos;s. Newest first.
+          </span>
+        </div>
+      </form>
+
+      {errors.length > 0 && (
+        <div className="notice warn" role="alert">
+          Ignored: {errors.join('; ')}.
+        </div>
+      )}
+
+      {page.rows.length === 0 ? (
+        <p className="card empty" data-testid="organizer-submissions">
+          {filtered || cursor ? 'No submission matches these filters.' : 'No submissions yet.'}
+        </p>
+      ) : (
+        <div className="table-wrap">
+          <table data-testid="organizer-submissions">
+            <thead>
+              <tr>
+                <th>Submitted</th>
+                <th>Contestant</th>
+                <th>Verdict</th>
+                {TARGET_IDS.map((t) => (
+                  <th key={t} className="num">
+                    {t}
+                  </th>
+                ))}
+                <th className="num">Score</th>
+                <th className="num">Patch</th>
+                <th>Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.rows.map((s) => (
+                <tr key={s.id} data-submission-id={s.id}>
+                  <td>
+                    <Link href={`/submissions/${s.id}`} className="nowrap">
+                      {formatDate(s.createdAt)}
+                    </Link>
+                    <div className="muted small mono">
+                      {s.challengeSlug} · {s.id}
+                    </div>
+                  </td>
+                  <td>
+                    <span className="ellipsis" title={s.contestant.name}>
+                      {s.contestant.name}
+                    </span>
+                    <div className="muted small">
+                      <span className="ellipsis" title={s.contestant.email}>
+                        {s.contestant.email}
+                      </span>
+                    </div>
+                  </td>
+                  <td>
+                    <VerdictBadge
+                      verdict={s.verdict}
+                      status={s.status}
+                      disqualified={s.disqualified}
+                    />
+                  </td>
+                  {TARGET_IDS.map((t) => {
+                    const j = s.judgings.find((x) => x.target === t);
+                    return (
+                      <td key={t} className="num">
+                        {!j ? (
+                          <span className="muted">–</span>
+                        ) : j.verdict === 'ACCEPTED' ? (
+                          formatSpeedup(j.speedup)
+                        ) : (
+                          <VerdictBadge verdict={j.verdict} status={j.status} />
+                        )}
+                      </td>
+                    );
+                  })}
+                  <td className="num">{formatScore(s.score)}</td>
+                  <td className="num">{formatBytes(s.patchBytes)}</td>
+                  <td>
+                    <div className="row row-actions">
+                      <Link href={`/organizer/submissions/${s.id}/diff`}>Diff</Link>
+                      <ReasonAction
+                        label="Rejudge"
+                        description="Judge this submission again on every target (its current results are cleared)."
+                        action={rejudgeSubmissionAction}
+                        input={{ submissionId: s.id }}
+                        compact
+                      />
+                      {s.disqualified ? (
+                        <ReasonAction
+                          label="Reinstate"
+                          description="Take back the disqualification: the leaderboard counts it again."
+                          action={reinstateAction}
+                          input={{ submissionId: s.id }}
+                          compact
+                        />
+                      ) : (
+                        <ReasonAction
+                          label="Disqualify"
+                          description="The leaderboard stops counting this submission; the contestant sees the reason."
+                          action={disqualifyAction}
+                          input={{ submissionId: s.id }}
+                          danger
+                          compact
+                        />
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <nav className="row" aria-label="Pages">
+        {cursor && (
+          <Link href={organizerSubmissionsHref(values)} className="btn secondary">
+            ← First page
+          </Link>
+        )}
+        {page.nextCursor && (
+          <Link href={organizerSubmissionsHref(values, page.nextCursor)} className="btn secondary">
+            Next page →
+          </Link>
+        )}
+      </nav>
+    </>
+  );
+}

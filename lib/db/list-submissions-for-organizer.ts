@@ -1,0 +1,162 @@
+// The organizer console's list of every submission: filtered (challenge, verdict, target,
+// contestant, time, status) and paginated by a keyset cursor, so page 400 of 20,000 costs what page 1 does.
+import { z } from 'zod';
+import type { TargetId, Verdict } from '../../contracts';
+import type { Db } from './client';
+import type { Prisma } from './generated/prisma/client';
+
+export interface OrganizerSubmissionFilters {
+  challengeSlug?: string;
+  /** A verdict, or DISQUALIFIED; with a target, the verdict of that target's judging. */
+  verdict?: Verdict | 'DISQUALIFIED';
+  target?: TargetId;
+  /** Part of the contestant's name or e-mail, any case. */
+  contestant?: string;
+  from?: Date;
+  to?: Date;
+  status?: 'QUEUED' | 'JUDGING' | 'DONE' | 'FAILED';
+}
+
+export interface ListSubmissionsForOrganizerOptions {
+  filters: OrganizerSubmissionFilters;
+  /** From the previous page's nextCursor. */
+  cursor?: string;
+  limit?: number;
+}
+
+export interface OrganizerSubmissionRow {
+  id: string;
+  createdAt: Date;
+  contestant: { name: string; email: string };
+  challengeSlug: string;
+  status: 'QUEUED' | 'JUDGING' | 'DONE' | 'FAILED';
+  verdict: Verdict | null;
+  score: number | null;
+  disqualified: boolean;
+  patchBytes: number;
+  judgings: { target: string; status: string; verdict: Verdict | null; speedup: number | null }[];
+}
+
+export interface OrganizerSubmissionPage {
+  rows: OrganizerSubmissionRow[];
+  /** Null on the last page. */
+  nextCursor: string | null;
+}
+
+/** A cursor is the last row's (createdAt, id), so rows made while paging do not shift the pages. */
+const cursorSchema = z.object({ t: z.iso.datetime(), id: z.string().min(1).max(64) });
+
+export function encodeSubmissionCursor(row: { createdAt: Date; id: string }): string {
+  return Buffer.from(JSON.stringify({ t: row.createdAt.toISOString(), id: row.id })).toString(
+    'base64url',
+  );
+}
+
+/** Undefined for anything that is not a cursor this module made (a hand-edited URL starts over). */
+export function decodeSubmissionCursor(
+  cursor: string,
+): { createdAt: Date; id: string } | undefined {
+  try {
+    const parsed = cursorSchema.safeParse(
+      JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')),
+    );
+    return parsed.success ? { createdAt: new Date(parsed.data.t), id: parsed.data.id } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const ORGANIZER_PAGE_SIZE = 50;
+
+export async function listSubmissionsForOrganizer(
+  db: Db,
+  options: ListSubmissionsForOrganizerOptions,
+): Promise<OrganizerSubmissionPage> {
+  const { filters } = options;
+  const limit = Math.min(Math.max(options.limit ?? ORGANIZER_PAGE_SIZE, 1), 200);
+  const and: Prisma.SubmissionWhereInput[] = [];
+  if (filters.challengeSlug) and.push({ challenge: { slug: filters.challengeSlug } });
+  if (filters.status) and.push({ status: filters.status });
+  if (filters.from) and.push({ createdAt: { gte: filters.from } });
+  if (filters.to) and.push({ createdAt: { lt: filters.to } });
+  if (filters.contestant)
+    and.push({
+      user: {
+        OR: [
+          { name: { contains: filters.contestant, mode: 'insensitive' } },
+          { email: { contains: filters.contestant, mode: 'insensitive' } },
+        ],
+      },
+    });
+  const verdict = filters.verdict;
+  if (verdict === 'DISQUALIFIED') and.push({ disqualified: true });
+  if (filters.target)
+    and.push({
+      judgings: {
+        some: {
+          target: { name: filters.target },
+          ...(verdict && verdict !== 'DISQUALIFIED' ? { verdict } : {}),
+        },
+      },
+    });
+  else if (verdict && verdict !== 'DISQUALIFIED') and.push({ verdict });
+
+  const after = options.cursor ? decodeSubmissionCursor(options.cursor) : undefined;
+  if (after)
+    and.push({
+      OR: [
+        { createdAt: { lt: after.createdAt } },
+        { createdAt: after.createdAt, id: { lt: after.id } },
+      ],
+    });
+
+  const rows = await db.submission.findMany({
+    where: { AND: and },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    // One more than asked tells whether there is a next page without counting.
+    take: limit + 1,
+    select: {
+      id: true,
+      createdAt: true,
+      status: true,
+      verdict: true,
+      score: true,
+      disqualified: true,
+      patchBytes: true,
+      user: { select: { name: true, email: true } },
+      challenge: { select: { slug: true } },
+      judgings: {
+        select: {
+          status: true,
+          verdict: true,
+          speedup: true,
+          target: { select: { name: true } },
+        },
+      },
+    },
+  });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    rows: page.map((r) => ({
+      id: r.id,
+      createdAt: r.createdAt,
+      contestant: r.user,
+      challengeSlug: r.challenge.slug,
+      status: r.status,
+      verdict: r.verdict,
+      score: r.score,
+      disqualified: r.disqualified,
+      patchBytes: r.patchBytes,
+      judgings: r.judgings
+        .map((j) => ({
+          target: j.target.name,
+          status: j.status,
+          verdict: j.verdict,
+          speedup: j.speedup,
+        }))
+        .sort((a, b) => a.target.localeCompare(b.target)),
+    })),
+    nextCursor: rows.length > limit && last ? encodeSubmissionCursor(last) : null,
+  };
+}

@@ -1,0 +1,97 @@
+// An organizer changes a challenge's contest settings (deadline, quota, precision, benchmark size and
+// seed). Validated here again whatever the caller checked; the audit row says what changed, never
+// the seed itself.
+import { z } from 'zod';
+import { MAX_BENCHMARK_BYTES, MIN_BENCHMARK_BYTES } from '../../contracts';
+import type { Db } from './client';
+import { appendAuditLog } from './append-audit-log';
+import { MAX_SUBMISSIONS_PER_HOUR } from './contest-settings-limits';
+import { NotFoundError } from './errors';
+
+export { MAX_SUBMISSIONS_PER_HOUR };
+
+export const contestSettingsUpdateSchema = z.strictObject({
+  /** Null: no deadline. */
+  deadline: z.date().nullable(),
+  /** Null: the manifest's quota. */
+  submissionsPerHour: z.number().int().min(1).max(MAX_SUBMISSIONS_PER_HOUR).nullable(),
+  /** Null: the manifest's precision. */
+  precision: z.number().positive().max(0.5).nullable(),
+  /** Null: the manifest's benchmark size. */
+  benchmarkBytes: z.number().int().min(MIN_BENCHMARK_BYTES).max(MAX_BENCHMARK_BYTES).nullable(),
+  /** Undefined keeps the seed, null removes it (back to the runners' environment), a string sets it. */
+  benchmarkSeed: z.string().min(8).max(4096).nullable().optional(),
+});
+export type ContestSettingsUpdate = z.infer<typeof contestSettingsUpdateSchema>;
+
+export interface UpdateContestSettingsOptions {
+  actorId: string;
+  slug: string;
+  settings: ContestSettingsUpdate;
+  reason?: string;
+}
+
+export interface UpdatedContestSettings {
+  /** Names of the settings whose value changed. */
+  changed: string[];
+}
+
+export async function updateContestSettings(
+  db: Db,
+  options: UpdateContestSettingsOptions,
+): Promise<UpdatedContestSettings> {
+  const settings = contestSettingsUpdateSchema.parse(options.settings);
+  return db.$transaction(async (tx) => {
+    const before = await tx.challenge.findUnique({
+      where: { slug: options.slug },
+      select: {
+        id: true,
+        deadline: true,
+        submissionsPerHour: true,
+        precision: true,
+        benchmarkBytes: true,
+        benchmarkSeed: true,
+      },
+    });
+    if (!before) throw new NotFoundError(`No challenge ${options.slug}`);
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    const compare = (name: string, from: unknown, to: unknown) => {
+      if (from !== to) changes[name] = { from, to };
+    };
+    compare(
+      'deadline',
+      before.deadline?.toISOString() ?? null,
+      settings.deadline?.toISOString() ?? null,
+    );
+    compare('submissionsPerHour', before.submissionsPerHour, settings.submissionsPerHour);
+    compare('precision', before.precision, settings.precision);
+    compare('benchmarkBytes', before.benchmarkBytes, settings.benchmarkBytes);
+    if (settings.benchmarkSeed !== undefined && settings.benchmarkSeed !== before.benchmarkSeed)
+      // Whether it is set, never the value: the audit log is readable by every organizer.
+      changes.benchmarkSeed = {
+        from: before.benchmarkSeed === null ? 'unset' : 'set',
+        to: settings.benchmarkSeed === null ? 'unset' : 'set (new value)',
+      };
+    const changed = Object.keys(changes);
+    if (changed.length === 0) return { changed };
+    await tx.challenge.update({
+      where: { id: before.id },
+      data: {
+        deadline: settings.deadline,
+        submissionsPerHour: settings.submissionsPerHour,
+        precision: settings.precision,
+        benchmarkBytes: settings.benchmarkBytes,
+        ...(settings.benchmarkSeed !== undefined ? { benchmarkSeed: settings.benchmarkSeed } : {}),
+      },
+    });
+    await appendAuditLog(tx, {
+      actorId: options.actorId,
+      action: 'challenge.settings',
+      subjectType: 'challenge',
+      subjectId: options.slug,
+      ...(options.reason ? { reason: options.reason } : {}),
+      payload: changes,
+    });
+    return { changed };
+  });
+}
