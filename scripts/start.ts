@@ -205,7 +205,11 @@ async function planRunners(
     knobs.push('--runs', String(config.PERFJUDGE_RUNS));
     reasons.push(`at most ${config.PERFJUDGE_RUNS} timed pairs (PERFJUDGE_RUNS)`);
   }
-  const grace = ['--grace-seconds', String(Math.max(1, config.PERFJUDGE_STOP_GRACE_SECONDS - 5))];
+  const grace = [
+    '--grace-seconds',
+    String(Math.max(1, config.PERFJUDGE_STOP_GRACE_SECONDS - 5)),
+    ...(config.PERFJUDGE_HOST_LOCK ? ['--host-lock', config.PERFJUDGE_HOST_LOCK] : []),
+  ];
   const plans: RunnerPlan[] = [];
   const notServed: string[] = [];
 

@@ -56,6 +56,8 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).optional(),
 });
 export type Env = z.infer<typeof envSchema>;
+/** Every variable this module knows (the compose file's check uses it: tests/unit/docker-compose.test.ts). */
+export const ENV_VARIABLES = Object.keys(envSchema.shape) as (keyof Env)[];
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

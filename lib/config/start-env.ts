@@ -34,6 +34,12 @@ const startEnvSchema = z.object({
   PERFJUDGE_RUNS: z.coerce.number().int().min(1).max(1000).optional(),
   /** Which runners to start: `auto` (every target this host can serve), `none`, or a list. */
   PERFJUDGE_TARGETS: targetsSchema,
+  /**
+   * The runners' host-wide judging lock (default: the runner's, /run/lock/perfjudge-judging.lock,
+   * shared with every runner on the machine so timings never overlap). A test platform may use a
+   * private one so as not to wait for other runners' judgings.
+   */
+  PERFJUDGE_HOST_LOCK: z.string().startsWith('/', 'an absolute path').optional(),
   /** How long a stopping child has after SIGTERM before it gets SIGKILL. */
   PERFJUDGE_STOP_GRACE_SECONDS: z.coerce.number().int().min(1).max(3600).default(20),
   /** Next.js build folder (next.config.ts reads the same variable); tests use their own. */
@@ -45,6 +51,7 @@ const startEnvSchema = z.object({
   PERFJUDGE_START_SKIP_INSTALL: z.enum(['0', '1']).default('0'),
 });
 export type StartEnv = z.infer<typeof startEnvSchema>;
+export const START_ENV_VARIABLES = Object.keys(startEnvSchema.shape) as (keyof StartEnv)[];
 
 let cached: StartEnv | undefined;
 

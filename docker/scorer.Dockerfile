@@ -1,0 +1,13 @@
+# The scorer (`perfjudge scorer`): records results in PostgreSQL, scores, reconciles the queue.
+# Also runs the one-shot migrations and seed (`npm run db:migrate`, `npm run db:seed`).
+#   docker build -f docker/scorer.Dockerfile -t perfjudge-scorer .
+# Needs DATABASE_URL and REDIS_URL (lib/config/env.ts).
+FROM node:20-bookworm-slim
+WORKDIR /app
+ENV NODE_ENV=production
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN bash scripts/db-generate.sh
+USER node
+CMD ["node", "bin/perfjudge.mjs", "scorer"]
