@@ -1,0 +1,60 @@
+'use client';
+// Resident memory over time in the untimed profile run, baseline and solution on one time axis
+// (each side has its own sampling times, so each line carries its own points).
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import type { MemoryPoint } from '../../../lib/web/submission-result';
+
+const mib = (v: unknown) => (typeof v === 'number' ? `${v.toFixed(v >= 100 ? 0 : 1)} MiB` : '–');
+const t = (v: unknown) => (typeof v === 'number' ? `${v.toFixed(0)} ms` : '');
+
+export function MemoryChart({
+  baseline,
+  solution,
+  label,
+}: {
+  baseline: MemoryPoint[];
+  solution: MemoryPoint[];
+  label: string;
+}) {
+  return (
+    <figure className="chart" aria-label={label} style={{ margin: 0 }}>
+      <ResponsiveContainer width="100%" height={240} initialDimension={{ width: 600, height: 240 }}>
+        <LineChart margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#e2e0da" />
+          <XAxis dataKey="tMs" type="number" domain={[0, 'dataMax']} tickFormatter={t} />
+          <YAxis tickFormatter={mib} width={72} domain={[0, 'auto']} />
+          <Tooltip formatter={(v) => mib(v)} labelFormatter={(l) => t(l)} />
+          <Legend />
+          <Line
+            data={baseline}
+            dataKey="rssMiB"
+            name="baseline RSS"
+            stroke="#8a5a00"
+            dot={false}
+            isAnimationActive={false}
+          />
+          <Line
+            data={solution}
+            dataKey="rssMiB"
+            name="solution RSS"
+            stroke="#2f5fd0"
+            dot={false}
+            isAnimationActive={false}
+          />
+        </LineChart>
+      </ResponsiveContainer>
+      <figcaption className="small muted">
+        Resident set size over time in the untimed profile run.
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,57 @@
+'use client';
+// Wall time of every timed run, baseline and solution, over the pair number: noise, drift and
+// outliers show at a glance. Fed the small array of lib/web/submission-result.ts runsChartData.
+import {
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
+import type { RunPoint } from '../../../lib/web/submission-result';
+
+const ms = (v: unknown) => (typeof v === 'number' ? `${v.toFixed(v >= 100 ? 0 : 1)} ms` : '–');
+
+export function RunsChart({ data, label }: { data: RunPoint[]; label: string }) {
+  return (
+    <figure className="chart" aria-label={label} style={{ margin: 0 }}>
+      <ResponsiveContainer width="100%" height={240} initialDimension={{ width: 600, height: 240 }}>
+        <LineChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#e2e0da" />
+          <XAxis
+            dataKey="pair"
+            type="number"
+            domain={['dataMin', 'dataMax']}
+            allowDecimals={false}
+            label={{ value: 'pair', position: 'insideBottomRight', offset: -4 }}
+          />
+          <YAxis tickFormatter={ms} width={64} domain={[0, 'auto']} />
+          <Tooltip formatter={(v) => ms(v)} labelFormatter={(l) => `pair ${l}`} />
+          <Legend />
+          <Line
+            type="linear"
+            dataKey="baseline"
+            name="baseline"
+            stroke="#8a5a00"
+            dot={{ r: 3 }}
+            isAnimationActive={false}
+          />
+          <Line
+            type="linear"
+            dataKey="solution"
+            name="solution"
+            stroke="#2f5fd0"
+            dot={{ r: 3 }}
+            isAnimationActive={false}
+          />
+        </LineChart>
+      </ResponsiveContainer>
+      <figcaption className="small muted">
+        Wall time of each timed run ({data.length} pairs; warm-ups not shown).
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,219 @@
+'use client';
+// The submission page's live part: one connection per page (Server-Sent Events from
+// /api/submissions/[id]/events, or polling GET /api/submissions/[id] when SSE fails) feeding the
+// overall verdict and each target's stage and progress bar. When a target finishes, the server
+// components are re-rendered (router.refresh()) so its results appear without a reload.
+import { useRouter } from 'next/navigation';
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import type { SubmissionProgress, TargetProgress } from '../../../lib/web/submission-progress';
+import { formatScore, formatSpeedupInterval } from '../../../lib/web/format';
+import { VerdictBadge } from '../verdict-badge';
+
+const POLL_MS = 1_000;
+/** EventSource errors in a row (no message between) before giving up on it and polling. */
+const MAX_SSE_ERRORS = 3;
+
+const LiveContext = createContext<SubmissionProgress | null>(null);
+
+function useLive(): SubmissionProgress {
+  const value = useContext(LiveContext);
+  if (!value) throw new Error('a live component outside <SubmissionLive>');
+  return value;
+}
+
+const doneTargets = (p: SubmissionProgress) =>
+  p.targets
+    .filter((t) => t.status === 'DONE')
+    .map((t) => t.target)
+    .join(',');
+
+export function SubmissionLive({
+  initial,
+  children,
+}: {
+  initial: SubmissionProgress;
+  children: ReactNode;
+}) {
+  const router = useRouter();
+  const [progress, setProgress] = useState(initial);
+  const [transport, setTransport] = useState<'sse' | 'polling' | 'idle'>(
+    initial.done ? 'idle' : 'sse',
+  );
+  const lastDone = useRef(doneTargets(initial));
+  const id = initial.submissionId;
+  const initiallyDone = initial.done;
+
+  useEffect(() => {
+    if (initiallyDone) return;
+    let stopped = false;
+    let source: EventSource | null = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    const apply = (next: SubmissionProgress) => {
+      if (stopped) return;
+      setProgress(next);
+      const done = doneTargets(next);
+      if (done !== lastDone.current) {
+        lastDone.current = done;
+        // A target finished (or was rejudged): fetch the server-rendered results.
+        router.refresh();
+      }
+      if (next.done) stop();
+    };
+    const stop = () => {
+      stopped = true;
+      source?.close();
+      clearTimeout(timer);
+      setTransport('idle');
+    };
+    const poll = async () => {
+      if (stopped) return;
+      try {
+        const response = await fetch(`/api/submissions/${encodeURIComponent(id)}`, {
+          cache: 'no-store',
+          headers: { accept: 'application/json' },
+        });
+        if (response.ok) apply((await response.json()) as SubmissionProgress);
+      } catch {
+        // Offline for a moment: the next tick tries again.
+      }
+      if (!stopped) timer = setTimeout(poll, POLL_MS);
+    };
+    const startPolling = () => {
+      source?.close();
+      source = null;
+      setTransport('polling');
+      void poll();
+    };
+
+    if (typeof EventSource === 'undefined') {
+      startPolling();
+    } else {
+      let errors = 0;
+      source = new EventSource(`/api/submissions/${encodeURIComponent(id)}/events`);
+      source.addEventListener('progress', (event) => {
+        errors = 0;
+        apply(JSON.parse((event as MessageEvent<string>).data) as SubmissionProgress);
+      });
+      source.addEventListener('done', () => {
+        // The final progress event came just before; a refresh catches a missed one.
+        if (!stopped) {
+          router.refresh();
+          stop();
+        }
+      });
+      source.onerror = () => {
+        errors += 1;
+        // CLOSED: the server answered with an error status; otherwise the browser is reconnecting.
+        if (source?.readyState === EventSource.CLOSED || errors >= MAX_SSE_ERRORS) startPolling();
+      };
+    }
+    return () => {
+      stopped = true;
+      source?.close();
+      clearTimeout(timer);
+    };
+  }, [id, initiallyDone, router]);
+
+  return (
+    <LiveContext.Provider value={progress}>
+      {children}
+      <p className="small muted" aria-live="off" data-testid="live-transport">
+        {transport === 'sse'
+          ? 'Live: updates as the judge works.'
+          : transport === 'polling'
+            ? 'Live (polling every second).'
+            : progress.done
+              ? 'Judging finished.'
+              : ''}
+        {!progress.live &&
+          !progress.done &&
+          ' Live progress is unavailable right now; statuses still update.'}
+      </p>
+    </LiveContext.Provider>
+  );
+}
+
+export function LiveOverallVerdict() {
+  const p = useLive();
+  return (
+    <span data-testid="overall-verdict" className="row" style={{ display: 'inline-flex' }}>
+      <VerdictBadge verdict={p.verdict} status={p.status} disqualified={p.disqualified} />
+    </span>
+  );
+}
+
+export function LiveScore() {
+  const p = useLive();
+  return (
+    <span className="num" data-testid="overall-score">
+      {p.score === null ? (p.done ? '–' : 'pending') : formatScore(p.score)}
+    </span>
+  );
+}
+
+const STAGE_WORDS: Record<TargetProgress['stage'], string> = {
+  queued: 'Waiting for a runner',
+  starting: 'Starting',
+  intake: 'Checking the patch',
+  build: 'Building',
+  test: 'Testing',
+  measure: 'Measuring',
+  profile: 'Profiling',
+  report: 'Reporting',
+  done: 'Finished',
+};
+
+export function LiveTargetStatus({ target }: { target: string }) {
+  const p = useLive();
+  const t = p.targets.find((x) => x.target === target);
+  if (!t) return null;
+  const percent = Math.round(t.overall * 100);
+  return (
+    <div className="live-target" aria-live="polite">
+      <div className="row">
+        <span data-testid={`verdict-${target}`}>
+          <VerdictBadge verdict={t.verdict} status={t.status} />
+        </span>
+        <span className="small">
+          <span className="muted">Stage: </span>
+          <span data-testid={`stage-${target}`} data-stage={t.stage}>
+            {t.stage}
+          </span>
+          <span className="muted"> · {STAGE_WORDS[t.stage]}</span>
+        </span>
+        {t.attempts > 1 && t.status !== 'DONE' && (
+          <span className="badge warn" title="A platform fault was retried; not your patch's doing">
+            attempt {t.attempts}
+          </span>
+        )}
+        {t.status === 'DONE' && t.speedup !== null && (
+          <span className="num">{formatSpeedupInterval(t.speedup, t.ciLow, t.ciHigh)}</span>
+        )}
+      </div>
+      {t.status !== 'DONE' && (
+        <>
+          <div
+            className="progress"
+            role="progressbar"
+            aria-label={`${target} judging progress`}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+            style={{ margin: '0.5em 0 0.3em' }}
+          >
+            <span style={{ width: `${percent}%` }} />
+          </div>
+          <p className="small muted ellipsis" style={{ maxWidth: '100%', margin: 0 }}>
+            {t.message ?? (t.stage === 'queued' ? 'Queued behind other judgings.' : '\u00a0')}
+          </p>
+          {t.stage === 'report' && t.stageFraction === 1 && (
+            <p className="small muted" style={{ margin: 0 }}>
+              Judged on the runner; its results are recorded once every target is done.
+            </p>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

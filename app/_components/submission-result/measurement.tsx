@@ -1,0 +1,148 @@
+// The measure stage of an accepted judging: the speedup with its interval, baseline vs solution
+// times, every timed run as a chart, and the counters side by side.
+import type { CounterComparison, JudgingResult, TimeSummary } from '../../../contracts';
+import { formatBytes, formatCount, formatMs, formatSpeedupInterval } from '../../../lib/web/format';
+import { runsChartData, stopReasonText } from '../../../lib/web/submission-result';
+import { RunsChart } from '../charts/runs-chart';
+
+type Measure = NonNullable<JudgingResult['stages']['measure']>;
+
+function TimeRow({ side, s }: { side: string; s: TimeSummary | null }) {
+  return (
+    <tr>
+      <th scope="row">{side}</th>
+      <td className="num">{s ? s.n : '–'}</td>
+      <td className="num">{formatMs(s?.minMs)}</td>
+      <td className="num">
+        <strong>{formatMs(s?.medianMs)}</strong>
+      </td>
+      <td className="num">{formatMs(s?.maxMs)}</td>
+      <td className="num">{s ? `${(s.cv * 100).toFixed(1)}%` : '–'}</td>
+    </tr>
+  );
+}
+
+export function formatCounterValue(value: number | null, unit: string): string {
+  if (value === null) return '–';
+  if (unit === '%') return `${value.toFixed(1)}%`;
+  if (unit === 'msec') return formatMs(value);
+  if (Math.abs(value) >= 1000) return formatCount(value);
+  return Number.isInteger(value) ? String(value) : value.toPrecision(3);
+}
+
+function CounterCell({ c, value }: { c: CounterComparison; value: number | null }) {
+  if (c.status === 'unsupported')
+    return (
+      <td className="num">
+        <span className="badge warn" title="This host cannot count it; not zero">
+          unsupported
+        </span>
+      </td>
+    );
+  if (c.status === 'not-counted')
+    return (
+      <td className="num">
+        <span className="badge" title="Counting was not scheduled (multiplexing)">
+          not counted
+        </span>
+      </td>
+    );
+  return <td className="num">{formatCounterValue(value, c.unit)}</td>;
+}
+
+function CountersTable({ counters }: { counters: CounterComparison[] }) {
+  const unsupported = counters.filter((c) => c.status === 'unsupported').length;
+  return (
+    <>
+      <h3>Counters</h3>
+      <p className="small muted">
+        Medians over the timed runs; ratio is solution ÷ baseline (below 1: the solution needs
+        less).
+        {unsupported > 0 &&
+          ` ${unsupported} of ${counters.length} are unsupported: the host cannot count them (a virtual machine has no hardware counters), which is not the same as zero.`}
+      </p>
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th>counter</th>
+              <th className="num">baseline</th>
+              <th className="num">solution</th>
+              <th className="num">ratio</th>
+              <th className="num" title="Share of the run the counter was counting">
+                counted
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {counters.map((c) => (
+              <tr key={c.name}>
+                <td>
+                  <span className="mono">{c.name}</span>
+                  {c.unit && <span className="muted small"> {c.unit}</span>}
+                  {c.kind === 'derived' && <span className="muted small"> (derived)</span>}
+                </td>
+                <CounterCell c={c} value={c.baseline} />
+                <CounterCell c={c} value={c.solution} />
+                <td className="num">{c.ratio === null ? '–' : c.ratio.toFixed(3)}</td>
+                <td className="num">
+                  {c.runningPercent === null ? '–' : `${c.runningPercent.toFixed(0)}%`}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+export function Measurement({ target, measure }: { target: string; measure: Measure }) {
+  const e = measure.estimate;
+  const runs = runsChartData(measure.runs);
+  return (
+    <div>
+      <h3>Speedup</h3>
+      {e ? (
+        <p className="speedup">
+          <strong data-testid={`speedup-${target}`} style={{ fontSize: '1.5rem' }}>
+            {formatSpeedupInterval(e.speedup, e.ciLow, e.ciHigh)}
+          </strong>
+          <br />
+          <span className="small muted">
+            median of the pairwise baseline ÷ solution ratios, {(e.confidence * 100).toFixed(0)}%
+            interval ±{(e.halfWidthRel * 100).toFixed(1)}%, {e.pairs} pairs;{' '}
+            {stopReasonText(e.stopReason)}.
+          </span>
+        </p>
+      ) : (
+        <p className="muted">No speedup estimate was made.</p>
+      )}
+      <div className="table-wrap">
+        <table>
+          <caption className="sr-only">Baseline and solution wall times</caption>
+          <thead>
+            <tr>
+              <th>wall time</th>
+              <th className="num">runs</th>
+              <th className="num">min</th>
+              <th className="num">median</th>
+              <th className="num">max</th>
+              <th className="num">CV</th>
+            </tr>
+          </thead>
+          <tbody>
+            <TimeRow side="baseline" s={measure.baseline} />
+            <TimeRow side="solution" s={measure.solution} />
+          </tbody>
+        </table>
+      </div>
+      <p className="small muted">
+        Hidden input of {formatBytes(measure.inputBytes)}
+        {measure.cpu !== null && `, runs pinned to CPU ${measure.cpu}`}.
+      </p>
+      {runs.length > 0 && <RunsChart data={runs} label={`Wall time per run on ${target}`} />}
+      {measure.counters.length > 0 && <CountersTable counters={measure.counters} />}
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+// The test stage: failed cases first, each with its first differing lines (expected vs got), then
+// every case in a collapsed table.
+import type { TestCaseResult, TestOutcome } from '../../../contracts';
+import { formatMs } from '../../../lib/web/format';
+import { VisibleText } from './visible-text';
+
+const OUTCOME: Record<TestOutcome, { word: string; tone: string }> = {
+  passed: { word: 'passed', tone: 'ok' },
+  'wrong-answer': { word: 'wrong answer', tone: 'bad' },
+  'runtime-error': { word: 'runtime error', tone: 'bad' },
+  'time-limit': { word: 'time limit', tone: 'bad' },
+  'memory-limit': { word: 'memory limit', tone: 'bad' },
+  'output-limit': { word: 'output limit', tone: 'bad' },
+  skipped: { word: 'skipped', tone: '' },
+};
+
+function Outcome({ outcome }: { outcome: TestOutcome }) {
+  const o = OUTCOME[outcome];
+  return <span className={`badge ${o.tone}`}>{o.word}</span>;
+}
+
+function DiffExcerpt({ c, testId }: { c: TestCaseResult; testId: string }) {
+  return (
+    <div className="table-wrap" data-testid={testId}>
+      <table className="diff-excerpt">
+        <caption className="sr-only">
+          First differing lines of {c.group}/{c.name}
+        </caption>
+        <thead>
+          <tr>
+            <th className="num">line</th>
+            <th>expected</th>
+            <th>got</th>
+          </tr>
+        </thead>
+        <tbody>
+          {c.diff.map((d) => (
+            <tr key={d.line}>
+              <td className="num">{d.line}</td>
+              <td className="mono out">
+                <VisibleText text={d.expected} />
+              </td>
+              <td className="mono out">
+                <VisibleText text={d.got} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function TestResults({ cases }: { cases: TestCaseResult[] }) {
+  const failed = cases.filter((c) => c.outcome !== 'passed' && c.outcome !== 'skipped');
+  const passed = cases.filter((c) => c.outcome === 'passed').length;
+  let diffShown = false;
+  return (
+    <div>
+      <h3>Tests</h3>
+      <p className="small">
+        {passed} of {cases.length} passed
+        {cases.some((c) => c.outcome === 'skipped') &&
+          `; ${cases.filter((c) => c.outcome === 'skipped').length} skipped after an earlier failure`}
+        .
+      </p>
+      {failed.map((c) => {
+        const testId = c.diff.length > 0 && !diffShown ? 'diff-excerpt' : 'diff-excerpt-more';
+        if (c.diff.length > 0) diffShown = true;
+        return (
+          <div key={`${c.group}/${c.name}`} className="failed-case">
+            <p className="row">
+              <Outcome outcome={c.outcome} />
+              <span className="mono" style={{ overflowWrap: 'anywhere' }}>
+                {c.group}/{c.name}
+              </span>
+              {!c.required && <span className="badge">optional</span>}
+            </p>
+            {c.message && <pre className="wrap small">{c.message}</pre>}
+            {c.diff.length > 0 && <DiffExcerpt c={c} testId={testId} />}
+          </div>
+        );
+      })}
+      <details>
+        <summary>All {cases.length} tests</summary>
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>group</th>
+                <th>test</th>
+                <th>outcome</th>
+                <th className="num">time</th>
+              </tr>
+            </thead>
+            <tbody>
+              {cases.map((c) => (
+                <tr key={`${c.group}/${c.name}`}>
+                  <td>{c.group}</td>
+                  <td className="mono" style={{ overflowWrap: 'anywhere' }}>
+                    {c.name}
+                    {!c.required && <span className="muted"> (optional)</span>}
+                  </td>
+                  <td>
+                    <Outcome outcome={c.outcome} />
+                  </td>
+                  <td className="num">{formatMs(c.wallMs)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </div>
+  );
+}

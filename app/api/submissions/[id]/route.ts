@@ -1,0 +1,33 @@
+// GET /api/submissions/[id]: a submission's live state as JSON (status, verdict, score, each target's
+// stage and progress), for the command line and as the submission page's fallback when Server-Sent
+// Events fail. Same access rule as the page: 404 for anyone who may not see it.
+import { canViewPatch } from '../../../../lib/web/patch-access';
+import { db } from '../../../../lib/db/client';
+import { HttpError, route } from '../../../../lib/web/api-errors';
+import { webQueues } from '../../../../lib/web/services';
+import { requestUser } from '../../../../lib/web/session';
+import { submissionIdSchema } from '../../../../lib/web/submission-id';
+import { readSubmissionProgress } from '../../../../lib/web/submission-progress';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = route(
+  async (request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> => {
+    const id = submissionIdSchema.parse((await context.params).id);
+    const user = await requestUser(request);
+    const read = await readSubmissionProgress(db(), webQueues(), id);
+    if (!read || !canViewPatch(user, read.access))
+      throw new HttpError(404, `No submission ${id}`, 'not-found');
+    return Response.json(
+      {
+        ...read.progress,
+        links: {
+          page: `/submissions/${id}`,
+          patch: `/submissions/${id}/patch`,
+          events: `/api/submissions/${id}/events`,
+        },
+      },
+      { headers: { 'cache-control': 'no-store' } },
+    );
+  },
+);

@@ -1,0 +1,120 @@
+// /me/submissions: the signed-in contestant's history (newest first, capped) with each target's
+// verdict and speedup, and a chart of their best score over time.
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { BestScoreChart, type BestScoreLine } from '../../_components/charts/best-score-chart';
+import { VerdictBadge } from '../../_components/verdict-badge';
+import { db } from '../../../lib/db/client';
+import { listMySubmissions } from '../../../lib/db/list-my-submissions';
+import { formatDate, formatScore, formatSpeedupInterval } from '../../../lib/web/format';
+import { requireUser } from '../../../lib/web/session';
+
+export const metadata: Metadata = { title: 'My submissions' };
+
+export default async function MySubmissionsPage() {
+  const user = await requireUser('/me/submissions');
+  const mine = await listMySubmissions(db(), { userId: user.id });
+  const targets = [...new Set(mine.rows.flatMap((r) => r.targets.map((t) => t.target)))].sort();
+  const lines: BestScoreLine[] = mine.best
+    .filter((b) => b.points.length > 0)
+    .map((b) => ({
+      name: b.challenge.title,
+      points: b.points.map((p) => ({ t: Date.parse(p.at), score: p.score })),
+    }));
+
+  return (
+    <>
+      <h1>My submissions</h1>
+      {mine.rows.length === 0 ? (
+        <div className="card empty">
+          <p>You have not submitted anything yet.</p>
+          <p>
+            <Link className="btn" href="/challenges/wordcount/submit">
+              Submit a patch
+            </Link>
+          </p>
+        </div>
+      ) : (
+        <>
+          <section className="card" aria-labelledby="best-heading">
+            <h2 id="best-heading" style={{ marginTop: 0 }}>
+              Best score over time
+            </h2>
+            {lines.length > 0 ? (
+              <BestScoreChart lines={lines} />
+            ) : (
+              <p className="muted">No accepted submission yet: the chart starts with your first.</p>
+            )}
+          </section>
+          <p className="small muted">
+            {mine.total > mine.rows.length
+              ? `Your latest ${mine.rows.length} of ${mine.total} submissions.`
+              : `${mine.total} submission${mine.total === 1 ? '' : 's'}.`}
+          </p>
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th>submitted</th>
+                  <th>challenge</th>
+                  {targets.map((t) => (
+                    <th key={t}>{t}</th>
+                  ))}
+                  <th>overall</th>
+                  <th className="num">score</th>
+                  <th>
+                    <span className="sr-only">link</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {mine.rows.map((r) => (
+                  <tr key={r.id} data-testid={`my-submission-${r.id}`}>
+                    <td className="nowrap">{formatDate(r.createdAt)}</td>
+                    <td>
+                      <span className="ellipsis" style={{ maxWidth: '12em' }}>
+                        {r.challenge.title}
+                      </span>
+                    </td>
+                    {targets.map((name) => {
+                      const t = r.targets.find((x) => x.target === name);
+                      return (
+                        <td key={name} className="nowrap">
+                          {t ? (
+                            <>
+                              <VerdictBadge verdict={t.verdict} status={t.status} />
+                              {t.speedup !== null && (
+                                <div className="small num" style={{ textAlign: 'left' }}>
+                                  {formatSpeedupInterval(t.speedup, t.ciLow, t.ciHigh)}
+                                </div>
+                              )}
+                            </>
+                          ) : (
+                            <span className="muted">–</span>
+                          )}
+                        </td>
+                      );
+                    })}
+                    <td>
+                      <VerdictBadge
+                        verdict={r.verdict}
+                        status={r.status}
+                        disqualified={r.disqualified}
+                      />
+                    </td>
+                    <td className="num">{formatScore(r.score)}</td>
+                    <td>
+                      <Link href={`/submissions/${r.id}`} aria-label={`Submission ${r.id}`}>
+                        Open
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,133 @@
+// /submissions/[id]: one submission, with each target's live progress while it is judged and its
+// results once it is. Visible to its author and the organizers, and to everyone once the solutions
+// are published (lib/db/get-submission-view.ts); 404 for anyone else, so ids are not confirmed.
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound, redirect } from 'next/navigation';
+import {
+  LiveOverallVerdict,
+  LiveScore,
+  LiveTargetStatus,
+  SubmissionLive,
+} from '../../_components/submission-live/submission-live';
+import { HostLabels } from '../../_components/submission-result/host-labels';
+import { JudgingResultView } from '../../_components/submission-result/judging-result';
+import { PatchView } from '../../_components/submission-result/patch-view';
+import { db } from '../../../lib/db/client';
+import { getSubmissionPatch } from '../../../lib/db/get-submission-patch';
+import { getSubmissionView } from '../../../lib/db/get-submission-view';
+import { formatBytes, formatDate } from '../../../lib/web/format';
+import { webQueues } from '../../../lib/web/services';
+import { currentUser } from '../../../lib/web/session';
+import { submissionIdSchema } from '../../../lib/web/submission-id';
+import { readSubmissionProgress } from '../../../lib/web/submission-progress';
+
+export const metadata: Metadata = { title: 'Submission' };
+
+export default async function SubmissionPage({ params }: { params: Promise<{ id: string }> }) {
+  const parsed = submissionIdSchema.safeParse((await params).id);
+  if (!parsed.success) notFound();
+  const id = parsed.data;
+  const user = await currentUser();
+  const view = await getSubmissionView(db(), { submissionId: id, viewer: user });
+  if (!view) {
+    // Whether or not it exists: a signed-out visitor is asked to sign in, anyone else sees 404.
+    if (!user) redirect(`/sign-in?next=${encodeURIComponent(`/submissions/${id}`)}`);
+    notFound();
+  }
+  const [live, patch] = await Promise.all([
+    readSubmissionProgress(db(), webQueues(), id),
+    getSubmissionPatch(db(), { submissionId: id, viewer: user }),
+  ]);
+  if (!live) notFound();
+  const patchHref = `/submissions/${encodeURIComponent(id)}/patch`;
+
+  return (
+    <SubmissionLive initial={live.progress}>
+      <h1>
+        Submission <span className="mono small">{view.id}</span>
+      </h1>
+      <div className="card">
+        <dl className="kv">
+          <dt>Challenge</dt>
+          <dd>
+            <Link href={`/challenges/${view.challenge.slug}`}>{view.challenge.title}</Link>{' '}
+            <span className="muted small">version {view.challenge.version}</span>
+          </dd>
+          <dt>Submitted</dt>
+          <dd>{formatDate(view.createdAt)}</dd>
+          <dt>Author</dt>
+          <dd className="ellipsis" style={{ maxWidth: '100%' }}>
+            {view.author.name}
+            {view.isAuthor && <span className="muted"> (you)</span>}
+          </dd>
+          <dt>Status</dt>
+          <dd>
+            <LiveOverallVerdict />
+          </dd>
+          <dt>Combined score</dt>
+          <dd>
+            <LiveScore />
+          </dd>
+          <dt>Patch</dt>
+          <dd>
+            <a href={patchHref}>raw text</a>{' '}
+            <span className="muted small">({formatBytes(view.patchBytes)})</span>
+          </dd>
+        </dl>
+        {view.disqualified && (
+          <p className="notice error" data-testid="disqualified" style={{ marginTop: '1em' }}>
+            <strong>Disqualified</strong>
+            {view.disqualifiedReason ? `: ${view.disqualifiedReason}` : '.'}
+          </p>
+        )}
+        {!view.isAuthor && !view.solutionsPublished && (
+          <p className="small muted">
+            You see this as an organizer: before the solutions are published only the author and the
+            organizers can.
+          </p>
+        )}
+      </div>
+
+      {view.judgings.map((j) => (
+        <section
+          key={j.judgingId}
+          className="card target"
+          data-testid={`target-${j.target}`}
+          aria-labelledby={`heading-${j.target}`}
+        >
+          <div className="spread">
+            <h2 id={`heading-${j.target}`} style={{ margin: '0.2em 0' }}>
+              {j.target}
+            </h2>
+            <span className="row small">
+              {(j.devMode || j.result?.host.devMode) && (
+                <span className="badge warn">dev mode</span>
+              )}
+              {(j.emulated || j.result?.host.emulated) && (
+                <span className="badge warn">emulated</span>
+              )}
+            </span>
+          </div>
+          <LiveTargetStatus target={j.target} />
+          {j.status === 'DONE' && (
+            <>
+              <HostLabels
+                devMode={j.devMode || (j.result?.host.devMode ?? false)}
+                emulated={j.emulated || (j.result?.host.emulated ?? false)}
+              />
+              <JudgingResultView submissionId={view.id} judging={j} />
+            </>
+          )}
+        </section>
+      ))}
+
+      {patch && (
+        <details className="card">
+          <summary>Patch</summary>
+          <PatchView text={patch.patchText} rawHref={patchHref} />
+        </details>
+      )}
+    </SubmissionLive>
+  );
+}

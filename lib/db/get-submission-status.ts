@@ -1,0 +1,83 @@
+// A submission's state as the live view polls it: the overall status and each target's judging
+// row, plus who may see it (author, publication). Small on purpose: the events route reads it
+// about once a second per watcher.
+import 'server-only';
+import type { Verdict } from '../../contracts';
+import type { Db } from './client';
+
+export interface JudgingStatusRow {
+  judgingId: string;
+  target: string;
+  status: 'QUEUED' | 'JUDGING' | 'DONE';
+  round: number;
+  attempts: number;
+  verdict: Verdict | null;
+  speedup: number | null;
+  ciLow: number | null;
+  ciHigh: number | null;
+}
+
+export interface SubmissionStatusRow {
+  submissionId: string;
+  /** For the access rule only (lib/web/patch-access.ts); never sent to a browser. */
+  userId: string;
+  solutionsPublishedAt: Date | null;
+  status: 'QUEUED' | 'JUDGING' | 'DONE' | 'FAILED';
+  verdict: Verdict | null;
+  score: number | null;
+  disqualified: boolean;
+  judgings: JudgingStatusRow[];
+}
+
+export async function getSubmissionStatus(
+  db: Db,
+  submissionId: string,
+): Promise<SubmissionStatusRow | null> {
+  const row = await db.submission.findUnique({
+    where: { id: submissionId },
+    select: {
+      id: true,
+      userId: true,
+      status: true,
+      verdict: true,
+      score: true,
+      disqualified: true,
+      challenge: { select: { solutionsPublishedAt: true } },
+      judgings: {
+        orderBy: { target: { name: 'asc' } },
+        select: {
+          id: true,
+          status: true,
+          round: true,
+          attempts: true,
+          verdict: true,
+          speedup: true,
+          ciLow: true,
+          ciHigh: true,
+          target: { select: { name: true } },
+        },
+      },
+    },
+  });
+  if (!row) return null;
+  return {
+    submissionId: row.id,
+    userId: row.userId,
+    solutionsPublishedAt: row.challenge.solutionsPublishedAt,
+    status: row.status,
+    verdict: row.verdict,
+    score: row.score,
+    disqualified: row.disqualified,
+    judgings: row.judgings.map((j) => ({
+      judgingId: j.id,
+      target: j.target.name,
+      status: j.status,
+      round: j.round,
+      attempts: j.attempts,
+      verdict: j.verdict,
+      speedup: j.speedup,
+      ciLow: j.ciLow,
+      ciHigh: j.ciHigh,
+    })),
+  };
+}
