@@ -5,7 +5,9 @@
 // under Wine) in development mode with tiny inputs. Logs: test-results/e2e-logs/.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { env, REPO_ROOT } from '../../lib/config/env';
@@ -71,17 +73,13 @@ async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
   }
 }
 
-/** The emulated Windows runner needs Wine and MinGW-w64 (scripts/install-system-deps.sh). */
-function canEmulateWindows(): boolean {
-  return ['/usr/bin/wine', '/usr/bin/x86_64-w64-mingw32-g++'].every((file) => existsSync(file));
-}
-
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const started = Date.now();
   const config = env();
   const prefix = `e2e-${randomBytes(4).toString('hex')}`;
   const services: Service[] = [];
   let database: TestDatabase | undefined;
+  const scratchRoot = path.join(os.tmpdir(), `perfjudge-e2e-${prefix}`);
 
   async function teardown(): Promise<void> {
     // Runners first (they may be mid-judging), then the scorer, then the web app.
@@ -89,6 +87,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await deleteKeys(config.REDIS_URL, prefix).catch((error: unknown) =>
       console.error(`e2e teardown: Redis keys ${prefix}:* left: ${(error as Error).message}`),
     );
+    await rm(scratchRoot, { recursive: true, force: true });
     await database?.drop();
   }
 
@@ -101,7 +100,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     // Without DATABASE_URL: the runners never get database credentials, as in production.
     const { DATABASE_URL: _notForRunners, ...inherited } = process.env;
     const common = { ...inherited, REDIS_URL: config.REDIS_URL, PERFJUDGE_QUEUE_PREFIX: prefix };
-    const hostLock = path.join(LOG_DIR, `host-${prefix}.lock`);
+    // A lock file and a work root per runner rather than the host's: the two targets judge at the
+    // same time (the tests check verdicts, not precise timings) and other test runs on this host
+    // neither hold us up nor sweep our scratch folders (a runner holding the host lock removes every
+    // judging folder in its work root as a dead runner's).
+    const hostLock = (target: string) => path.join(LOG_DIR, `host-${prefix}-${target}.lock`);
+    const workRoot = (target: string) => path.join(scratchRoot, target);
 
     const buildStarted = Date.now();
     if (!(reuseBuild() && existsSync(path.join(REPO_ROOT, DIST_DIR, 'BUILD_ID'))))
@@ -155,7 +159,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
           '--target',
           'linux-intel',
           '--host-lock',
-          hostLock,
+          hostLock('linux-intel'),
+          '--work-root',
+          workRoot('linux-intel'),
           ...RUNNER_DEV_ARGS,
         ],
         env: common,
@@ -163,25 +169,28 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         timeoutMs: 60_000,
       }),
     );
-    if (canEmulateWindows())
-      services.push(
-        await startService({
-          name: 'runner-windows-amd',
-          command: process.execPath,
-          args: [
-            BIN,
-            'runner',
-            '--target',
-            'windows-amd',
-            '--host-lock',
-            hostLock,
-            ...RUNNER_DEV_ARGS,
-          ],
-          env: common,
-          ready: /serving judge-windows-amd/,
-          timeoutMs: 60_000,
-        }),
-      );
+    // Every wordcount submission is judged on windows-amd too (its score waits for both): emulated
+    // here with MinGW-w64 and Wine, which scripts/install-system-deps.sh installs.
+    services.push(
+      await startService({
+        name: 'runner-windows-amd',
+        command: process.execPath,
+        args: [
+          BIN,
+          'runner',
+          '--target',
+          'windows-amd',
+          '--host-lock',
+          hostLock('windows-amd'),
+          '--work-root',
+          workRoot('windows-amd'),
+          ...RUNNER_DEV_ARGS,
+        ],
+        env: common,
+        ready: /serving judge-windows-amd/,
+        timeoutMs: 60_000,
+      }),
+    );
 
     // The tests' workers start after this and inherit these (tests/e2e/support/e2e-env.ts).
     process.env[E2E_VARIABLES.baseUrl] = baseUrl;

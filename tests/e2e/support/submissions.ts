@@ -1,0 +1,77 @@
+// Submitting through the real submit page and following a submission page, shared by the flows.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import { REPO_ROOT } from '../../../lib/config/env';
+
+export const SUBMISSIONS_DIR = path.join(REPO_ROOT, 'challenges/wordcount/submissions');
+/** Clearly faster than the baseline on both targets (a custom hash table; portable, unlike mmap). */
+export const FAST_PATCH = path.join(SUBMISSIONS_DIR, 'accepted/fast-hash-table.patch');
+/** Drops the last word of a file without a final newline: an edge case shows the first diff. */
+export const WRONG_PATCH = path.join(
+  SUBMISSIONS_DIR,
+  'wrong_answer/last-word-dropped-without-final-newline.patch',
+);
+
+/**
+ * The targets a wordcount submission is judged on. Every submission has a judging per target and
+ * its combined score and leaderboard row appear only when all are done, so the flows wait for both;
+ * windows-amd runs emulated (MinGW-w64 + Wine) on this Linux host.
+ */
+export const TARGETS = ['linux-intel', 'windows-amd'] as const;
+
+/** Long enough for both targets' judgings with the setup's tiny inputs on a loaded 2-core host. */
+export const JUDGED_WITHIN_MS = 4 * 60_000;
+
+export function readPatch(file: string): string {
+  return readFileSync(file, 'utf8');
+}
+
+export function submissionIdFrom(page: Page): string {
+  const match = /\/submissions\/([^/?#]+)$/.exec(new URL(page.url()).pathname);
+  if (!match?.[1]) throw new Error(`not on a submission page: ${page.url()}`);
+  return decodeURIComponent(match[1]);
+}
+
+/** Pastes a patch on the submit page, checks it, confirms, and lands on the new submission's page. */
+export async function submitByPasting(page: Page, patchFile: string): Promise<string> {
+  await page.goto('/challenges/wordcount/submit');
+  await page.getByLabel('Or paste it').fill(readPatch(patchFile));
+  await page.getByRole('button', { name: 'Check patch' }).click();
+  await expect(page.getByTestId('preview')).toBeVisible();
+  await page.getByRole('button', { name: 'Confirm and submit' }).click();
+  await page.waitForURL(/\/submissions\/[^/]+$/);
+  return submissionIdFrom(page);
+}
+
+/** Waits on the open submission page (no reload) until every target shows a verdict. */
+export async function waitForVerdicts(page: Page, verdict: string): Promise<void> {
+  for (const target of TARGETS)
+    await expect(page.getByTestId(`verdict-${target}`)).toHaveText(verdict, {
+      timeout: JUDGED_WITHIN_MS,
+    });
+  await expect(page.getByTestId('overall-verdict')).toHaveText(verdict);
+}
+
+/**
+ * Records a target's stage as the page shows it (read every 100 ms; a stage lasts seconds), for
+ * checking that the page moves through the stages by itself.
+ */
+export function watchStages(page: Page, target: string): { seen: string[]; stop(): void } {
+  const seen: string[] = [];
+  let stopped = false;
+  const stage = page.getByTestId(`stage-${target}`);
+  void (async () => {
+    while (!stopped && !page.isClosed()) {
+      const text = await stage.textContent({ timeout: 1_000 }).catch(() => null);
+      if (text && seen.at(-1) !== text) seen.push(text);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  return {
+    seen,
+    stop: () => {
+      stopped = true;
+    },
+  };
+}
