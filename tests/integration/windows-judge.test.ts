@@ -17,15 +17,27 @@ import { judgeForTest, TEST_DATA_DIR } from '../helpers/judging';
 const execFileAsync = promisify(execFile);
 const SUBMISSIONS = path.join(REPO_ROOT, 'challenges/wordcount/submissions');
 const patch = (id: string) => readFileSync(path.join(SUBMISSIONS, `${id}.patch`), 'utf8');
-/** The verdict a submission gets on windows-amd when it is not its folder's (Linux) verdict. */
-const WINDOWS_VERDICTS: Record<string, string> = { 'accepted/posix-mmap': 'BUILD_ERROR' };
+/**
+ * The verdict a submission gets on windows-amd when it is not its folder's (Linux) verdict.
+ * - posix-mmap: sys/mman.h and unistd.h do not exist on Windows.
+ * - baseline-copy: the baseline's `std::ifstream` opens the input in text mode, and the Windows C
+ *   runtime (MSVC's and the msvcrt MinGW uses alike) stops a text-mode read at byte 0x1A (Ctrl-Z),
+ *   which the separators/other-control-bytes case contains. A finding about the challenge, not the
+ *   judge: see runner/windows/README.md.
+ * - null-pointer-write is not in the subset: GCC deletes its store through a null pointer (the UB
+ *   is compiled away; clang keeps it), so under MinGW it prints nothing and is a WRONG_ANSWER.
+ */
+const WINDOWS_VERDICTS: Record<string, string> = {
+  'accepted/posix-mmap': 'BUILD_ERROR',
+  'accepted/baseline-copy': 'WRONG_ANSWER',
+};
 const LIMITS = { memory: 512 * 2 ** 20, testRunSeconds: 4 };
 
 describe('windows-amd judged emulated', () => {
   it('accepts a faster correct patch with measurements, labelled emulated', async () => {
     const result = await judgeForTest(patch('accepted/fast-hash-table'), {
       target: 'windows-amd',
-      benchmarkBytes: 2 << 20,
+      benchmarkBytes: 1 << 20,
       publicBytes: 256 << 10,
     });
     expect(result.verdict, result.message).toBe('ACCEPTED');
@@ -34,6 +46,8 @@ describe('windows-amd judged emulated', () => {
     const measure = result.stages.measure!;
     const timed = measure.runs.filter((r) => r.kind === 'timed');
     expect(timed.length).toBe(6);
+    // The template's baseline is judged too: timed beside the solution, each run's output checked.
+    expect(timed.filter((r) => r.side === 'baseline').length).toBe(3);
     for (const run of timed) {
       expect(run.correct).toBe(true);
       expect(run.stats.wallMs).toBeGreaterThan(0);
@@ -46,25 +60,25 @@ describe('windows-amd judged emulated', () => {
     expect(result.warnings.join('\n')).toMatch(/emulated build: .*mapped from \/O2/);
   }, 240_000);
 
-  it('judges the baseline itself: the same binary, speedup 1.00 without timing', async () => {
-    const result = await judgeForTest(patch('accepted/baseline-copy'), {
+  it('judges the baseline itself: the same binary, and text-mode input fails one edge case', async () => {
+    const id = 'accepted/baseline-copy';
+    const result = await judgeForTest(patch(id), {
       target: 'windows-amd',
       benchmarkBytes: 1 << 20,
-      publicBytes: 256 << 10,
+      publicBytes: null,
     });
-    expect(result.verdict, result.message).toBe('ACCEPTED');
+    expect(result.verdict, result.message).toBe(WINDOWS_VERDICTS[id]);
+    // Built from the same code with the static runtime and no PE timestamp: identical binaries.
     expect(result.stages.build!.identicalBinaries).toBe(true);
-    expect(result.stages.measure!.estimate).toMatchObject({
-      speedup: 1,
-      stopReason: 'identical-binaries',
-    });
+    const failed = result.stages.test!.cases.filter((c) => c.outcome !== 'passed');
+    expect(failed.map((c) => `${c.group}/${c.name}`)).toContain('separators/other-control-bytes');
   }, 240_000);
 
   const cases: [string, string][] = [
     ['accepted/posix-mmap', 'BUILD_ERROR'],
     ['build_error/syntax-error', 'BUILD_ERROR'],
     ['rejected/touches-main-cpp', 'REJECTED'],
-    ['runtime_error/null-pointer-write', 'RUNTIME_ERROR'],
+    ['runtime_error/exit-code-3', 'RUNTIME_ERROR'],
     ['time_limit_exceeded/infinite-loop', 'TIME_LIMIT_EXCEEDED'],
     ['memory_limit_exceeded/allocates-64-gib', 'MEMORY_LIMIT_EXCEEDED'],
     ['wrong_answer/ordering-ties-ignore-case', 'WRONG_ANSWER'],
@@ -135,7 +149,8 @@ describe("the job helper's limits under Wine", () => {
   it('runs a program and reports its exit, wall time and memory', async () => {
     const r = await run('ok');
     expect(r).toMatchObject({ exitCode: 0, signal: null, limitExceeded: null });
-    expect(r.stdout?.toString()).toBe('ok\n');
+    // printf in the C runtime's text mode: \n is written as \r\n on Windows.
+    expect(r.stdout?.toString()).toBe('ok\r\n');
     expect(r.wallTimeMs).toBeGreaterThan(0);
     expect(r.maxRssBytes).toBeGreaterThan(0);
   });
