@@ -17,6 +17,8 @@ import { applyMigrations } from '../lib/db/migrate';
 import { seed } from '../prisma/seed';
 import { cpuVendor } from '../runner/host/fingerprint';
 import { ensureInput, referenceSha256, type InputSpec } from '../runner/judge/inputs';
+import { DEFAULT_SANDBOX_IDENTITY } from '../runner/sandbox/bubblewrap-sandbox';
+import { assertReachable } from '../runner/sandbox/work-dir';
 import { ChildExitedError, runPrefixed, startChild, type Child } from './lib-start-process';
 import {
   findPostgresBin,
@@ -326,6 +328,22 @@ export async function main(): Promise<number> {
     const authSecret = env().PERFJUDGE_AUTH_SECRET ?? secrets.authSecret;
     const publicUrl = config.PERFJUDGE_PUBLIC_URL ?? `http://localhost:${config.PORT}`;
     const baseEnv = childEnvironment({});
+
+    // As root the sandbox runs untrusted code as uid 65534, which must be able to reach the
+    // challenge's files: a checkout under /root (mode 700) or a private temporary folder would make
+    // every judging a judge error. Said now, in a second, rather than after the build.
+    if (process.getuid?.() === 0 && config.PERFJUDGE_TARGETS !== 'none') {
+      try {
+        for (const dir of [challenge.harnessDir, challenge.templateDir, challenge.testsDir])
+          await assertReachable(dir, DEFAULT_SANDBOX_IDENTITY);
+      } catch (error) {
+        return await fail(
+          `${(error as Error).message}.\n  The runners run untrusted code as uid 65534, which only ` +
+            'needs to traverse the folders above the checkout: clone it under /opt or /srv, or ' +
+            'allow traversal of the folder named (chmod o+x gives no right to list it).',
+        );
+      }
+    }
 
     if (await portAnswers(config.PORT))
       return await fail(`PORT ${config.PORT} is in use: stop what listens there, or set PORT=…`);

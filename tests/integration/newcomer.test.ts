@@ -14,7 +14,7 @@
 //   the results say), and a private host lock so the judging does not queue behind other tests'.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, utimesSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -107,6 +107,9 @@ async function until<T>(
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-newcomer-'));
   clone = path.join(tmp, 'perfjudge');
+  // mkdtemp makes a 700 folder, which the sandbox user could not traverse (the first test checks
+  // that start says so); the second uses it as a clone under /opt or /srv would be: 755.
+  await chmod(tmp, 0o700);
   execFileSync('git', ['clone', '-q', REPO_ROOT, clone]);
   execFileSync('cp', [
     '-al',
@@ -139,9 +142,8 @@ afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
-it('a fresh clone starts with `npm start`, judges a submission end to end and stops cleanly', async () => {
-  const t0 = Date.now();
-  // Nothing configured, as for a newcomer: no database, no Redis, no data folder of ours.
+/** The environment of a newcomer: nothing of ours (no database, Redis, data folder, test flags). */
+function newcomerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(
       ([name]) =>
@@ -151,16 +153,43 @@ it('a fresh clone starts with `npm start`, judges a submission end to end and st
         !name.startsWith('npm_'),
     ),
   );
+  return { ...inherited, ...extra };
+}
+
+it('refuses at once, naming the folder, when the sandbox user cannot reach the checkout', () => {
+  // As root only: the runners then run untrusted code as uid 65534.
+  if (process.getuid?.() !== 0) return;
+  const t0 = Date.now();
+  let failed: { status: number | null; output: string } | undefined;
+  try {
+    execFileSync('npm', ['start'], {
+      cwd: clone,
+      env: newcomerEnv({ PORT: String(port) }),
+      stdio: 'pipe',
+      timeout: 120_000,
+    });
+  } catch (error) {
+    const e = error as { status: number | null; stdout: Buffer; stderr: Buffer };
+    failed = { status: e.status, output: `${e.stdout}${e.stderr}` };
+  }
+  timings.refusal = (Date.now() - t0) / 1000;
+  expect(failed?.status, failed?.output).toBe(1);
+  expect(failed!.output).toContain(`${tmp} is not searchable`);
+  expect(existsSync(path.join(clone, '.data', 'postgres')), 'nothing started').toBe(false);
+}, 180_000);
+
+it('a fresh clone starts with `npm start`, judges a submission end to end and stops cleanly', async () => {
+  await chmod(tmp, 0o755);
+  const t0 = Date.now();
   start = spawn('npm', ['start'], {
     cwd: clone,
-    env: {
-      ...inherited,
+    env: newcomerEnv({
       PORT: String(port),
       PERFJUDGE_INPUT_SIZE: '8MiB',
       PERFJUDGE_RUNS: '5',
       PERFJUDGE_HOST_LOCK: path.join(tmp, 'judging.lock'),
       PERFJUDGE_QUEUE_PREFIX: `newcomer-${process.pid}`,
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group: SIGINT to the group is what Ctrl-C in a terminal does.
     detached: true,

@@ -125,6 +125,14 @@ describe('docker/compose.yaml', () => {
     expect(services.web!.depends_on?.migrate?.condition).toBe('service_completed_successfully');
   });
 
+  it('every variable it interpolates is in docker/example.env', () => {
+    const text = readFileSync(path.join(DOCKER, 'compose.yaml'), 'utf8');
+    const example = readFileSync(path.join(DOCKER, 'example.env'), 'utf8');
+    const listed = new Set([...example.matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]));
+    for (const [, name] of text.matchAll(/\$\{([A-Z_]+)/g))
+      expect(listed.has(name!), `${name} missing from docker/example.env`).toBe(true);
+  });
+
   it('builds from Dockerfiles that exist, with the repository as the context', () => {
     for (const [name, service] of Object.entries(services)) {
       if (!service.build) continue;
