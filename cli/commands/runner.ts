@@ -23,6 +23,8 @@ interface RunnerCliOptions {
   prefix?: string;
   cpu?: string;
   devMode?: boolean;
+  /** commander's negation of --no-emulate: true unless given. */
+  emulate: boolean;
   id?: string;
   concurrency: string;
   graceSeconds: string;
@@ -61,6 +63,10 @@ export function registerRunnerCommand(program: Command, setExitCode: SetExitCode
     .option(
       '--dev-mode',
       'run on a host that does not match the target (OS, CPU vendor); every result is labelled',
+    )
+    .option(
+      '--no-emulate',
+      'on a Linux host, refuse windows-amd instead of judging it emulated under Wine (the default when Wine is installed)',
     )
     .option(
       '--id <name>',
@@ -121,6 +127,7 @@ export function registerRunnerCommand(program: Command, setExitCode: SetExitCode
           prefix,
           ...(opts.id !== undefined ? { runnerId: opts.id } : {}),
           devMode: opts.devMode ?? false,
+          ...(opts.emulate ? {} : { emulate: false }),
           ...(cpu !== undefined ? { cpu } : {}),
           sandbox: createSandbox(env().PERFJUDGE_SANDBOX),
           dataDir: env().PERFJUDGE_DATA_DIR,

@@ -51,6 +51,8 @@ export interface RunnerServiceOptions {
   runnerId?: string;
   /** Run on a host that does not match the target, labelling every result. */
   devMode?: boolean;
+  /** Judge a Windows target emulated when the host is Linux with Wine (default true). */
+  emulate?: boolean;
   cpu?: number;
   sandbox: Sandbox;
   dataDir: string;
@@ -168,7 +170,7 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
   const match = await targetHostMatch(spec);
   // A Windows target on a Linux host with Wine is emulated (runner/windows/target-platform.ts):
   // never the target's hardware, so always development mode, and labelled so in every result.
-  const emulated = match.emulated;
+  const emulated = match.emulated && options.emulate !== false;
   const devMode = (options.devMode ?? false) || emulated;
   const knobs = [
     options.benchmarkBytes !== undefined && '--input-size',

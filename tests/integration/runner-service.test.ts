@@ -213,9 +213,15 @@ describe('perfjudge runner', () => {
   }, 60_000);
 
   it('refuses a target its hardware does not match, unless in dev mode', async () => {
-    // On this AMD machine linux-intel does not match; on an Intel one windows-amd does not.
+    // On this AMD machine linux-intel does not match; on an Intel one windows-amd does not (and
+    // --no-emulate keeps it from being judged emulated under Wine, which it otherwise would be).
     const target = (await cpuVendor()) === 'GenuineIntel' ? 'windows-amd' : 'linux-intel';
-    const refused = spawnRunner({ prefix: queues.prefix, id: 'runner-refused', target });
+    const refused = spawnRunner({
+      prefix: queues.prefix,
+      id: 'runner-refused',
+      target,
+      args: target === 'windows-amd' ? ['--no-emulate'] : [],
+    });
     expect(await refused.exited).toEqual({ code: 2, signal: null });
     expect(refused.output()).toMatch(new RegExp(`does not match target ${target}`));
     expect(refused.output()).toMatch(/--dev-mode/);
