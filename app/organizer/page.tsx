@@ -174,7 +174,7 @@ export default async function OrganizerPage() {
               <tbody>
                 {status.queues.map((q) => (
                   <tr key={q.name}>
-                    <td className="mono">{q.name}</td>
+                    <td className="mono nowrap">{q.name}</td>
                     <td className="num">{formatCount(q.waiting)}</td>
                     <td className="num">{formatCount(q.prioritized)}</td>
                     <td className="num">{formatCount(q.active)}</td>

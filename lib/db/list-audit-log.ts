@@ -34,6 +34,25 @@ function decodeCursor(cursor: string): { at: Date; id: string } | undefined {
   }
 }
 
+/** "precision: null → 0.02; …" for a settings change ({ name: { from, to } }), else compact JSON. */
+function describePayload(payload: unknown): string | null {
+  if (payload === null || payload === undefined) return null;
+  if (typeof payload === 'object' && !Array.isArray(payload)) {
+    const entries = Object.entries(payload as Record<string, unknown>);
+    const isChange = (v: unknown) =>
+      typeof v === 'object' && v !== null && 'from' in v && 'to' in v;
+    if (entries.length > 0 && entries.every(([, v]) => isChange(v)))
+      return entries
+        .map(([name, v]) => {
+          const { from, to } = v as { from: unknown; to: unknown };
+          const text = (x: unknown) => (x === null ? 'not set' : String(x));
+          return `${name}: ${text(from)} → ${text(to)}`;
+        })
+        .join('; ');
+  }
+  return JSON.stringify(payload);
+}
+
 export async function listAuditLog(
   db: Db,
   options: { cursor?: string; limit?: number; subjectId?: string } = {},
@@ -62,7 +81,7 @@ export async function listAuditLog(
   const last = page[page.length - 1];
   return {
     rows: page.map((r) => {
-      const json = r.payload === null ? null : JSON.stringify(r.payload);
+      const json = describePayload(r.payload);
       return {
         id: r.id,
         at: r.at,

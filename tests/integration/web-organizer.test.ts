@@ -324,7 +324,7 @@ describe('contest settings', () => {
     const audit = (await listAuditLog(t.db)).rows.find((r) => r.action === 'challenge.settings');
     expect(audit?.actor?.name).toBe('organizer');
     expect(audit?.reason).toBe('tighter precision');
-    expect(audit?.details).toContain('"precision"');
+    expect(audit?.details).toContain("precision: not set → 0.02");
     expect(audit?.details).not.toContain('the-secret-seed');
 
     // Saving the same values changes nothing and writes no audit row; an omitted seed is kept.
