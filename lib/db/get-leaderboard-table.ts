@@ -2,7 +2,6 @@
 // never a disqualified one) with its per-target figures, their number of submissions, ranks with
 // shared places, the combined score's interval and statistical ties. Two queries whatever the
 // number of rows: the challenge, then every row with its judgings aggregated in SQL.
-import 'server-only';
 import { combinedScoreInterval, markTies } from '../web/leaderboard-ties';
 import type { Db } from './client';
 import { NotFoundError } from './errors';

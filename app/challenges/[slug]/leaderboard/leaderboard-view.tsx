@@ -1,0 +1,235 @@
+// The public leaderboard, one page of it: everyone's best accepted submission, per-target times and
+// speedups with their intervals, statistical ties, and the Markdown and CSV exports (every row).
+// Pages of 100 rows keep the HTML (and the RSC payload inside it) near 200 KB at 1,000 contestants;
+// ranks and ties are computed over the whole table, so they do not depend on the page.
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { db } from '../../../../lib/db/client';
+import { NotFoundError } from '../../../../lib/db/errors';
+import {
+  getLeaderboardTable,
+  type LeaderboardTable,
+  type LeaderboardTargetCell,
+} from '../../../../lib/db/get-leaderboard-table';
+import { formatDate, formatMs, formatScore, formatSpeedup } from '../../../../lib/web/format';
+import { cellLabels } from '../../../../lib/web/leaderboard-export';
+import { leaderboardSlugSchema } from '../../../../lib/web/leaderboard-slug';
+import { TIE_RULE } from '../../../../lib/web/leaderboard-ties';
+
+export const PAGE_SIZE = 100;
+
+const FORMULA_WORDS = {
+  SUM: "the sum of the targets' speedups",
+  GEOMEAN: "the geometric mean of the targets' speedups",
+} as const;
+
+async function load(slug: string): Promise<LeaderboardTable> {
+  const parsed = leaderboardSlugSchema.safeParse(slug);
+  if (!parsed.success) notFound();
+  try {
+    return await getLeaderboardTable(db(), { challengeSlug: parsed.data });
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
+}
+
+function interval(low: number | null, high: number | null): string | null {
+  return low === null || high === null ? null : `${low.toFixed(2)}–${high.toFixed(2)}`;
+}
+
+/** Time and speedup of one target; the interval on a second, smaller line keeps columns narrow. */
+function TargetCells({
+  cell,
+  common,
+}: {
+  cell: LeaderboardTargetCell | undefined;
+  /** Labels the whole column has, shown once in its heading instead. */
+  common: string[];
+}) {
+  if (!cell)
+    return (
+      <>
+        <td className="num muted">–</td>
+        <td className="num muted">–</td>
+      </>
+    );
+  const ci = interval(cell.ciLow, cell.ciHigh);
+  const labels = cellLabels(cell).filter((l) => !common.includes(l));
+  return (
+    <>
+      <td className="num">{formatMs(cell.solutionMs)}</td>
+      <td className="num">
+        {formatSpeedup(cell.speedup)}
+        {labels.map((l) => (
+          <span key={l} className="badge warn">
+            {l}
+          </span>
+        ))}
+        {ci && <small className="muted ci">{ci}</small>}
+      </td>
+    </>
+  );
+}
+
+/** The labels every row's cell of a target carries (all emulated, say): one badge in the heading. */
+function commonLabels(table: LeaderboardTable, target: string): string[] {
+  const [first, ...rest] = table.rows.map((r) => cellLabels(r.targets[target]));
+  if (!first) return [];
+  return first.filter((l) => rest.every((labels) => labels.includes(l)));
+}
+
+function Pages({ base, page, pages }: { base: string; page: number; pages: number }) {
+  if (pages <= 1) return null;
+  const href = (n: number) => (n === 1 ? base : `${base}/${n}`);
+  return (
+    <nav className="row small" aria-label="Leaderboard pages">
+      {page > 1 && <Link href={href(page - 1)}>← Previous</Link>}
+      {Array.from({ length: pages }, (_, i) => i + 1)
+        // First, last and the three either side of this one: a thousand pages stay one line.
+        .filter((n) => n === 1 || n === pages || Math.abs(n - page) <= 3)
+        .map((n, i, shownPages) => (
+          <span key={n}>
+            {i > 0 && n - (shownPages[i - 1] ?? n) > 1 && '… '}
+            {n === page ? <b aria-current="page">{n}</b> : <Link href={href(n)}>{n}</Link>}
+          </span>
+        ))}
+      {page < pages && <Link href={href(page + 1)}>Next →</Link>}
+    </nav>
+  );
+}
+
+/** Page `page` (from 1) of the leaderboard; an unknown challenge or a page past the end is a 404. */
+export async function LeaderboardView({ slug, page }: { slug: string; page: number }) {
+  const table = await load(slug);
+  const pages = Math.max(1, Math.ceil(table.rows.length / PAGE_SIZE));
+  if (page > pages) notFound();
+  const shown = table.rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const base = `/challenges/${table.challenge.slug}/leaderboard`;
+  const common = Object.fromEntries(table.targets.map((t) => [t, commonLabels(table, t)]));
+  const labelled = table.rows.some((r) =>
+    Object.values(r.targets).some((c) => c.emulated || c.devMode),
+  );
+  return (
+    <>
+      <div className="spread">
+        <h1>
+          <Link href={`/challenges/${table.challenge.slug}`}>{table.challenge.title}</Link>:
+          leaderboard
+        </h1>
+        <div className="row">
+          <a className="btn secondary" href={`${base}/export.md`} download>
+            Markdown
+          </a>
+          <a className="btn secondary" href={`${base}/export.csv`} download>
+            CSV
+          </a>
+        </div>
+      </div>
+      <p className="muted small">
+        Each contestant&apos;s best accepted submission. Score:{' '}
+        {FORMULA_WORDS[table.challenge.formula]}; the range under a speedup is its 95% confidence
+        interval. {TIE_RULE} As of {formatDate(new Date())}, updated every few seconds.
+      </p>
+      {labelled && (
+        <p className="notice warn small">
+          Figures marked <span className="badge warn">emulated</span> or{' '}
+          <span className="badge warn">dev mode</span> were not measured on the target&apos;s real
+          hardware (dev mode) or operating system (emulated).
+        </p>
+      )}
+      {table.rows.length === 0 ? (
+        <p className="card empty">
+          No accepted submission yet.{' '}
+          <Link href={`/challenges/${table.challenge.slug}`}>Read the challenge</Link> and be the
+          first.
+        </p>
+      ) : (
+        <>
+          <Pages base={base} page={page} pages={pages} />
+          <div className="table-wrap">
+            <table className="leaderboard">
+              <thead>
+                <tr>
+                  <th rowSpan={2} className="num">
+                    #
+                  </th>
+                  <th rowSpan={2}>Contestant</th>
+                  {table.targets.map((t) => (
+                    <th key={t} colSpan={2}>
+                      {t}{' '}
+                      {common[t]?.map((l) => (
+                        <span key={l} className="badge warn">
+                          {l}
+                        </span>
+                      ))}
+                    </th>
+                  ))}
+                  <th rowSpan={2} className="num">
+                    Score
+                  </th>
+                  <th rowSpan={2} className="num" title="All of the contestant's submissions">
+                    Subm.
+                  </th>
+                  <th rowSpan={2}>Last improvement</th>
+                </tr>
+                <tr>
+                  {table.targets.map((t) => (
+                    <TargetHeads key={t} />
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {shown.map((r, i) => (
+                  <tr key={i}>
+                    <td className="num">
+                      {r.rank}
+                      {r.tiedWithAbove && (
+                        <span className="badge info" title="Statistically tied with the row above">
+                          ≈
+                        </span>
+                      )}
+                    </td>
+                    <td>
+                      <span className="ellipsis" title={r.userName}>
+                        {r.userName}
+                      </span>
+                    </td>
+                    {table.targets.map((t) => (
+                      <TargetCells key={t} cell={r.targets[t]} common={common[t] ?? []} />
+                    ))}
+                    <td className="num">
+                      <b>{formatScore(r.score)}</b>
+                      <small className="muted">
+                        {' '}
+                        {formatScore(r.scoreLow)}–{formatScore(r.scoreHigh)}
+                      </small>
+                    </td>
+                    <td className="num">{r.submissions}</td>
+                    <td className="nowrap small">{formatDate(r.submittedAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pages base={base} page={page} pages={pages} />
+        </>
+      )}
+      <p className="muted small">
+        {table.rows.length} contestant{table.rows.length === 1 ? '' : 's'}
+        {pages > 1 &&
+          `, ${PAGE_SIZE} a page (rows ${(page - 1) * PAGE_SIZE + 1}–${(page - 1) * PAGE_SIZE + shown.length}; the exports hold every row)`}{' '}
+        · times are wall-clock medians of the solution&apos;s timed runs on each target.
+      </p>
+    </>
+  );
+}
+
+function TargetHeads() {
+  return (
+    <>
+      <th className="num">Time</th>
+      <th className="num">Speedup</th>
+    </>
+  );
+}
