@@ -78,7 +78,9 @@ export async function getOrganizerStatus(now = new Date()): Promise<OrganizerSta
     console.error('web: organizer status:', error);
     return {
       ok: false,
-      error: `Redis is unreachable (${(error as Error).message}). Runners and queue depths cannot be shown; submissions are still stored and the reconciler queues them once Redis is back.`,
+      // The detail (connection refused, timeout) is in the server log; the page says what it means.
+      error:
+        'Redis is unreachable: runners and queue depths cannot be shown. Submissions are still stored, and the reconciler queues them once Redis is back.',
     };
   }
   const judgingIds = list.runners.flatMap((r) => (r.currentJob ? [r.currentJob.judgingId] : []));
