@@ -21,9 +21,12 @@ const day = (v: unknown) =>
   typeof v === 'number' ? new Date(v).toISOString().slice(0, 16).replace('T', ' ') : '';
 
 export function BestScoreChart({ lines }: { lines: BestScoreLine[] }) {
+  const times = lines.flatMap((l) => l.points.map((p) => p.t));
+  // Within two days the hour matters; over a contest of weeks the date does.
+  const short = Math.max(...times) - Math.min(...times) < 2 * 86_400_000;
   return (
     <figure className="chart" aria-label="My best score over time" style={{ margin: 0 }}>
-      <ResponsiveContainer width="100%" height={240} initialDimension={{ width: 600, height: 240 }}>
+      <ResponsiveContainer width="100%" height={240}>
         <LineChart margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e0da" />
           <XAxis
@@ -31,7 +34,7 @@ export function BestScoreChart({ lines }: { lines: BestScoreLine[] }) {
             type="number"
             scale="time"
             domain={['dataMin', 'dataMax']}
-            tickFormatter={(v) => day(v).slice(5, 10)}
+            tickFormatter={(v) => (short ? day(v).slice(11, 16) : day(v).slice(5, 10))}
           />
           <YAxis width={56} domain={[0, 'auto']} tickFormatter={(v: number) => v.toFixed(2)} />
           <Tooltip

@@ -27,7 +27,7 @@ export function MemoryChart({
 }) {
   return (
     <figure className="chart" aria-label={label} style={{ margin: 0 }}>
-      <ResponsiveContainer width="100%" height={240} initialDimension={{ width: 600, height: 240 }}>
+      <ResponsiveContainer width="100%" height={240}>
         <LineChart margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e0da" />
           <XAxis dataKey="tMs" type="number" domain={[0, 'dataMax']} tickFormatter={t} />

@@ -18,7 +18,7 @@ const ms = (v: unknown) => (typeof v === 'number' ? `${v.toFixed(v >= 100 ? 0 : 
 export function RunsChart({ data, label }: { data: RunPoint[]; label: string }) {
   return (
     <figure className="chart" aria-label={label} style={{ margin: 0 }}>
-      <ResponsiveContainer width="100%" height={240} initialDimension={{ width: 600, height: 240 }}>
+      <ResponsiveContainer width="100%" height={240}>
         <LineChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e0da" />
           <XAxis

@@ -24,7 +24,7 @@ const PARTS = [
 export function TopdownChart({ data, label }: { data: TopdownBar[]; label: string }) {
   return (
     <figure className="chart" aria-label={label} style={{ margin: 0 }}>
-      <ResponsiveContainer width="100%" height={170} initialDimension={{ width: 600, height: 170 }}>
+      <ResponsiveContainer width="100%" height={170}>
         <BarChart data={data} layout="vertical" margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e0da" />
           <XAxis type="number" domain={[0, 100]} tickFormatter={pct} />

@@ -119,8 +119,7 @@ export function Measurement({ target, measure }: { target: string; measure: Meas
         <p className="muted">No speedup estimate was made.</p>
       )}
       <div className="table-wrap">
-        <table>
-          <caption className="sr-only">Baseline and solution wall times</caption>
+        <table aria-label="Baseline and solution wall times">
           <thead>
             <tr>
               <th>wall time</th>

@@ -19,28 +19,31 @@ function Outcome({ outcome }: { outcome: TestOutcome }) {
   return <span className={`badge ${o.tone}`}>{o.word}</span>;
 }
 
+// Output lines keep their tabs (word<TAB>count) and wrap only when longer than the cell.
+const OUTPUT_CELL = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', tabSize: 4 } as const;
+
 function DiffExcerpt({ c, testId }: { c: TestCaseResult; testId: string }) {
   return (
     <div className="table-wrap" data-testid={testId}>
-      <table className="diff-excerpt">
-        <caption className="sr-only">
-          First differing lines of {c.group}/{c.name}
-        </caption>
+      {/* aria-label, not an sr-only caption: its absolute box would widen the page on phones. */}
+      <table className="diff-excerpt" aria-label={`First differing lines of ${c.group}/${c.name}`}>
         <thead>
           <tr>
-            <th className="num">line</th>
-            <th>expected</th>
-            <th>got</th>
+            <th className="num" style={{ width: '1%' }}>
+              line
+            </th>
+            <th style={{ width: '50%' }}>expected</th>
+            <th style={{ width: '50%' }}>got</th>
           </tr>
         </thead>
         <tbody>
           {c.diff.map((d) => (
             <tr key={d.line}>
               <td className="num">{d.line}</td>
-              <td className="mono out">
+              <td className="mono" style={OUTPUT_CELL}>
                 <VisibleText text={d.expected} />
               </td>
-              <td className="mono out">
+              <td className="mono" style={OUTPUT_CELL}>
                 <VisibleText text={d.got} />
               </td>
             </tr>
@@ -76,7 +79,11 @@ export function TestResults({ cases }: { cases: TestCaseResult[] }) {
               </span>
               {!c.required && <span className="badge">optional</span>}
             </p>
-            {c.message && <pre className="wrap small">{c.message}</pre>}
+            {c.message && (
+              <p className="small" style={{ overflowWrap: 'anywhere' }}>
+                {c.message}
+              </p>
+            )}
             {c.diff.length > 0 && <DiffExcerpt c={c} testId={testId} />}
           </div>
         );

@@ -15,11 +15,16 @@ export default async function MySubmissionsPage() {
   const user = await requireUser('/me/submissions');
   const mine = await listMySubmissions(db(), { userId: user.id });
   const targets = [...new Set(mine.rows.flatMap((r) => r.targets.map((t) => t.target)))].sort();
+  const now = Date.now();
   const lines: BestScoreLine[] = mine.best
     .filter((b) => b.points.length > 0)
     .map((b) => ({
       name: b.challenge.title,
-      points: b.points.map((p) => ({ t: Date.parse(p.at), score: p.score })),
+      // The best so far holds until now: the step line runs on to today's edge.
+      points: [
+        ...b.points.map((p) => ({ t: Date.parse(p.at), score: p.score })),
+        { t: now, score: b.points.at(-1)!.score },
+      ],
     }));
 
   return (
@@ -62,9 +67,7 @@ export default async function MySubmissionsPage() {
                   ))}
                   <th>overall</th>
                   <th className="num">score</th>
-                  <th>
-                    <span className="sr-only">link</span>
-                  </th>
+                  <th>page</th>
                 </tr>
               </thead>
               <tbody>
