@@ -157,7 +157,8 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
                   <th rowSpan={2}>Contestant</th>
                   {table.targets.map((t) => (
                     <th key={t} colSpan={2}>
-                      {t}{' '}
+                      {t}
+                      {common[t]?.length ? <br /> : null}
                       {common[t]?.map((l) => (
                         <span key={l} className="badge warn">
                           {l}
@@ -200,8 +201,7 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
                     ))}
                     <td className="num">
                       <b>{formatScore(r.score)}</b>
-                      <small className="muted">
-                        {' '}
+                      <small className="muted ci">
                         {formatScore(r.scoreLow)}–{formatScore(r.scoreHigh)}
                       </small>
                     </td>
