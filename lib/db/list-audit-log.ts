@@ -62,7 +62,13 @@ export async function listAuditLog(
   const rows = await db.auditLog.findMany({
     where: {
       ...(options.subjectId ? { subjectId: options.subjectId } : {}),
-      ...(after ? { OR: [{ at: { lt: after.at } }, { at: after.at, id: { lt: after.id } }] } : {}),
+      ...(after
+        ? {
+            // The lte bound lets the `at` index start at the cursor instead of the newest row.
+            at: { lte: after.at },
+            OR: [{ at: { lt: after.at } }, { at: after.at, id: { lt: after.id } }],
+          }
+        : {}),
     },
     orderBy: [{ at: 'desc' }, { id: 'desc' }],
     take: limit + 1,

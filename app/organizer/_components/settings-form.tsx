@@ -154,7 +154,10 @@ export function SettingsForm({
         { type: 'password', autoComplete: 'new-password', spellCheck: false },
       )}
       {values.seedSet && (
-        <label className="row" style={{ fontWeight: 400 }}>
+        <label
+          className="row"
+          style={{ fontWeight: 400, flexWrap: 'nowrap', alignItems: 'flex-start' }}
+        >
           <input type="checkbox" name="clearSeed" /> Remove the seed (runners use their
           environment&apos;s)
         </label>
