@@ -324,7 +324,7 @@ describe('contest settings', () => {
     const audit = (await listAuditLog(t.db)).rows.find((r) => r.action === 'challenge.settings');
     expect(audit?.actor?.name).toBe('organizer');
     expect(audit?.reason).toBe('tighter precision');
-    expect(audit?.details).toContain("precision: not set → 0.02");
+    expect(audit?.details).toContain('precision: not set → 0.02');
     expect(audit?.details).not.toContain('the-secret-seed');
 
     // Saving the same values changes nothing and writes no audit row; an omitted seed is kept.
@@ -481,6 +481,25 @@ describe('disqualify and reinstate', () => {
       ['submission.reinstate', 'false alarm', 'organizer'],
       ['submission.disqualify', 'reads the input at compile time', 'organizer'],
     ]);
+  });
+});
+
+describe('audit log pages', () => {
+  it('visit every row once, newest first', async () => {
+    const all = (await listAuditLog(t.db, { limit: 200 })).rows.map((r) => r.id);
+    expect(all.length).toBeGreaterThan(5);
+    const paged: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await listAuditLog(t.db, { limit: 3, ...(cursor ? { cursor } : {}) });
+      paged.push(...page.rows.map((r) => r.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(paged).toEqual(all);
+    // A cursor this module did not make starts over instead of failing.
+    expect((await listAuditLog(t.db, { cursor: 'not-a-cursor', limit: 1 })).rows[0]?.id).toBe(
+      all[0],
+    );
   });
 });
 
