@@ -179,6 +179,7 @@ interface RunnerPlan {
 async function planRunners(
   config: StartEnv,
   manifestSize: number,
+  dataDir: string,
 ): Promise<{
   plans: RunnerPlan[];
   notServed: string[];
@@ -207,10 +208,15 @@ async function planRunners(
     knobs.push('--runs', String(config.PERFJUDGE_RUNS));
     reasons.push(`at most ${config.PERFJUDGE_RUNS} timed pairs (PERFJUDGE_RUNS)`);
   }
+  // Whoever holds the host lock sweeps the work root: a private lock needs a private work root.
+  const workRoot =
+    config.PERFJUDGE_WORK_ROOT ??
+    (config.PERFJUDGE_HOST_LOCK ? path.join(dataDir, 'runner-work') : undefined);
   const grace = [
     '--grace-seconds',
     String(Math.max(1, config.PERFJUDGE_STOP_GRACE_SECONDS - 5)),
     ...(config.PERFJUDGE_HOST_LOCK ? ['--host-lock', config.PERFJUDGE_HOST_LOCK] : []),
+    ...(workRoot ? ['--work-root', workRoot] : []),
   ];
   const plans: RunnerPlan[] = [];
   const notServed: string[] = [];
@@ -410,6 +416,7 @@ export async function main(): Promise<number> {
     const { plans, notServed } = await planRunners(
       config,
       challenge.manifest.inputs.benchmark.size,
+      dataDir,
     );
     const benchmarkBytes =
       config.PERFJUDGE_INPUT_SIZE === 'manifest'

@@ -40,6 +40,12 @@ const startEnvSchema = z.object({
    * private one so as not to wait for other runners' judgings.
    */
   PERFJUDGE_HOST_LOCK: z.string().startsWith('/', 'an absolute path').optional(),
+  /**
+   * The runners' scratch folders (default: the runner's, /tmp/perfjudge-runner). A runner holding
+   * the host lock sweeps this folder, so a private lock needs a private work root: with
+   * PERFJUDGE_HOST_LOCK set, the default becomes <data dir>/runner-work.
+   */
+  PERFJUDGE_WORK_ROOT: z.string().startsWith('/', 'an absolute path').optional(),
   /** How long a stopping child has after SIGTERM before it gets SIGKILL. */
   PERFJUDGE_STOP_GRACE_SECONDS: z.coerce.number().int().min(1).max(3600).default(20),
   /** Next.js build folder (next.config.ts reads the same variable); tests use their own. */
