@@ -43,13 +43,14 @@ function refreshPages(): void {
 }
 
 function rejudgeMessage(outcome: { submissions: number; judgings: number; queued: number }) {
+  const what =
+    `${outcome.judgings} judging${outcome.judgings === 1 ? '' : 's'} of ` +
+    `${outcome.submissions} submission${outcome.submissions === 1 ? '' : 's'}`;
   const notQueued = outcome.submissions - outcome.queued;
+  if (notQueued === 0) return `Rejudge started: ${what} queued again.`;
   return (
-    `Rejudge started: ${outcome.judgings} judging${outcome.judgings === 1 ? '' : 's'} of ` +
-    `${outcome.submissions} submission${outcome.submissions === 1 ? '' : 's'} queued again.` +
-    (notQueued > 0
-      ? ` Redis did not take ${notQueued}; the reconciler queues ${notQueued === 1 ? 'it' : 'them'} within a minute.`
-      : '')
+    `Rejudge recorded for ${what}, but Redis did not take ${notQueued} of the submissions now; ` +
+    `the reconciler queues ${notQueued === 1 ? 'it' : 'them'} within a minute.`
   );
 }
 
