@@ -35,12 +35,14 @@ let t: TestDatabase;
 let organizerId: string;
 let ada: string;
 let bob: string;
+/** The registered version: the manifest's, as the runners' results carry it. */
+let version: number;
 
 beforeAll(async () => {
   t = await createTestDatabase();
   // The actions use the process's one client (lib/db/client.ts keeps it on globalThis).
   (globalThis as { perfjudgeDb?: unknown }).perfjudgeDb = t.db;
-  await registerChallenge(t.db);
+  ({ version } = await registerChallenge(t.db));
   await registerChallenge(t.db, { slug: 'other' });
   organizerId = await makeUser(t.db, 'organizer');
   await t.db.user.update({ where: { id: organizerId }, data: { role: 'ORGANIZER' } });
@@ -71,7 +73,7 @@ async function submission(
       await recordJudgingResult(t.db, {
         judgingId: j.judgingId,
         round: j.round,
-        result: makeResult({ slug, version: 1, target, verdict: verdicts[target], speedup }),
+        result: makeResult({ slug, version, target, verdict: verdicts[target], speedup }),
       });
     }
   return submissionId;
