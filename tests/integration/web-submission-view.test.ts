@@ -31,9 +31,14 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
 import { createTestQueues, testRedisUrl, type TestQueues } from '../helpers/queue';
 
+/** The registered version: the manifest's, as the runners' results carry it. */
+let version: number;
+
+/** A recorded result, as a runner of the current challenge version would send it. */
 function fixture(name: string): JudgingResult {
   const url = new URL(`../fixtures/web-submission/${name}.json`, import.meta.url);
-  return judgingResultSchema.parse(JSON.parse(readFileSync(url, 'utf8')));
+  const result = judgingResultSchema.parse(JSON.parse(readFileSync(url, 'utf8')));
+  return { ...result, challenge: { ...result.challenge, version } };
 }
 
 /** The recorded linux-intel result as another target's runner would have sent it. */
@@ -72,7 +77,7 @@ beforeAll(async () => {
   t = await createTestDatabase();
   q = await createTestQueues('web-submission');
   queues = createQueueSet({ connection: q.redis, prefix: q.prefix });
-  await registerChallenge(t.db);
+  ({ version } = await registerChallenge(t.db));
   author = { id: await makeUser(t.db, 'author'), role: 'CONTESTANT' };
   other = { id: await makeUser(t.db, 'other'), role: 'CONTESTANT' };
   const organizerId = await makeUser(t.db, 'organizer');
@@ -95,7 +100,7 @@ describe('getSubmissionView', () => {
     const view = await getSubmissionView(t.db, { submissionId: s.id, viewer: author });
     expect(view).toMatchObject({
       id: s.id,
-      challenge: { slug: 'wordcount', version: 1 },
+      challenge: { slug: 'wordcount', version },
       author: { name: 'author' },
       isAuthor: true,
       status: 'DONE',
@@ -281,7 +286,7 @@ describe('listMySubmissions', () => {
           j,
           makeResult({
             slug: 'wordcount',
-            version: 1,
+            version,
             target: j === s.linux ? 'linux-intel' : 'windows-amd',
             speedup: speedup / 2,
           }),
@@ -291,7 +296,7 @@ describe('listMySubmissions', () => {
     const failed = await submit(me);
     await record(
       failed.linux,
-      makeResult({ slug: 'wordcount', version: 1, target: 'linux-intel', verdict: 'BUILD_ERROR' }),
+      makeResult({ slug: 'wordcount', version, target: 'linux-intel', verdict: 'BUILD_ERROR' }),
     );
     // A disqualified best does not count as my best.
     await t.db.submission.update({ where: { id: ids[2]! }, data: { disqualified: true } });

@@ -60,7 +60,7 @@ export function JudgingResultView({
 
   if (verdict === 'JUDGE_ERROR')
     return (
-      <div className="notice warn" data-testid={`judge-error-${judging.target}`}>
+      <div className="judging-result notice warn" data-testid={`judge-error-${judging.target}`}>
         <p style={{ margin: 0 }}>
           <strong>Judge error: the platform’s fault, not your patch’s.</strong> We’ll retry: the
           organizers see failed judgings and rejudge them, and nothing counts against you meanwhile.
