@@ -28,5 +28,7 @@ test('signing in with a wrong password is refused in words', async ({ page }) =>
   await page.getByLabel('Password').fill(`${contestant.password}-not`);
   await page.getByRole('button', { name: 'Sign in' }).click();
   // The form's own alert (Next.js's route announcer is an alert too).
-  await expect(page.locator('form').getByRole('alert')).toHaveText('Wrong e-mail or password.');
+  await expect(page.locator('form').getByRole('alert')).toHaveText('Wrong e-mail or password.', {
+    timeout: 30_000,
+  });
 });

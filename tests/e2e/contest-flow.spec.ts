@@ -1,18 +1,40 @@
-// The contestant's whole path: sign up, download the template, submit a real faster patch from a
-// file, watch it being judged live, see it accepted with a speedup, find their row on the leaderboard.
+// A contest in two acts. The contestant's whole path: sign up, download the template, submit a real
+// faster patch from a file, watch it being judged live, see it accepted with a speedup, find their
+// row on the leaderboard. Then the organizer's part on that very submission (serial: one judging
+// round fewer than a submission of its own): sign in with the seeded account, rejudge it (back to the
+// queue, judged again), disqualify it with a reason (its row leaves the leaderboard, the reason is
+// shown), and find both actions in the audit log.
 import { readFile } from 'node:fs/promises';
-import { expect, test } from '@playwright/test';
-import { newContestant, signUp } from './support/accounts';
+import { expect, test, type Page } from '@playwright/test';
+import { newContestant, signInAsOrganizer, signUp, type Contestant } from './support/accounts';
 import { listTarGz, listZip } from './support/archives';
 import { keepScreenshot } from './support/screenshots';
 import {
   FAST_PATCH,
   JUDGED_WITHIN_MS,
+  landOnSubmission,
   submissionIdFrom,
   TARGETS,
   waitForVerdicts,
   watchStages,
 } from './support/submissions';
+
+test.describe.configure({ mode: 'serial' });
+
+const REJUDGE_REASON = 'e2e: runner image updated, judge again';
+const DISQUALIFY_REASON = 'e2e: copied from another contestant';
+
+/** What the first test leaves for the second. */
+let ranked: { contestant: Contestant; submissionId: string } | undefined;
+
+async function expectLeaderboardRows(page: Page, name: string, count: number): Promise<void> {
+  const rows = page.getByRole('row').filter({ hasText: name });
+  // The leaderboard is regenerated every few seconds.
+  await expect(async () => {
+    await page.goto('/challenges/wordcount/leaderboard');
+    await expect(rows).toHaveCount(count, { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+}
 
 test('a new contestant downloads the template, submits a faster patch and ranks', async ({
   page,
@@ -55,7 +77,7 @@ test('a new contestant downloads the template, submits a faster patch and ranks'
   await expect(preview.getByRole('cell', { name: 'wordcount.cpp', exact: true })).toBeVisible();
   await keepScreenshot(page, testInfo, 'submit-preview-1280');
   await page.getByRole('button', { name: 'Confirm and submit' }).click();
-  await page.waitForURL(/\/submissions\/[^/]+$/);
+  await landOnSubmission(page);
   const submissionId = submissionIdFrom(page);
 
   // Live progress: the stage changes while this document stays loaded (no 'load' event after the
@@ -70,27 +92,97 @@ test('a new contestant downloads the template, submits a faster patch and ranks'
     .toBe(true);
   await keepScreenshot(page, testInfo, 'submission-live-1280');
 
-  await waitForVerdicts(page, 'Accepted');
+  for (const target of TARGETS)
+    await expect(page.getByTestId(`verdict-${target}`)).toHaveText('Accepted', {
+      timeout: JUDGED_WITHIN_MS,
+    });
   stages.stop();
   expect(stages.seen.length, `stages seen: ${stages.seen.join(' → ')}`).toBeGreaterThanOrEqual(3);
   expect(stages.seen.at(-1)).toBe('done');
   expect(loads).toBe(0);
+  // The overall verdict and score (waitForVerdicts says why it reloads for them).
+  await waitForVerdicts(page, 'Accepted');
   for (const target of TARGETS)
     await expect(page.getByTestId(`speedup-${target}`)).toHaveText(/^\d+(\.\d+)?×/);
   await expect(page.getByTestId('overall-score')).toHaveText(/^\d+(\.\d+)?/);
   await keepScreenshot(page, testInfo, 'submission-accepted-1280');
 
-  // The public leaderboard (regenerated every few seconds) shows the contestant's row.
+  // The public leaderboard shows the contestant's row.
   await page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: 'Leaderboard' })
     .click();
+  await expectLeaderboardRows(page, contestant.name, 1);
   const row = page.getByRole('row').filter({ hasText: contestant.name });
-  await expect(async () => {
-    await page.reload();
-    await expect(row).toHaveCount(1, { timeout: 1_000 });
-  }).toPass({ timeout: 30_000 });
   await expect(row.getByRole('cell').first()).toHaveText(/^\d+/);
   await keepScreenshot(page, testInfo, 'leaderboard-1280');
-  testInfo.annotations.push({ type: 'submission', description: submissionId });
+  ranked = { contestant, submissionId };
+});
+
+async function confirmAction(page: Page, submissionId: string, action: string, reason: string) {
+  await page.goto('/organizer/submissions');
+  const row = page
+    .getByTestId('organizer-submissions')
+    .locator(`tr[data-submission-id="${submissionId}"]`);
+  await row.getByRole('button', { name: action }).click();
+  const form = row.getByRole('form', { name: action });
+  await form.getByLabel('Reason').fill(reason);
+  await form.getByRole('button', { name: 'Confirm' }).click();
+  await expect(row.getByRole('status')).toBeVisible();
+}
+
+test('an organizer rejudges the submission and disqualifies it with a reason', async ({
+  page,
+}, testInfo) => {
+  if (!ranked) throw new Error('the previous test did not leave an accepted submission');
+  const { contestant, submissionId } = ranked;
+  await signInAsOrganizer(page);
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Organizer' })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Organizer console' })).toBeVisible();
+  await keepScreenshot(page, testInfo, 'organizer-console-1280');
+  await page
+    .getByRole('navigation', { name: 'Organizer console' })
+    .getByRole('link', { name: 'Submissions' })
+    .click();
+  const row = page
+    .getByTestId('organizer-submissions')
+    .locator(`tr[data-submission-id="${submissionId}"]`);
+  await expect(row).toContainText(contestant.name);
+  await expect(row).toContainText('Accepted');
+  await keepScreenshot(page, testInfo, 'organizer-submissions-1280');
+
+  // Rejudge: the judgings go back to the queue, then finish again (organizers may open any
+  // submission's page).
+  await confirmAction(page, submissionId, 'Rejudge', REJUDGE_REASON);
+  await page.goto(`/submissions/${submissionId}`);
+  for (const target of TARGETS)
+    await expect(page.getByTestId(`verdict-${target}`)).toHaveText(/Queued|Judging…/);
+  await waitForVerdicts(page, 'Accepted');
+  await expectLeaderboardRows(page, contestant.name, 1);
+
+  // Disqualify: the row leaves the leaderboard and the submission page gives the reason.
+  await confirmAction(page, submissionId, 'Disqualify', DISQUALIFY_REASON);
+  await page.reload();
+  await expect(
+    page.getByTestId('organizer-submissions').locator(`tr[data-submission-id="${submissionId}"]`),
+  ).toContainText('Disqualified');
+  await expectLeaderboardRows(page, contestant.name, 0);
+  await page.goto(`/submissions/${submissionId}`);
+  await expect(page.getByTestId('disqualified')).toContainText(DISQUALIFY_REASON);
+  await expect(page.getByTestId('overall-verdict')).toHaveText('Disqualified');
+
+  // The audit log names both actions with their reasons.
+  await page.goto('/organizer/audit');
+  const audit = page.getByTestId('organizer-audit');
+  for (const [action, reason] of [
+    ['submission.disqualify', DISQUALIFY_REASON],
+    ['rejudge.submission', REJUDGE_REASON],
+  ] as const)
+    await expect(
+      audit.getByRole('row').filter({ hasText: action }).filter({ hasText: reason }),
+    ).toHaveCount(1);
+  await keepScreenshot(page, testInfo, 'organizer-audit-1280');
 });

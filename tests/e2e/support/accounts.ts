@@ -19,6 +19,12 @@ export function newContestant(label: string): Contestant {
   };
 }
 
+/**
+ * The password hash is slow by design (scrypt), and these machines are shared: signing up or in
+ * may take several seconds, longer than an ordinary expectation waits.
+ */
+const AUTH_MS = 30_000;
+
 /** Signs up through /sign-up and waits for the header to show the signed-in account. */
 export async function signUp(page: Page, contestant: Contestant): Promise<void> {
   await page.goto('/sign-up');
@@ -26,7 +32,7 @@ export async function signUp(page: Page, contestant: Contestant): Promise<void> 
   await page.getByLabel('E-mail').fill(contestant.email);
   await page.getByLabel('Password').fill(contestant.password);
   await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible({ timeout: AUTH_MS });
   await expect(page.getByRole('link', { name: contestant.name })).toBeVisible();
 }
 
@@ -35,7 +41,7 @@ export async function signIn(page: Page, account: { email: string; password: str
   await page.getByLabel('E-mail').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible({ timeout: AUTH_MS });
 }
 
 export async function signInAsOrganizer(page: Page): Promise<void> {
