@@ -28,6 +28,8 @@ let db: Db;
 let redis: Redis;
 let queues: QueueSet;
 let organizerId: string;
+/** The registered version: the manifest's. */
+let version: number;
 
 async function deletePrefixKeys(prefix: string): Promise<void> {
   let cursor = '0';
@@ -69,7 +71,7 @@ async function jobIds(queueName: string): Promise<string[]> {
 beforeAll(async () => {
   database = await createTestDatabase();
   db = database.db;
-  await registerChallenge(db);
+  ({ version } = await registerChallenge(db));
   organizerId = (
     await db.user.create({
       data: { email: 'organizer@example.test', name: 'Organizer', role: 'ORGANIZER' },
@@ -114,7 +116,7 @@ describe('submitPatch and the producer', () => {
       expect(data).toMatchObject({
         judgingId: j.judgingId,
         submissionId: result.submissionId,
-        challenge: { slug: 'wordcount', version: 1 },
+        challenge: { slug: 'wordcount', version },
         target: j.target,
         patchText: PATCH,
       });

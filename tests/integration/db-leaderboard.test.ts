@@ -12,10 +12,12 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
 
 let t: TestDatabase;
+/** The registered version: the manifest's, as the runners' results carry it. */
+let version: number;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  await registerChallenge(t.db);
+  ({ version } = await registerChallenge(t.db));
 });
 afterAll(async () => {
   await t?.drop();
@@ -44,7 +46,7 @@ async function judged(
       round: j.round,
       result: makeResult({
         slug: 'wordcount',
-        version: 1,
+        version,
         target: j.target as 'linux-intel' | 'windows-amd',
         speedup,
         verdict: j.target === 'windows-amd' ? verdict : 'ACCEPTED',

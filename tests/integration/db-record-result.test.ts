@@ -16,10 +16,12 @@ import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures'
 let t: TestDatabase;
 let userId: string;
 let organizerId: string;
+/** The registered version: the manifest's, as the runners' results carry it. */
+let version: number;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  await registerChallenge(t.db, { slug: 'wc-sum', formula: 'sum' });
+  ({ version } = await registerChallenge(t.db, { slug: 'wc-sum', formula: 'sum' }));
   await registerChallenge(t.db, { slug: 'wc-geo', formula: 'geomean' });
   userId = await makeUser(t.db);
   organizerId = await makeUser(t.db, 'organizer');
@@ -38,7 +40,7 @@ async function submit(slug: string) {
 }
 
 function result(slug: string, target: 'linux-intel' | 'windows-amd', extra = {}): JudgingResult {
-  return makeResult({ slug, version: 1, target, ...extra });
+  return makeResult({ slug, version, target, ...extra });
 }
 
 const runCount = (judgingId: string) => t.db.run.count({ where: { judgingId } });
@@ -233,7 +235,7 @@ describe('host calibrations', () => {
     const host = result('wc-sum', 'linux-intel').host;
     const first = await recordHostCalibration(t.db, {
       challengeSlug: 'wc-sum',
-      version: 1,
+      version,
       target: 'linux-intel',
       host,
       baselineMedianMs: 812.5,
@@ -243,7 +245,7 @@ describe('host calibrations', () => {
     const lookup = {
       hostFingerprintHash: first.hostFingerprintHash,
       challengeSlug: 'wc-sum',
-      version: 1,
+      version,
       target: 'linux-intel',
     };
     expect(await getHostCalibration(t.db, lookup)).toMatchObject({ baselineMedianMs: 812.5 });

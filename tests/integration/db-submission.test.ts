@@ -15,10 +15,12 @@ const PATCH =
 
 let t: TestDatabase;
 let userId: string;
+/** The registered version: the manifest's. */
+let version: number;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  await registerChallenge(t.db);
+  ({ version } = await registerChallenge(t.db));
   userId = await makeUser(t.db);
 });
 afterAll(async () => {
@@ -32,7 +34,7 @@ describe('createSubmission', () => {
       challengeSlug: 'wordcount',
       patchText: PATCH,
     });
-    expect(created.challenge).toEqual({ slug: 'wordcount', version: 1 });
+    expect(created.challenge).toEqual({ slug: 'wordcount', version });
     expect(created.judgings.map((j) => [j.target, j.round])).toEqual([
       ['linux-intel', 0],
       ['windows-amd', 0],
@@ -131,7 +133,7 @@ describe('listUnqueuedJudgings and getJudgingJob', () => {
     expect(job).toMatchObject({
       judgingId: ids[0],
       round: 0,
-      challenge: { slug: 'wordcount', version: 1 },
+      challenge: { slug: 'wordcount', version },
       target: 'linux-intel',
       patchText: PATCH,
     });

@@ -179,7 +179,8 @@ describe('perfjudge judge (CLI)', () => {
       json,
     ]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^ACCEPTED +wordcount v1 on linux-intel/);
+    const { version } = (await wordcountChallenge()).manifest;
+    expect(r.stdout).toMatch(new RegExp(`^ACCEPTED +wordcount v${version} on linux-intel`));
     expect(r.stdout).toMatch(/Speedup \d+\.\d{3}× +\(\d+% CI \d+\.\d{3}–\d+\.\d{3}/);
     const result = judgingResultSchema.parse(JSON.parse(await readFile(json, 'utf8')));
     expect(result.verdict).toBe('ACCEPTED');

@@ -15,6 +15,7 @@ import {
   type JudgingJob,
   type JudgingProgress,
 } from '../../contracts';
+import { loadChallenge } from '../../lib/challenge/load-manifest';
 import { REPO_ROOT } from '../../lib/config/env';
 import { createWorkerConnection } from '../../lib/queue/connection';
 import { listRunners } from '../../runner/service';
@@ -40,6 +41,8 @@ let queue: Queue;
 let eventsConnection: Redis;
 let events: QueueEvents;
 let tmp: string;
+/** The manifest's version: a job for any other is refused by the runner. */
+let version: number;
 let patchText: string;
 const runners: RunnerProcess[] = [];
 
@@ -48,7 +51,7 @@ function jobData(judgingId: string): JudgingJob {
     judgingId,
     round: 0,
     submissionId: `sub-${judgingId}`,
-    challenge: { slug: 'wordcount', version: 1 },
+    challenge: { slug: 'wordcount', version },
     target: 'linux-intel',
     patchText,
   };
@@ -82,6 +85,7 @@ function progressOf(
 }
 
 beforeAll(async () => {
+  ({ version } = (await loadChallenge('wordcount')).manifest);
   tmp = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-runner-faults-'));
   await chmod(tmp, 0o755);
   patchText = await readFile(

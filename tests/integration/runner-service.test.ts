@@ -15,6 +15,7 @@ import {
   type JudgingJob,
   type JudgingProgress,
 } from '../../contracts';
+import { loadChallenge } from '../../lib/challenge/load-manifest';
 import { REPO_ROOT } from '../../lib/config/env';
 import { createWorkerConnection } from '../../lib/queue/connection';
 import { cpuVendor } from '../../runner/host/fingerprint';
@@ -42,6 +43,8 @@ let eventsConnection: Redis;
 let events: QueueEvents;
 let runner: RunnerProcess;
 let tmp: string;
+/** The manifest's version: a job for any other is refused by the runner. */
+let version: number;
 
 function jobData(
   judgingId: string,
@@ -52,7 +55,7 @@ function jobData(
     judgingId,
     round: 0,
     submissionId: `sub-${judgingId}`,
-    challenge: { slug: 'wordcount', version: 1 },
+    challenge: { slug: 'wordcount', version },
     target: 'linux-intel',
     patchText,
     ...extra,
@@ -74,6 +77,7 @@ async function waitUntil<T>(probe: () => Promise<T | undefined>, timeoutMs: numb
 }
 
 beforeAll(async () => {
+  ({ version } = (await loadChallenge('wordcount')).manifest);
   tmp = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-runner-test-'));
   // The sandbox's user works in folders under it.
   await chmod(tmp, 0o755);

@@ -20,16 +20,16 @@ const patch = (id: string) => readFileSync(path.join(SUBMISSIONS, `${id}.patch`)
 /**
  * The verdict a submission gets on windows-amd when it is not its folder's (Linux) verdict.
  * - posix-mmap: sys/mman.h and unistd.h do not exist on Windows.
- * - baseline-copy: the baseline's `std::ifstream` opens the input in text mode, and the Windows C
- *   runtime (MSVC's and the msvcrt MinGW uses alike) stops a text-mode read at byte 0x1A (Ctrl-Z),
- *   which the separators/other-control-bytes case contains. A finding about the challenge, not the
- *   judge: see runner/windows/README.md.
+ * - baseline-copy is not an exception any more: the baseline opened the input in text mode, and the
+ *   Windows C runtime (MSVC's and the msvcrt MinGW uses alike) stops a text-mode read at byte 0x1A
+ *   (Ctrl-Z), which the separators/other-control-bytes case contains. Since challenge version 2 it
+ *   opens it with std::ios::binary (runner/windows/README.md); a solution that still reads in text
+ *   mode fails that case on Windows, rightly.
  * - null-pointer-write is not in the subset: GCC deletes its store through a null pointer (the UB
  *   is compiled away; clang keeps it), so under MinGW it prints nothing and is a WRONG_ANSWER.
  */
 const WINDOWS_VERDICTS: Record<string, string> = {
   'accepted/posix-mmap': 'BUILD_ERROR',
-  'accepted/baseline-copy': 'WRONG_ANSWER',
 };
 const LIMITS = { memory: 512 * 2 ** 20, testRunSeconds: 4 };
 
@@ -60,18 +60,25 @@ describe('windows-amd judged emulated', () => {
     expect(result.warnings.join('\n')).toMatch(/emulated build: .*mapped from \/O2/);
   }, 240_000);
 
-  it('judges the baseline itself: the same binary, and text-mode input fails one edge case', async () => {
+  it('accepts the baseline itself: the same binary, 1.00 untimed, every edge case passing', async () => {
     const id = 'accepted/baseline-copy';
+    expect(WINDOWS_VERDICTS[id]).toBeUndefined();
     const result = await judgeForTest(patch(id), {
       target: 'windows-amd',
       benchmarkBytes: 1 << 20,
       publicBytes: null,
     });
-    expect(result.verdict, result.message).toBe(WINDOWS_VERDICTS[id]);
+    expect(result.verdict, result.message).toBe('ACCEPTED');
     // Built from the same code with the static runtime and no PE timestamp: identical binaries.
     expect(result.stages.build!.identicalBinaries).toBe(true);
-    const failed = result.stages.test!.cases.filter((c) => c.outcome !== 'passed');
-    expect(failed.map((c) => `${c.group}/${c.name}`)).toContain('separators/other-control-bytes');
+    // Binary-mode input: byte 0x1A (separators/other-control-bytes) no longer ends the read.
+    const cases = result.stages.test!.cases;
+    expect(cases.map((c) => `${c.group}/${c.name}`)).toContain('separators/other-control-bytes');
+    expect(cases.filter((c) => c.outcome !== 'passed')).toEqual([]);
+    const measure = result.stages.measure!;
+    expect(measure.estimate!.speedup).toBe(1);
+    expect(measure.estimate!.stopReason).toBe('identical-binaries');
+    expect(measure.runs).toHaveLength(0);
   }, 240_000);
 
   const cases: [string, string][] = [

@@ -69,7 +69,8 @@ std::vector<WordCount> wordcount(std::string filePath) {
 
   std::vector<WordCount> mvec;
 
-  std::ifstream inFile{filePath};
+  // Binary: Windows text mode ends a read at byte 0x1A (Ctrl-Z), which would change the truth.
+  std::ifstream inFile{filePath, std::ios::binary};
   if (!inFile) {
     std::cerr << "Invalid input file: " << filePath << "\n";
     return mvec;
