@@ -78,8 +78,12 @@ function memoryProfile(peak: number) {
 }
 
 /** An accepted result at `speedup` on `target` with every stage filled in as a real runner would. */
-function acceptedTemplate(target: 'linux-intel' | 'windows-amd', speedup: number): JudgingResult {
-  const base = makeResult({ slug: 'wordcount', version: 1, target, speedup, pairs: PAIRS });
+function acceptedTemplate(
+  version: number,
+  target: 'linux-intel' | 'windows-amd',
+  speedup: number,
+): JudgingResult {
+  const base = makeResult({ slug: 'wordcount', version, target, speedup, pairs: PAIRS });
   const measure = base.stages.measure;
   if (!measure) throw new Error('makeResult gave no measure stage');
   const counters = (wallMs: number) =>
@@ -168,8 +172,8 @@ function acceptedTemplate(target: 'linux-intel' | 'windows-amd', speedup: number
   });
 }
 
-function wrongTemplate(target: 'linux-intel' | 'windows-amd'): JudgingResult {
-  const base = makeResult({ slug: 'wordcount', version: 1, target, verdict: 'WRONG_ANSWER' });
+function wrongTemplate(version: number, target: 'linux-intel' | 'windows-amd'): JudgingResult {
+  const base = makeResult({ slug: 'wordcount', version, target, verdict: 'WRONG_ANSWER' });
   return judgingResultSchema.parse({
     ...base,
     stages: {
@@ -202,7 +206,8 @@ export async function seedWeb(
     log(`  seeded ${what} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     t0 = Date.now();
   };
-  await registerChallenge(db);
+  // Results carry the registered manifest's version, as a runner's would.
+  const manifest = await registerChallenge(db);
   const version = await db.challengeVersion.findFirstOrThrow({
     where: { challenge: { slug: 'wordcount' } },
     select: { id: true, challengeId: true, targets: { select: { id: true, name: true } } },
@@ -211,11 +216,11 @@ export async function seedWeb(
     accepted: Object.fromEntries(
       (['linux-intel', 'windows-amd'] as const).map((t) => [
         t,
-        BUCKETS.map((s) => acceptedTemplate(t, s)),
+        BUCKETS.map((s) => acceptedTemplate(manifest.version, t, s)),
       ]),
     ),
     wrong: Object.fromEntries(
-      (['linux-intel', 'windows-amd'] as const).map((t) => [t, wrongTemplate(t)]),
+      (['linux-intel', 'windows-amd'] as const).map((t) => [t, wrongTemplate(manifest.version, t)]),
     ),
   };
   const patchText = [
