@@ -16,6 +16,7 @@ import {
   submissionIdFrom,
   TARGETS,
   waitForVerdicts,
+  waitForVerdictsByReloading,
   watchStages,
 } from './support/submissions';
 
@@ -160,7 +161,7 @@ test('an organizer rejudges the submission and disqualifies it with a reason', a
   await page.goto(`/submissions/${submissionId}`);
   for (const target of TARGETS)
     await expect(page.getByTestId(`verdict-${target}`)).toHaveText(/Queued|Judging…/);
-  await waitForVerdicts(page, 'Accepted');
+  await waitForVerdictsByReloading(page, 'Accepted');
   await expectLeaderboardRows(page, contestant.name, 1);
 
   // Disqualify: the row leaves the leaderboard and the submission page gives the reason.
