@@ -40,11 +40,20 @@ export function SubmissionLive({
     initial.done ? 'idle' : 'sse',
   );
   const lastDone = useRef(doneTargets(initial));
+  // A router.refresh() (a target finished, a rejudge) brings a new server state: it replaces what
+  // the stream said last, or the view could stay on a stale "Judging…" after a missed last event.
+  const [synced, setSynced] = useState(initial);
+  if (synced !== initial) {
+    setSynced(initial);
+    setProgress(initial);
+    setTransport(initial.done ? 'idle' : 'sse');
+  }
   const id = initial.submissionId;
   const initiallyDone = initial.done;
 
   useEffect(() => {
     if (initiallyDone) return;
+    lastDone.current = doneTargets(initial);
     let stopped = false;
     let source: EventSource | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
