@@ -3,7 +3,12 @@
 // Serial: the second test looks at the first's submission (one judging instead of two).
 import { expect, test } from '@playwright/test';
 import { newContestant, signUp } from './support/accounts';
-import { submitByPasting, TARGETS, waitForVerdicts, WRONG_PATCH } from './support/submissions';
+import {
+  submitByPasting,
+  TARGETS,
+  waitForVerdictsByReloading,
+  WRONG_PATCH,
+} from './support/submissions';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -12,7 +17,7 @@ let submissionId = '';
 test('a wrong patch shows the first differing lines', async ({ page }) => {
   await signUp(page, newContestant('Wrong'));
   submissionId = await submitByPasting(page, WRONG_PATCH);
-  await waitForVerdicts(page, 'Wrong answer');
+  await waitForVerdictsByReloading(page, 'Wrong answer');
 
   for (const target of TARGETS) {
     const excerpt = page.getByTestId(`target-${target}`).getByTestId('diff-excerpt');
