@@ -69,6 +69,8 @@ export async function landOnSubmission(page: Page): Promise<void> {
  * on `initiallyDone`, so it closes the EventSource and returns early, while useState(initial) keeps
  * the old progress. Also the live part stops on `done` (every judging row DONE) before the scorer
  * settles the submission's status and score. contest-flow's first test checks the stages live.
+ * Commit 49013d1 (the live view takes the server's state after every refresh) addresses this: once
+ * runs confirm it, wait on the live view again instead of reloading.
  */
 export async function waitForVerdictsByReloading(page: Page, verdict: string): Promise<void> {
   await expect(async () => {
