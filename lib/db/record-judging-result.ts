@@ -6,7 +6,7 @@ import type { Db } from './client';
 import { InvalidResultError, NotFoundError } from './errors';
 import type { Prisma } from './generated/prisma/client';
 import { hostFingerprintHash } from './host-fingerprint-hash';
-import { toJson } from './json';
+import { storableText, toJson } from './json';
 import { settleSubmission, type SettledSubmission } from './settle-submission';
 
 export interface RecordJudgingResultOptions {
@@ -88,7 +88,7 @@ export async function recordJudgingResult(
         data: {
           status: 'DONE',
           verdict: result.verdict,
-          message: result.message,
+          message: storableText(result.message),
           result: toJson(result),
           speedup: estimate?.speedup ?? null,
           ciLow: estimate?.ciLow ?? null,

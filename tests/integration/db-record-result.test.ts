@@ -153,6 +153,37 @@ describe('recordJudgingResult', () => {
     });
   });
 
+  it('stores a wrong answer whose diff lines and message hold NUL bytes (shown as U+2400)', async () => {
+    const s = await submit('wc-sum');
+    const base = result('wc-sum', 'linux-intel', { verdict: 'WRONG_ANSWER' });
+    const wrong: JudgingResult = {
+      ...base,
+      message: 'wrong answer in binary/nul\u0000inside',
+      stages: {
+        ...base.stages,
+        test: {
+          cases: [
+            {
+              group: 'binary',
+              name: 'nul-inside-words',
+              required: true,
+              outcome: 'wrong-answer',
+              wallMs: 3,
+              diff: [{ line: 1, expected: 'a\u0000b\t1', got: 'a\t1' }],
+              message: '',
+            },
+          ],
+        },
+      },
+    };
+    const recorded = await recordJudgingResult(t.db, { ...s.linux, result: wrong });
+    expect(recorded.outcome).toBe('recorded');
+    const row = await t.db.judging.findUniqueOrThrow({ where: { id: s.linux.judgingId } });
+    expect(row.message).toBe('wrong answer in binary/nul\u2400inside');
+    const stored = row.result as unknown as JudgingResult;
+    expect(stored.stages.test?.cases[0]?.diff[0]?.expected).toBe('a\u2400b\t1');
+  });
+
   it('refuses a result that belongs to another target or challenge, storing nothing', async () => {
     const s = await submit('wc-sum');
     await expect(
