@@ -93,7 +93,10 @@ export function progressFromStatus(
     verdict: row.verdict,
     score: row.score,
     disqualified: row.disqualified,
-    done: row.judgings.every((j) => j.status === 'DONE'),
+    // Settled, not only judged: the overall verdict and score are written with the last judging.
+    done:
+      (row.status === 'DONE' || row.status === 'FAILED') &&
+      row.judgings.every((j) => j.status === 'DONE'),
     live,
     targets,
   };
