@@ -161,8 +161,15 @@ export async function submitPatch(options: SubmitPatchOptions): Promise<SubmitPa
       patchText: options.patchText,
     });
   } catch (error) {
-    if (error instanceof NotFoundError) return unknownChallenge(options.challengeSlug);
-    throw error;
+    if (!(error instanceof NotFoundError)) throw error;
+    // The challenge exists but not the version on disk: the platform's fault (a manifest bumped
+    // without running the seed), not an unknown challenge.
+    if (await options.db.challenge.findUnique({ where: { slug: options.challengeSlug } }))
+      throw new Error(
+        `challenge ${options.challengeSlug} v${manifest.version} (the manifest on disk) is not registered in the database: run the seed (npm run db:seed)`,
+        { cause: error },
+      );
+    return unknownChallenge(options.challengeSlug);
   }
 
   let queued = true;
