@@ -3,7 +3,6 @@
 // and recorded by a real `perfjudge scorer`; its score appears in PostgreSQL. The challenge version
 // registered here has linux-intel only: this machine cannot serve windows-amd, and a score needs
 // every target of the version.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +15,8 @@ import { getLeaderboard } from '../../lib/db/get-leaderboard';
 import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';
 import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
 import { submitPatch } from '../../lib/submit/submit-patch';
+import { CliProcesses, stopProcess } from '../helpers/cli-processes';
+import { deleteKeys } from '../helpers/queue';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { makeUser } from '../helpers/db-fixtures';
 
@@ -26,41 +27,11 @@ const PATCH = readFileSync(
 const REDIS_URL = env().REDIS_URL;
 /** This file's own key prefix, deleted afterwards (never FLUSHALL: other tests share the server). */
 const PREFIX = `test-e2e-${randomBytes(4).toString('hex')}`;
-const BIN = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
 
 let database: TestDatabase;
 let redis: Redis;
 let queues: QueueSet;
-const processes: { child: ChildProcess; output: () => string }[] = [];
-
-function start(args: string[], extraEnv: Record<string, string>, ready: RegExp) {
-  const { DATABASE_URL: _notForRunners, ...inherited } = process.env;
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: REPO_ROOT,
-    env: { ...inherited, REDIS_URL, PERFJUDGE_QUEUE_PREFIX: PREFIX, ...extraEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const isReady = new Promise<void>((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (ready.test(out)) resolve();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${args[0]} exited (${code}):\n${out}`)));
-  });
-  const proc = { child, output: () => out };
-  processes.push(proc);
-  return { ...proc, isReady };
-}
-
-async function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
-  return exited;
-}
+const processes = new CliProcesses({ redisUrl: REDIS_URL, prefix: PREFIX });
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -74,16 +45,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const p of processes)
-    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+  processes.killAll();
   await queues?.close();
   if (redis) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
+    await deleteKeys(redis, `${PREFIX}:*`);
     await redis.quit();
   }
   await database?.drop();
@@ -91,7 +56,7 @@ afterAll(async () => {
 
 it('a submission is judged by a runner process and scored by a scorer process', async () => {
   const { db } = database;
-  const runner = start(
+  const runner = processes.start(
     [
       'runner',
       '--target',
@@ -108,7 +73,7 @@ it('a submission is judged by a runner process and scored by a scorer process', 
     {},
     /serving judge-linux-intel/,
   );
-  const scorer = start(
+  const scorer = processes.start(
     ['scorer', '--reconcile-every', '0'],
     { DATABASE_URL: database.url },
     /scorer ready/,
@@ -171,6 +136,6 @@ it('a submission is judged by a runner process and scored by a scorer process', 
   expect(board.rows[0]).toMatchObject({ userId, submissionId: submitted.submissionId });
 
   // Both stop gracefully on SIGTERM.
-  expect(await stop(runner.child)).toBe(0);
-  expect(await stop(scorer.child)).toBe(0);
+  expect(await stopProcess(runner.child)).toBe(0);
+  expect(await stopProcess(scorer.child)).toBe(0);
 }, 300_000);

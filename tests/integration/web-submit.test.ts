@@ -13,6 +13,7 @@ import { SUBMIT_BURST } from '../../lib/web/rate-limit';
 import { submitForUser, submitInputSchema } from '../../lib/web/submit-for-user';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { deleteKeys } from '../helpers/queue';
 
 const SUBMISSIONS = path.join(REPO_ROOT, 'challenges/wordcount/submissions');
 const GOOD = readFileSync(path.join(SUBMISSIONS, 'accepted/baseline-copy.patch'), 'utf8');
@@ -45,12 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await queues?.close();
   if (redis) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
+    await deleteKeys(redis, `${PREFIX}:*`);
     await redis.quit();
   }
   await database?.drop();

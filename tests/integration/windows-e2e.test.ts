@@ -4,7 +4,6 @@
 // with POSIX-only calls is settled BUILD_ERROR for windows-amd by the Linux runner's portability
 // pre-check, without a build on the Windows side. Inputs are tiny: this checks the plumbing and the
 // labels, not the timings.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +15,8 @@ import { env, REPO_ROOT } from '../../lib/config/env';
 import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';
 import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
 import { submitPatch } from '../../lib/submit/submit-patch';
+import { CliProcesses, stopProcess } from '../helpers/cli-processes';
+import { deleteKeys } from '../helpers/queue';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { makeUser } from '../helpers/db-fixtures';
 
@@ -27,41 +28,11 @@ const patch = (name: string) =>
 const REDIS_URL = env().REDIS_URL;
 /** This file's own key prefix, deleted afterwards (never FLUSHALL: other tests share the server). */
 const PREFIX = `test-win-e2e-${randomBytes(4).toString('hex')}`;
-const BIN = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
 
 let database: TestDatabase;
 let redis: Redis;
 let queues: QueueSet;
-const processes: { child: ChildProcess; output: () => string }[] = [];
-
-function start(args: string[], extraEnv: Record<string, string>, ready: RegExp) {
-  const { DATABASE_URL: _notForRunners, ...inherited } = process.env;
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: REPO_ROOT,
-    env: { ...inherited, REDIS_URL, PERFJUDGE_QUEUE_PREFIX: PREFIX, ...extraEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const isReady = new Promise<void>((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (ready.test(out)) resolve();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${args[0]} exited (${code}):\n${out}`)));
-  });
-  const proc = { child, output: () => out };
-  processes.push(proc);
-  return { ...proc, isReady };
-}
-
-async function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
-  return exited;
-}
+const processes = new CliProcesses({ redisUrl: REDIS_URL, prefix: PREFIX });
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -73,16 +44,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const p of processes)
-    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+  processes.killAll();
   await queues?.close();
   if (redis) {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${PREFIX}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
+    await deleteKeys(redis, `${PREFIX}:*`);
     await redis.quit();
   }
   await database?.drop();
@@ -104,7 +69,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | null>, ms: numb
     const value = await probe();
     if (value !== null) return value;
     if (Date.now() > deadline) {
-      const logs = processes.map((p) => p.output().slice(-2500)).join('\n---\n');
+      const logs = processes.logs();
       throw new Error(`${what}: not in time\n${logs}`);
     }
     await new Promise((r) => setTimeout(r, 300));
@@ -140,12 +105,12 @@ function judgingsOf(submissionId: string) {
 
 it('both targets judge a submission (windows-amd emulated) and the scorer combines them; the pre-check settles a POSIX-only patch', async () => {
   const { db } = database;
-  const linux = start(
+  const linux = processes.start(
     ['runner', '--target', 'linux-intel', '--dev-mode', ...DEV_KNOBS],
     {},
     /serving judge-linux-intel/,
   );
-  const scorer = start(
+  const scorer = processes.start(
     ['scorer', '--reconcile-every', '0'],
     { DATABASE_URL: database.url },
     /scorer ready/,
@@ -164,7 +129,7 @@ it('both targets judge a submission (windows-amd emulated) and the scorer combin
   );
   expect(linux.output()).toMatch(/portability pre-check for windows-amd: does not build/);
   // No flag: windows-amd must be emulated (and so labelled dev mode) on its own on this host.
-  const windows = start(
+  const windows = processes.start(
     ['runner', '--target', 'windows-amd', ...DEV_KNOBS],
     {},
     /serving judge-windows-amd/,
@@ -223,7 +188,7 @@ it('both targets judge a submission (windows-amd emulated) and the scorer combin
   expect(winResult.host.emulated).toBe(true);
   expect(winResult.stages.measure?.runs.length).toBeGreaterThan(0);
 
-  expect(await stop(windows.child)).toBe(0);
-  expect(await stop(linux.child)).toBe(0);
-  expect(await stop(scorer.child)).toBe(0);
+  expect(await stopProcess(windows.child)).toBe(0);
+  expect(await stopProcess(linux.child)).toBe(0);
+  expect(await stopProcess(scorer.child)).toBe(0);
 }, 600_000);
