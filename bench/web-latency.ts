@@ -9,13 +9,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { REPO_ROOT } from '../lib/config/env';
 import { quantileOfSorted, sorted } from '../runner/stats';
 import { createTestDatabase } from '../tests/helpers/database';
 import { seedWeb } from './seed-web';
+import { freePort } from '../lib/net/free-port';
 
 /** Its own build folder (gitignored .next-*), so it never shares .next/ with a developer's server. */
 const DIST_DIR = '.next-bench-web';
@@ -88,20 +88,6 @@ type Autocannon = (
   done: (error: Error | null, result: AutocannonResult) => void,
 ) => AutocannonInstance;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('port')),
-      );
-    });
-  });
-}
 
 function runNext(args: string[], env: NodeJS.ProcessEnv, ready?: RegExp) {
   const child = spawn(process.execPath, [NEXT_BIN, ...args], {

@@ -8,28 +8,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { startChild, type Child } from './lib-start-process';
+import { freePort } from '../lib/net/free-port';
 
 const exec = promisify(execFile);
-
-/** A port nobody listens on: the one used last time when it is still free, else one the OS picks. */
-export async function freePort(preferred?: number): Promise<number> {
-  const tryPort = (port: number) =>
-    new Promise<number | null>((resolve) => {
-      const server = net.createServer();
-      server.once('error', () => resolve(null));
-      server.listen(port, '127.0.0.1', () => {
-        const address = server.address();
-        server.close(() => resolve(typeof address === 'object' && address ? address.port : null));
-      });
-    });
-  if (preferred) {
-    const port = await tryPort(preferred);
-    if (port) return port;
-  }
-  const port = await tryPort(0);
-  if (!port) throw new Error('no free TCP port on 127.0.0.1');
-  return port;
-}
 
 /** Whether something accepts connections on 127.0.0.1:port (a port in use, or a server up). */
 export function portAnswers(port: number, host = '127.0.0.1'): Promise<boolean> {

@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -21,6 +20,7 @@ import {
   stopService,
   type Service,
 } from './support/processes';
+import { freePort } from '../../lib/net/free-port';
 
 const BIN = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
 const NEXT_BIN = path.join(REPO_ROOT, 'node_modules/next/dist/bin/next');
@@ -42,22 +42,6 @@ const RUNNER_DEV_ARGS = [
   '--grace-seconds',
   '5',
 ];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../lib/net/free-port';
 
 export interface PrivateRedis {
   port: number;
@@ -24,17 +25,6 @@ export interface PrivateRedis {
 }
 
 const START_TIMEOUT_MS = 10_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** One RESP command over a plain socket: no client library whose reconnects would blur the picture. */
 function command(port: number, line: string, timeoutMs = 2_000): Promise<string> {

@@ -21,6 +21,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../lib/config/env';
+import { freePort } from '../../lib/net/free-port';
 
 const PATCH = readFileSync(
   path.join(REPO_ROOT, 'challenges/wordcount/submissions/accepted/fast-hash-table.patch'),
@@ -42,17 +43,6 @@ let start: ChildProcess | undefined;
 let output = '';
 let exited: Promise<number | null>;
 const timings: Record<string, number> = {};
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 function portFree(p: number): Promise<boolean> {
   return new Promise((resolve) => {
