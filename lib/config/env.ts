@@ -35,6 +35,10 @@ const envSchema = z.object({
   PERFJUDGE_CPU: z.coerce.number().int().nonnegative().optional(),
   /** Which sandbox runs untrusted code. */
   PERFJUDGE_SANDBOX: z.enum(['bubblewrap', 'docker']).default('bubblewrap'),
+  /** Windows hosts: AMD uProf's AMDuProfCLI.exe (default: on PATH, else the installer's folder). */
+  PERFJUDGE_UPROF_CLI: z.string().min(1).optional(),
+  /** PATH, read only to find uProf's CLI on Windows hosts. */
+  PATH: z.string().optional(),
   CI: z.string().optional(),
   /** PostgreSQL, e.g. postgresql://postgres@127.0.0.1:5432/perfjudge (`?schema=` is honoured). */
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),

@@ -11,6 +11,8 @@ import type { Target, Toolchain } from '../../contracts';
 import type { BuildPlatform } from '../build/build-tree';
 import type { Sandbox, SandboxMount } from '../sandbox/sandbox';
 import { mingwBuild, MINGW_TOOLCHAIN_FILE, MINGW_CXX } from './mingw-toolchain';
+import { env } from '../../lib/config/env';
+import { findUprofCli } from './uprof';
 import { WindowsJobSandbox } from './windows-job-sandbox';
 import { WineSandbox } from './wine-sandbox';
 import { wineVersion } from './wine-prefix';
@@ -60,7 +62,12 @@ export async function createTargetPlatform(options: PlatformOptions): Promise<Ta
       notes: [],
     };
   if (process.platform === 'win32') {
-    const jobs = new WindowsJobSandbox();
+    const cli = findUprofCli({
+      platform: process.platform,
+      configured: env().PERFJUDGE_UPROF_CLI,
+      searchPath: env().PATH,
+    });
+    const jobs = new WindowsJobSandbox({ uprof: cli ? { cli } : null });
     return {
       mode: 'native',
       toolchain: target.toolchain,
@@ -69,7 +76,9 @@ export async function createTargetPlatform(options: PlatformOptions): Promise<Ta
       linuxProfile: false,
       osLabel: null,
       sandboxLabel: jobs.kind,
-      notes: [],
+      notes: cli
+        ? [`counters: AMD uProf (${cli}), sampled; untested on a real host`]
+        : ['counters unsupported: AMD uProf (AMDuProfCLI.exe) not found'],
     };
   }
   const wine = await wineVersion();

@@ -8,7 +8,7 @@
 // is the work root, with outbound traffic blocked by the host firewall (docker/windows/README.md).
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { open, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { jobHelperReportSchema } from '../../contracts';
 import { normalizeRequest } from '../sandbox/request';
@@ -21,7 +21,7 @@ import {
 } from '../sandbox/sandbox';
 import { jobHelperBinary } from './job-helper-binary';
 import { reportToResult } from './report-to-result';
-import { uprofCounters, type UprofRunner } from './uprof';
+import { uprofCollectArgs, uprofCounters, uprofEventsFor, type UprofRunner } from './uprof';
 
 /** Time for the helper to start and to write its report after the program's limit. */
 const HELPER_SLACK_MS = 10_000;
@@ -72,6 +72,20 @@ export class WindowsJobSandbox implements Sandbox {
       resolve(req.command),
       ...req.args.map(resolve),
     ];
+    // With uProf, the helper's command line runs under `AMDuProfCLI collect` (UNTESTED: needs a
+    // Windows host with uProf); the helper still times the program itself, so timings are unchanged.
+    const uprof = this.options.uprof && req.counters.length ? this.options.uprof : null;
+    const uprofDir = uprof ? await mkdtemp(path.join(req.workDir, '.uprof-')) : null;
+    const [exe, argv] =
+      uprof && uprofDir
+        ? [
+            uprof.cli,
+            uprofCollectArgs(uprofEventsFor(req.counters), uprof.interval ?? 250_000, uprofDir, [
+              helper,
+              ...args,
+            ]),
+          ]
+        : [helper, args];
     const stdin = req.stdinFile ? await open(req.stdinFile, 'r') : null;
     try {
       const streams = await new Promise<{
@@ -83,7 +97,7 @@ export class WindowsJobSandbox implements Sandbox {
         outputExceeded: boolean;
       }>((resolvePromise, reject) => {
         if (req.signal?.aborted) return reject(abortError(req.signal));
-        const child = spawn(helper, args, {
+        const child = spawn(exe, argv, {
           cwd: req.cwd,
           env: { ...req.env, SystemRoot: 'C:\\Windows' },
           stdio: [stdin ? stdin.fd : 'ignore', 'pipe', 'pipe'],
@@ -145,11 +159,16 @@ export class WindowsJobSandbox implements Sandbox {
       const result = reportToResult(parsed.data, streams, null);
       if (streams.outputExceeded) result.limitExceeded = 'output';
       if (req.counters.length)
-        result.counters = await uprofCounters(this.options.uprof ?? null, req.counters);
+        result.counters = await uprofCounters(
+          uprof,
+          req.counters,
+          uprofDir ? { outputDir: uprofDir, program: resolve(req.command) } : undefined,
+        );
       return result;
     } finally {
       await stdin?.close();
       await rm(reportFile, { force: true }).catch(() => undefined);
+      if (uprofDir) await rm(uprofDir, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 }
