@@ -54,41 +54,35 @@ function rejudgeMessage(outcome: { submissions: number; judgings: number; queued
   );
 }
 
+/** One rejudge (a submission, or every submission of a challenge), refreshed pages and its outcome in words. */
+async function runRejudge(
+  actorId: string,
+  reason: string,
+  scope: { submissionId: string } | { challengeSlug: string },
+): Promise<ConsoleOutcome> {
+  const outcome = await userFacing(() =>
+    rejudge({
+      db: db(),
+      queues: webQueues(),
+      actorId,
+      reason,
+      ...scope,
+      onEnqueueError: (error, id) => console.error(`web: rejudge ${id}: ${error.message}`),
+    }),
+  );
+  refreshPages();
+  return { message: rejudgeMessage(outcome) };
+}
+
 export const rejudgeSubmissionAction = safeAction(
   z.strictObject({ submissionId: idSchema, reason: reasonSchema }),
-  async (input, user): Promise<ConsoleOutcome> => {
-    const outcome = await userFacing(() =>
-      rejudge({
-        db: db(),
-        queues: webQueues(),
-        actorId: user.id,
-        reason: input.reason,
-        submissionId: input.submissionId,
-        onEnqueueError: (error, id) => console.error(`web: rejudge ${id}: ${error.message}`),
-      }),
-    );
-    refreshPages();
-    return { message: rejudgeMessage(outcome) };
-  },
+  (input, user) => runRejudge(user.id, input.reason, { submissionId: input.submissionId }),
   ORGANIZER,
 );
 
 export const rejudgeChallengeAction = safeAction(
   z.strictObject({ slug: slugSchema, reason: reasonSchema }),
-  async (input, user): Promise<ConsoleOutcome> => {
-    const outcome = await userFacing(() =>
-      rejudge({
-        db: db(),
-        queues: webQueues(),
-        actorId: user.id,
-        reason: input.reason,
-        challengeSlug: input.slug,
-        onEnqueueError: (error, id) => console.error(`web: rejudge ${id}: ${error.message}`),
-      }),
-    );
-    refreshPages();
-    return { message: rejudgeMessage(outcome) };
-  },
+  (input, user) => runRejudge(user.id, input.reason, { challengeSlug: input.slug }),
   ORGANIZER,
 );
 

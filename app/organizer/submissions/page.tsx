@@ -21,6 +21,35 @@ import { disqualifyAction, reinstateAction, rejudgeSubmissionAction } from '../a
 
 export const metadata: Metadata = { title: 'Submissions · organizer' };
 
+/** A filter's drop-down: "any" first, then the options (shown through `text`). */
+function FilterSelect<T extends string>({
+  label,
+  name,
+  value,
+  options,
+  text = (o) => o,
+}: {
+  label: string;
+  name: string;
+  value: string | undefined;
+  options: readonly T[];
+  text?: (option: T) => string;
+}) {
+  return (
+    <label>
+      {label}
+      <select name={name} defaultValue={value ?? ''}>
+        <option value="">any</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {text(o)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export default async function OrganizerSubmissionsPage({
   searchParams,
 }: {
@@ -50,39 +79,21 @@ export default async function OrganizerSubmissionsPage({
             Challenge
             <input name="challenge" defaultValue={values.challenge ?? ''} placeholder="any" />
           </label>
-          <label>
-            Verdict
-            <select name="verdict" defaultValue={values.verdict ?? ''}>
-              <option value="">any</option>
-              {VERDICT_FILTERS.map((v) => (
-                <option key={v} value={v}>
-                  {v === 'DISQUALIFIED' ? 'Disqualified' : verdictLabel(v)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Target
-            <select name="target" defaultValue={values.target ?? ''}>
-              <option value="">any</option>
-              {TARGET_IDS.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Status
-            <select name="status" defaultValue={values.status ?? ''}>
-              <option value="">any</option>
-              {SUBMISSION_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s.toLowerCase()}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FilterSelect
+            label="Verdict"
+            name="verdict"
+            value={values.verdict}
+            options={VERDICT_FILTERS}
+            text={(v) => (v === 'DISQUALIFIED' ? 'Disqualified' : verdictLabel(v))}
+          />
+          <FilterSelect label="Target" name="target" value={values.target} options={TARGET_IDS} />
+          <FilterSelect
+            label="Status"
+            name="status"
+            value={values.status}
+            options={SUBMISSION_STATUSES}
+            text={(s) => s.toLowerCase()}
+          />
           <label>
             Contestant
             <input
