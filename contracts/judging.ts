@@ -22,7 +22,20 @@ export function isContestantFault(verdict: Verdict): boolean {
   return verdict !== 'ACCEPTED' && verdict !== 'JUDGE_ERROR';
 }
 
-export const STAGES = ['intake', 'build', 'test', 'measure', 'profile', 'report'] as const;
+/** Where one target's judging of a submission stands (the database's JudgingStatus). */
+export const JUDGING_STATUSES = ['QUEUED', 'WAITING', 'JUDGING', 'DONE', 'CANCELLED'] as const;
+export type JudgingStatus = (typeof JUDGING_STATUSES)[number];
+
+/** 'waiting': taken from the queue, waiting for the host-wide judging lock (nothing runs yet). */
+export const STAGES = [
+  'waiting',
+  'intake',
+  'build',
+  'test',
+  'measure',
+  'profile',
+  'report',
+] as const;
 export const stageSchema = z.enum(STAGES);
 export type Stage = z.infer<typeof stageSchema>;
 
@@ -32,6 +45,21 @@ export const progressEventSchema = z.object({
   /** 0..1 within the stage. */
   fraction: z.number().min(0).max(1),
   message: z.string().max(500),
+  /** Structured figures behind the message, for live views that show more than a line. */
+  detail: z
+    .object({
+      /** 'waiting': judgings ahead of this one for the host lock. */
+      aheadForHost: z.number().int().nonnegative().optional(),
+      /** 'measure': clean timed pairs so far, the fewest before an estimate means anything, the most. */
+      pairsDone: z.number().int().nonnegative().optional(),
+      pairsMin: z.number().int().nonnegative().optional(),
+      pairsMax: z.number().int().nonnegative().optional(),
+      /** 'measure': pairs discarded as disturbed so far. */
+      pairsDiscarded: z.number().int().nonnegative().optional(),
+      /** Estimated milliseconds until this judging is done, from recent judgings. */
+      etaMs: z.number().nonnegative().optional(),
+    })
+    .optional(),
 });
 export type ProgressEvent = z.infer<typeof progressEventSchema>;
 

@@ -2,13 +2,13 @@
 // row, plus who may see it (author, publication). Small on purpose: the events route reads it
 // about once a second per watcher.
 import 'server-only';
-import type { Verdict } from '../../contracts';
+import type { JudgingStatus, Verdict } from '../../contracts';
 import type { Db } from './client';
 
 export interface JudgingStatusRow {
   judgingId: string;
   target: string;
-  status: 'QUEUED' | 'JUDGING' | 'DONE';
+  status: JudgingStatus;
   round: number;
   attempts: number;
   verdict: Verdict | null;

@@ -6,7 +6,12 @@
 // published the solutions: the same rule as the patch (lib/web/patch-access.ts), because before
 // publication a result (its speedup, its failing tests, its build log) tells about the patch.
 import 'server-only';
-import { judgingResultSchema, type JudgingResult, type Verdict } from '../../contracts';
+import {
+  judgingResultSchema,
+  type JudgingResult,
+  type JudgingStatus,
+  type Verdict,
+} from '../../contracts';
 import { canViewPatch } from '../web/patch-access';
 import type { Db } from './client';
 
@@ -18,7 +23,7 @@ export interface SubmissionViewer {
 export interface JudgingView {
   judgingId: string;
   target: string;
-  status: 'QUEUED' | 'JUDGING' | 'DONE';
+  status: JudgingStatus;
   round: number;
   attempts: number;
   verdict: Verdict | null;

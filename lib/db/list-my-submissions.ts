@@ -1,7 +1,7 @@
 // A contestant's own submissions, newest first and capped, with each target's verdict and speedup,
 // and the running maximum of their accepted scores per challenge (the "best score over time" chart).
 import 'server-only';
-import type { Verdict } from '../../contracts';
+import type { JudgingStatus, Verdict } from '../../contracts';
 import type { Db } from './client';
 
 export const MY_SUBMISSIONS_LIMIT = 200;
@@ -18,7 +18,7 @@ export interface MySubmissionRow {
   disqualified: boolean;
   targets: {
     target: string;
-    status: 'QUEUED' | 'JUDGING' | 'DONE';
+    status: JudgingStatus;
     verdict: Verdict | null;
     speedup: number | null;
     ciLow: number | null;

@@ -7,6 +7,7 @@ import {
   judgingJobId,
   judgingProgressSchema,
   type JudgingProgress,
+  type JudgingStatus,
   type Stage,
   type TargetId,
   type Verdict,
@@ -19,7 +20,7 @@ import { withTimeout } from '../queue/producer';
 /** What a browser is sent: no user ids, nothing but figures the page shows anyway. */
 export interface TargetProgress {
   target: string;
-  status: 'QUEUED' | 'JUDGING' | 'DONE';
+  status: JudgingStatus;
   verdict: Verdict | null;
   /** Runner attempts this round: above 1 means a platform fault was retried. */
   attempts: number;

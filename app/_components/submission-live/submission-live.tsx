@@ -164,6 +164,7 @@ export function LiveScore() {
 const STAGE_WORDS: Record<TargetProgress['stage'], string> = {
   queued: 'Waiting for a runner',
   starting: 'Starting',
+  waiting: 'Waiting for the host',
   intake: 'Checking the patch',
   build: 'Building',
   test: 'Testing',
