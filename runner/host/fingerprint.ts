@@ -104,6 +104,7 @@ export async function hostFingerprint(options: FingerprintOptions): Promise<Host
     thp: selectedSetting(await readText('/sys/kernel/mm/transparent_hugepage/enabled')),
     perfVersion: perf.version,
     hardwareCounters: perf.hardware,
+    hostDifferences: [],
     devMode: options.devMode ?? false,
     emulated: options.emulated ?? false,
   };

@@ -20,6 +20,7 @@ import {
   hostConditionWarnings,
   hostFingerprint,
 } from '../host/fingerprint';
+import { checkHostMemory } from '../host/memory';
 import { intakePatch } from '../intake';
 import type { Sandbox } from '../sandbox/sandbox';
 import { createTargetPlatform, type TargetPlatform } from '../windows/target-platform';
@@ -71,6 +72,8 @@ export interface JudgeOptions {
   signal?: AbortSignal;
   /** Parent of the per-judging work directory (default: the OS temp dir). */
   workRoot?: string;
+  /** Where /proc and /sys are read for the host's memory conditions (tests: recorded files). */
+  hostRoot?: string;
 }
 
 export async function judge(options: JudgeOptions): Promise<JudgingResult> {
@@ -108,7 +111,11 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     }
   }
   // An emulated target is never the target's hardware: always labelled development mode too.
-  const devMode = (options.devMode ?? false) || platform?.mode === 'emulated';
+  const requestedDevMode = (options.devMode ?? false) || platform?.mode === 'emulated';
+  // A host whose memory differs from the benchmark definition's (THP, huge page pool) measures
+  // something else: its results are labelled (the runner refuses such a host at start-up).
+  const hostDifferences = await checkHostMemory(manifest.host?.memory, options.hostRoot);
+  const devMode = requestedDevMode || hostDifferences.length > 0;
   const host = await hostFingerprint({
     cxx: platform?.toolchain.cxx ?? targetSpec?.toolchain.cxx ?? 'c++',
     sandbox: platform?.sandboxLabel ?? options.sandbox.kind,
@@ -116,6 +123,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     devMode,
     emulated: platform?.mode === 'emulated',
   });
+  host.hostDifferences = hostDifferences;
   if (platform?.osLabel) host.os = platform.osLabel;
   const result: JudgingResult = {
     schemaVersion: 1,
@@ -159,7 +167,11 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     if (!targetSpec) throw new JudgeError(`challenge ${manifest.slug} has no target ${target}`);
     if (!platform) throw new JudgeError(platformError ?? `no platform adapter for ${target}`);
     warnings.push(...platform.notes);
-    if (devMode) {
+    if (hostDifferences.length)
+      warnings.push(
+        `development mode: this host differs from the benchmark definition: ${hostDifferences.join('; ')}`,
+      );
+    if (requestedDevMode) {
       warnings.push(
         `development mode: this host (${host.cpuVendor}, ${host.os}) does not match target ${target} ` +
           `(${targetSpec.cpuVendor}, ${targetSpec.os}); timings are not the target's`,

@@ -15,6 +15,7 @@ import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../../lib/challen
 import { challengeSecret } from '../../lib/config/env';
 import { createWorkerConnection } from '../../lib/queue/connection';
 import { cpuVendor, hostFingerprint } from '../host/fingerprint';
+import { checkHostMemory } from '../host/memory';
 import type { Sandbox } from '../sandbox/sandbox';
 import { wineVersion } from '../windows/wine-prefix';
 import { canCrossCompile } from '../windows/portability-check';
@@ -72,6 +73,8 @@ export interface RunnerServiceOptions {
   heartbeatIntervalMs?: number;
   secret?: (name: string) => string | undefined;
   log?: (line: string) => void;
+  /** Where /proc and /sys are read for the host conditions check (tests: recorded files). */
+  hostRoot?: string;
 }
 
 export interface RunnerService {
@@ -124,6 +127,27 @@ export async function challengesForTarget(target: TargetId): Promise<Challenge[]
     if (challenge?.manifest.targets[target]) found.push(challenge);
   }
   return found;
+}
+
+/**
+ * The manifests' host conditions (memory: THP, huge page pool) are part of the benchmark: a host
+ * that differs refuses to start, or in development mode says so (each judging labels its result).
+ */
+async function checkHostConditions(
+  challenges: Challenge[],
+  options: { devMode: boolean; log: (line: string) => void; root?: string },
+): Promise<void> {
+  const differences: string[] = [];
+  for (const c of challenges)
+    for (const d of await checkHostMemory(c.manifest.host?.memory, options.root))
+      differences.push(`${c.manifest.slug}: ${d}`);
+  if (!differences.length) return;
+  if (!options.devMode)
+    throw new RunnerConfigError(
+      `this host's memory is not what the benchmark definition says a judge host provides: ` +
+        `${differences.join('; ')}. Fix the host, or start with --dev-mode (results labelled).`,
+    );
+  options.log(`development mode: ${differences.join('; ')}`);
 }
 
 function defaultRunnerId(target: TargetId): string {
@@ -182,6 +206,11 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
     throw new RunnerConfigError(
       `${knobs.join(', ')} change what is measured: only allowed with --dev-mode, whose results are labelled`,
     );
+  await checkHostConditions(challenges, {
+    devMode,
+    log,
+    ...(options.hostRoot ? { root: options.hostRoot } : {}),
+  });
   if (!match.matches && !devMode)
     throw new RunnerConfigError(
       `this host (${match.hostOs}, ${match.hostVendor}) does not match target ${target} ` +
