@@ -19,6 +19,7 @@ import {
   cpuVendor,
   hostConditionWarnings,
   hostFingerprint,
+  judgeCpu,
 } from '../host/fingerprint';
 import { checkHostMemory } from '../host/memory';
 import { intakePatch } from '../intake';
@@ -95,7 +96,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
   };
 
   const policy: RunPolicy = { ...manifest.runPolicy, ...options.runPolicy };
-  const cpu = options.cpu ?? policy.cpu ?? Math.max(0, os.cpus().length - 1);
+  const cpu = judgeCpu(policy.cpu, options.cpu);
   let platform: TargetPlatform | null = options.platform ?? null;
   let platformError: string | null = null;
   if (!platform && targetSpec) {
