@@ -22,6 +22,7 @@ import { canCrossCompile } from '../windows/portability-check';
 import { WineSandbox } from '../windows/wine-sandbox';
 import { startHeartbeat, type CurrentJob, type Heartbeat } from './heartbeat';
 import { DEFAULT_HOST_LOCK_FILE } from './host-lock';
+import { startHostProbe } from './host-probe';
 import {
   CANCEL_LOCK_LOST,
   CANCEL_SHUTDOWN,
@@ -75,6 +76,8 @@ export interface RunnerServiceOptions {
   log?: (line: string) => void;
   /** Where /proc and /sys are read for the host conditions check (tests: recorded files). */
   hostRoot?: string;
+  /** Measure the host report (noise, timing settings) at start-up into the heartbeat. */
+  hostReport?: boolean;
 }
 
 export interface RunnerService {
@@ -294,6 +297,20 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
     ...(options.heartbeatIntervalMs ? { intervalMs: options.heartbeatIntervalMs } : {}),
     onError: (error) => logRedis(`heartbeat: ${error.message}`),
   });
+  // The host's noise and timing conditions, measured once in the background (issue 12 item 7).
+  const hostProbe = options.hostReport
+    ? startHostProbe({
+        challenge: first,
+        sandbox: options.sandbox,
+        dataDir: options.dataDir,
+        ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
+        hostLockFile: options.hostLockFile ?? DEFAULT_HOST_LOCK_FILE,
+        owner: runnerId,
+        workRoot,
+        onReport: (report) => heartbeat.setHostReport(report),
+        log,
+      })
+    : null;
 
   let handingBack = false;
   const processor: JudgingProcessor = createJudgingProcessor({
@@ -386,6 +403,7 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
       } finally {
         clearTimeout(grace);
       }
+      await withTimeout(hostProbe?.stop() ?? Promise.resolve(), 5_000);
       await withTimeout(heartbeat.stop(), 5_000);
       if (connection.status === 'ready') await withTimeout(connection.quit(), 5_000);
       connection.disconnect();
