@@ -12,6 +12,7 @@ import type {
   TestCaseResult,
 } from '../../contracts';
 import { emptyStages } from '../../contracts';
+import { hugePageHint } from '../../lib/challenge/host-conditions';
 import type { Challenge } from '../../lib/challenge/load-manifest';
 import { cachedBuild, buildChallengeTree, type BuildResult } from '../build';
 import {
@@ -156,6 +157,8 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
   }
   const boxDir = path.join(workDir, 'box');
   await mkdir(boxDir);
+  // Said to a contestant whose patch maps MAP_HUGETLB pages on hosts without a pool.
+  let hugePageNote: string | null = null;
   let stage: Stage = 'intake';
   let stageStart = performance.now();
   const enter = (next: Stage) => {
@@ -203,6 +206,8 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
         : `patch rejected: ${intake.message}`,
     );
     if (!intake.ok) return result;
+    hugePageNote = hugePageHint(options.patchText.toString(), manifest.host?.memory);
+    if (hugePageNote) warnings.push(hugePageNote);
     checkCancelled();
 
     // 2. Build: the baseline from the pristine template (trusted, cached), the solution in the sandbox.
@@ -389,7 +394,10 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     enter('report');
     const decision = decideVerdict(facts);
     result.verdict = decision.verdict;
-    result.message = decision.reason;
+    result.message =
+      hugePageNote && decision.verdict === 'RUNTIME_ERROR'
+        ? `${decision.reason} (${hugePageNote})`
+        : decision.reason;
     warnings.push(...decision.warnings);
     const finished = new Date();
     result.finishedAt = finished.toISOString();

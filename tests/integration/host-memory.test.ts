@@ -6,10 +6,47 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../lib/config/env';
 import { createSandbox } from '../../runner/sandbox';
 import { RunnerConfigError, startRunnerService } from '../../runner/service';
+import { readHostMemory } from '../../runner/host/memory';
 import { judge } from '../../runner/judge/judge';
-import { TEST_DATA_DIR, wordcountChallenge } from '../helpers/judging';
+import {
+  judgeForTest,
+  makePatch,
+  solutionSource,
+  TEST_DATA_DIR,
+  wordcountChallenge,
+} from '../helpers/judging';
 
 const host = (name: string) => path.join(REPO_ROOT, 'tests/fixtures/host', name);
+/** The baseline's counting with a hugetlb arena, as three 2022 solutions had; `checked` falls back. */
+function hugetlbSolution(checked: boolean): string {
+  return `
+#include <sys/mman.h>
+#include <cstring>
+std::vector<WordCount> wordcount(std::string filePath) {
+  size_t bytes = 8u << 20;
+  void *arena = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+  ${
+    checked
+      ? `if (arena == MAP_FAILED) {
+    arena = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    madvise(arena, bytes, MADV_HUGEPAGE);
+  }`
+      : '// MAP_FAILED is (void *)-1: the memset below faults on a host without a pool.'
+  }
+  std::memset(arena, 0, 4096);
+  std::unordered_map<std::string, int> m;
+  std::vector<WordCount> mvec;
+  std::ifstream inFile{filePath, std::ios::binary};
+  std::string s;
+  while (inFile >> s) m[s]++;
+  for (auto &p : m) mvec.emplace_back(WordCount{p.second, p.first});
+  std::sort(mvec.begin(), mvec.end(), std::greater<WordCount>());
+  munmap(arena, bytes);
+  return mvec;
+}
+`;
+}
+
 const REJECTED_PATCH = '--- a/main.cpp\n+++ b/main.cpp\n@@ -1 +1 @@\n-x\n+y\n';
 
 describe('host memory conditions', () => {
@@ -53,4 +90,25 @@ describe('host memory conditions', () => {
     expect(matching.host.hostDifferences).toEqual([]);
     expect(matching.warnings.join('\n')).not.toMatch(/differs from the benchmark definition/);
   });
+
+  it('tells a contestant whose MAP_HUGETLB mapping dies why: this host has no pool', async () => {
+    // The judge host the manifest describes (no pool): what this test's machine must be too.
+    expect((await readHostMemory()).hugePages?.total, 'this host reserves huge pages').toBe(0);
+    const unchecked = await judgeForTest(
+      await makePatch({ 'wordcount.cpp': await solutionSource(hugetlbSolution(false)) }),
+      { publicBytes: null },
+    );
+    expect(unchecked.verdict, unchecked.message).toBe('RUNTIME_ERROR');
+    expect(unchecked.message).toMatch(
+      /SIGSEGV.*judge hosts reserve no huge page pool: such a mapping fails with ENOMEM/,
+    );
+    const fallback = await judgeForTest(
+      await makePatch({ 'wordcount.cpp': await solutionSource(hugetlbSolution(true)) }),
+      { publicBytes: null, benchmarkBytes: 512 << 10 },
+    );
+    expect(fallback.verdict, fallback.message).toBe('ACCEPTED');
+    expect(fallback.warnings.join('\n')).toMatch(
+      /maps huge pages \(MAP_HUGETLB\).*madvise\(MADV_HUGEPAGE\) works/,
+    );
+  }, 300_000);
 });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hostReportSchema, worstVerdict, type HostMemory } from '../../contracts';
 import { REPO_ROOT } from '../../lib/config/env';
-import { describeHostMemory } from '../../lib/challenge/host-conditions';
+import { describeHostMemory, hugePageHint } from '../../lib/challenge/host-conditions';
 import { loadChallenge } from '../../lib/challenge/load-manifest';
 import { hostReport } from '../../runner/host/doctor';
 import { formatHostReport, summarizeHostReport } from '../../runner/host/format-host-report';
@@ -109,6 +109,21 @@ describe('host memory against the benchmark definition', () => {
     expect(describeHostMemory(NEVER_1GIB).hugePages).toMatch(
       /^1GiB reserved \(512 pages of 2 MiB\)/,
     );
+  });
+
+  it('warns a patch that adds MAP_HUGETLB when hosts have no pool, and only then', () => {
+    const patch =
+      '--- a/wordcount.cpp\n+++ b/wordcount.cpp\n@@ -1 +1 @@\n-x\n+  p = mmap(0, n, P, MAP_PRIVATE | MAP_HUGETLB, -1, 0);\n';
+    expect(hugePageHint(patch, MADVISE_NO_POOL)).toMatch(
+      /no huge page pool.*madvise\(MADV_HUGEPAGE\) works/,
+    );
+    expect(hugePageHint(patch, { transparentHugePages: 'never', hugePages: 'none' })).toMatch(
+      /transparent huge pages are off too/,
+    );
+    expect(hugePageHint(patch, NEVER_1GIB)).toBeNull();
+    expect(hugePageHint(patch, undefined)).toBeNull();
+    // Removed or context lines are not what the solution does.
+    expect(hugePageHint(patch.replace('+  p =', '-  p ='), MADVISE_NO_POOL)).toBeNull();
   });
 
   it('is stated in the wordcount statement as the manifest has it', async () => {
