@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { HostCheck, Manifest, Target } from '../../contracts';
+import { createSandbox } from '../sandbox/create-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
 import { MINGW_CXX, mingwBuild, UnmappableFlagError } from '../windows/mingw-toolchain';
 import { wineVersion } from '../windows/wine-prefix';
@@ -163,6 +164,21 @@ async function emulationCheck(id: string, target: Target): Promise<HostCheck> {
   };
 }
 
+/** The other mechanism, when the configured one fails: bubblewrap or Docker, either will do. */
+async function alternativeSandbox(kind: Sandbox['kind']): Promise<string | null> {
+  const other =
+    kind === 'bubblewrap'
+      ? createSandbox('docker')
+      : kind === 'docker'
+        ? createSandbox('bubblewrap')
+        : null;
+  if (!other) return null;
+  return other.check().then(
+    () => `the ${other.kind} sandbox works here: set PERFJUDGE_SANDBOX=${other.kind}`,
+    () => null,
+  );
+}
+
 async function sandboxCheck(sandbox: Sandbox): Promise<{ check: HostCheck; works: boolean }> {
   const title = `Sandbox (${sandbox.kind})`;
   const base = { id: 'sandbox', group: 'requirements' as const, title };
@@ -184,7 +200,12 @@ async function sandboxCheck(sandbox: Sandbox): Promise<{ check: HostCheck; works
         ? `${installCommand(PACKAGES.bwrap)}; or set PERFJUDGE_SANDBOX=docker where Docker runs. Without a sandbox the judge refuses to judge`
         : 'start the Docker engine and let this user reach it, or use PERFJUDGE_SANDBOX=bubblewrap';
     return {
-      check: { ...base, verdict: 'bad', detail: message.slice(0, 1500), fix },
+      check: {
+        ...base,
+        verdict: 'bad',
+        detail: message.slice(0, 1500),
+        fix: (await alternativeSandbox(sandbox.kind)) ?? fix,
+      },
       works: false,
     };
   }

@@ -8,6 +8,7 @@ import {
   type HostCheckVerdict,
   type HostMemory,
   type HostNoise,
+  worstVerdict,
 } from '../../contracts';
 import { parseCpuList, selectedSetting } from './fingerprint';
 import { HOST_ROOT, readHostFile } from './host-files';
@@ -317,9 +318,7 @@ export function noiseCheck(noise: HostNoise | null, whyNot: string | null): Host
   const otherVerdict = shareVerdict(
     noise.medianWallMs > 0 ? noise.otherTasksMs / noise.medianWallMs : 0,
   );
-  const order: HostCheckVerdict[] = ['ok', 'warn', 'bad'];
-  const verdict =
-    order[Math.max(...[cvVerdict, utilVerdict, otherVerdict].map((v) => order.indexOf(v)))]!;
+  const verdict = worstVerdict([cvVerdict, utilVerdict, otherVerdict]);
   return timing({
     ...base,
     verdict,

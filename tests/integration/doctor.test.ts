@@ -11,8 +11,12 @@ import { REPO_ROOT } from '../../lib/config/env';
 const execFileAsync = promisify(execFile);
 const CLI = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
 
-const doctor = (args: string[]) =>
-  execFileAsync('node', [CLI, 'doctor', ...args], { cwd: REPO_ROOT, maxBuffer: 16 << 20 }).then(
+const doctor = (args: string[], env: Record<string, string> = {}) =>
+  execFileAsync(process.execPath, [CLI, 'doctor', ...args], {
+    cwd: REPO_ROOT,
+    maxBuffer: 16 << 20,
+    env: { ...process.env, ...env },
+  }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({
       code: e.code,
@@ -63,7 +67,12 @@ describe('perfjudge doctor', () => {
 
   it('is bad (exit 1) on a host whose memory differs from the manifest, saying how to fix it', async () => {
     const root = path.join(REPO_ROOT, 'tests/fixtures/host/busy-desktop');
-    const r = await doctor(['--host-root', root, '--cpu', '3', '--no-noise']);
+    // And with a sandbox that does not work (Docker, its CLI off the PATH): bad, naming the one
+    // that does work here.
+    const r = await doctor(['--host-root', root, '--cpu', '3', '--no-noise'], {
+      PERFJUDGE_SANDBOX: 'docker',
+      PATH: '/usr/bin:/bin',
+    });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(
       /\[ {2}BAD {2}\] Transparent huge pages: transparent huge pages are "always", the benchmark definition says "madvise"/,
@@ -71,6 +80,10 @@ describe('perfjudge doctor', () => {
     expect(r.stdout).toMatch(/fix: sysctl -w vm\.nr_hugepages=0/);
     expect(r.stdout).toMatch(
       /\[unknown\] Run-to-run noise of the baseline: not measured \(--no-noise\)/,
+    );
+    expect(r.stdout).toMatch(/\[ {2}BAD {2}\] Sandbox \(docker\): .*docker/);
+    expect(r.stdout).toMatch(
+      /fix: the bubblewrap sandbox works here: set PERFJUDGE_SANDBOX=bubblewrap/,
     );
     expect(r.stdout).toMatch(/^Verdict: bad/m);
   }, 300_000);
