@@ -299,7 +299,10 @@ export type ProfileStage = z.infer<typeof profileStageSchema>;
 export const timedInputSchema = z.object({
   sizeBytes: z.number().int().positive(),
   /** lib/challenge/benchmark-definition.ts seedFingerprint(); null for a local, non-secret seed. */
-  seedFingerprint: z.string().regex(/^[0-9a-f]{16}$/).nullable(),
+  seedFingerprint: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .nullable(),
   development: z.boolean(),
 });
 export type TimedInput = z.infer<typeof timedInputSchema>;

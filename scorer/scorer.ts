@@ -145,10 +145,7 @@ export function startScorer(options: ScorerOptions): Scorer {
             `still busy ${Math.round(graceMs / 1000)} s after the stop (Redis or PostgreSQL not answering): ` +
               'closing without waiting; the jobs in hand are retried once their locks expire',
           );
-          await within(
-            Promise.allSettled([worker.close(true), tracker?.close()]),
-            CLOSE_FORCED_MS,
-          );
+          await within(Promise.allSettled([worker.close(true), tracker?.close()]), CLOSE_FORCED_MS);
         }
         // quit() waits for Redis to answer; a connection that is not ready is only cut.
         await within(

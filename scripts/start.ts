@@ -571,7 +571,13 @@ export async function main(): Promise<number> {
       name,
       kind,
       async start(launched) {
-        const child = startChild({ name, command: process.execPath, args, cwd: REPO_ROOT, env: childEnv });
+        const child = startChild({
+          name,
+          command: process.execPath,
+          args,
+          cwd: REPO_ROOT,
+          env: childEnv,
+        });
         launched(child);
         pending.add(child);
         try {
@@ -588,7 +594,12 @@ export async function main(): Promise<number> {
     const scorer = service(
       'scorer',
       'scorer',
-      [BIN, 'scorer', '--grace-seconds', String(Math.max(1, config.PERFJUDGE_STOP_GRACE_SECONDS - 5))],
+      [
+        BIN,
+        'scorer',
+        '--grace-seconds',
+        String(Math.max(1, config.PERFJUDGE_STOP_GRACE_SECONDS - 5)),
+      ],
       { ...serviceEnv, ...platformEnv },
       (child) => child.waitForLine(/scorer ready/, 120_000),
     );

@@ -58,7 +58,10 @@ export function resolveBenchmark(
  * as from the leaderboard's timings.)
  */
 export function seedFingerprint(seed: string): string {
-  return createHash('sha256').update(`perfjudge benchmark seed\0${seed}`).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(`perfjudge benchmark seed\0${seed}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** What a result records: the definition it was timed on, the seed as a fingerprint. */

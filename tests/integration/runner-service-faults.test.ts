@@ -21,6 +21,7 @@ import { createWorkerConnection } from '../../lib/queue/connection';
 import { listRunners } from '../../runner/service';
 import {
   createTestQueues,
+  SMALL_BENCHMARK,
   smallJudgingArgs,
   spawnRunner,
   testRedisUrl,
@@ -54,6 +55,7 @@ function jobData(judgingId: string): JudgingJob {
     challenge: { slug: 'wordcount', version },
     target: 'linux-intel',
     patchText,
+    benchmark: SMALL_BENCHMARK,
   };
 }
 

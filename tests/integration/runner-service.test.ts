@@ -22,6 +22,7 @@ import { cpuVendor } from '../../runner/host/fingerprint';
 import { listRunners } from '../../runner/service';
 import {
   createTestQueues,
+  SMALL_BENCHMARK,
   smallJudgingArgs,
   spawnRunner,
   testRedisUrl,
@@ -58,6 +59,7 @@ function jobData(
     challenge: { slug: 'wordcount', version },
     target: 'linux-intel',
     patchText,
+    benchmark: SMALL_BENCHMARK,
     ...extra,
   };
 }
