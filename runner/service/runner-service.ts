@@ -33,8 +33,10 @@ export const DEFAULT_GRACE_SECONDS = 600;
 export const DEFAULT_LOCK_DURATION_MS = 60_000;
 export const DEFAULT_STALLED_INTERVAL_MS = 15_000;
 export const DEFAULT_MAX_STALLED_COUNT = 2;
-/** After the grace period, how long handing the job back may take before the runner stops anyway. */
+/** The end of the grace period kept for handing the job back (at most half of it). */
 const HAND_BACK_MS = 10_000;
+/** What a forced close may still take once Redis has not answered. */
+const FORCED_CLOSE_MS = 2_000;
 /** Fallback retention when the producer sets none: results are recorded by then. */
 const KEEP_COMPLETED = { age: 7 * 24 * 3600 };
 const KEEP_FAILED = { age: 30 * 24 * 3600 };
@@ -347,7 +349,11 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
 
   const shutdown = (reason: string): Promise<void> => {
     if (closing) return closing;
-    const graceMs = (options.graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
+    // The whole stop fits in the grace period: the judging gets it minus the time handing its job
+    // back may take (which needs Redis), then a forced close of a couple of seconds at most.
+    const totalMs = (options.graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
+    const handBackMs = Math.min(HAND_BACK_MS, totalMs / 2);
+    const graceMs = totalMs - handBackMs;
     log(`${reason}: taking no new jobs; the current one has ${graceMs / 1000} s to finish`);
     closing = (async () => {
       const grace = setTimeout(() => handBack('the grace period is over'), graceMs);
@@ -359,21 +365,23 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
       });
       const closed = await withTimeout(
         closingWorker.then(() => true),
-        graceMs + HAND_BACK_MS,
+        totalMs,
       );
       clearTimeout(grace);
       if (!closed) {
         log(
-          `the job could not be handed back within ${HAND_BACK_MS / 1000} s (Redis unreachable?): ` +
+          `the job could not be handed back within ${handBackMs / 1000} s (Redis unreachable?): ` +
             'stopping anyway; it returns to the queue when its lock expires',
         );
         await withTimeout(
           worker.close(true).catch(() => undefined),
-          HAND_BACK_MS,
+          FORCED_CLOSE_MS,
         );
       }
-      await withTimeout(heartbeat.stop(), 5_000);
-      if (connection.status === 'ready') await withTimeout(connection.quit(), 5_000);
+      // Without Redis the heartbeat's key cannot be deleted: it expires by itself.
+      const reachable = connection.status === 'ready';
+      await withTimeout(heartbeat.stop(), reachable ? 5_000 : FORCED_CLOSE_MS);
+      if (reachable) await withTimeout(connection.quit(), 5_000);
       connection.disconnect();
       log('stopped');
       resolveClosed();

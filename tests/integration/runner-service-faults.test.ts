@@ -137,7 +137,7 @@ describe('runner faults', () => {
   }, 150_000);
 
   it('SIGTERM past the grace period: the judging is cancelled and its job handed back, exit 0', async () => {
-    const runner = startRunner('runner-grace', ['--grace-seconds', '1']);
+    const runner = startRunner('runner-grace', ['--grace-seconds', '4']);
     await progressOf(second, (p) => p.stage === 'build');
     runner.stop('SIGTERM');
     expect(await runner.exited).toEqual({ code: 0, signal: null });
