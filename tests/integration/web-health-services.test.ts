@@ -91,9 +91,9 @@ describe('supervised processes in health and the console', () => {
       expect.stringMatching(/^runner linux-intel: restarting \(killed by SIGKILL\), next start /),
     ]);
 
-    const console = await getOrganizerStatus();
-    if (!console.ok) throw new Error(console.error);
-    expect(console.services.find((s) => s.name === 'runner linux-intel')).toMatchObject({
+    const panel = await getOrganizerStatus();
+    if (!panel.ok) throw new Error(panel.error);
+    expect(panel.services.find((s) => s.name === 'runner linux-intel')).toMatchObject({
       state: 'restarting',
       restarts: 2,
       supervisor: 'npm start on host (pid 1)',
