@@ -5,7 +5,16 @@
 // Ctrl-C (SIGINT to the process group, as a terminal sends it) stopping everything: no process of
 // the clone left, its ports free.
 //
-// Trade-offs, to stay within a few minutes on two cores:
+// Then, on the same running platform: a second runner started exactly as the README's "Add judge
+// hosts" recipe says (same machine: the platform's Redis, the same host lock, its own work root)
+// joins and judges a submission; and the fault drill, with two submissions in flight: kill -9 of
+// npm start's runner and of the scorer, Redis restarted (its append-only file keeps the queue),
+// then flushed and restarted (the reconciler re-queues), PostgreSQL restarted. Each dead child must
+// be back within 30 s, /api/health must answer throughout, and every submission must settle once,
+// accepted, with exactly the runs its result names.
+//
+// Trade-offs, to stay within minutes on two cores (about 20 here, half of it the drill: a killed
+// judging is retaken once its lock expires, a flushed one once the reconciler sees it):
 // - node_modules is hard-linked from this checkout (`cp -al`, same lock file) instead of a minute of
 //   `npm ci` downloading; the lock file's time is set so the bootstrap sees the tree as current. The
 //   rest of the bootstrap runs for real: system package check, Prisma client generation, the
