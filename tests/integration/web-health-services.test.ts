@@ -89,6 +89,9 @@ describe('supervised processes in health and the console', () => {
     expect(body.scorers).toBe(1);
     expect(body.problems).toEqual([
       expect.stringMatching(/^runner linux-intel: restarting \(killed by SIGKILL\), next start /),
+      // No heartbeat at all: nothing serves either target.
+      'runner linux-intel: none alive',
+      'runner windows-amd: none alive',
     ]);
 
     const panel = await getOrganizerStatus();
@@ -103,11 +106,15 @@ describe('supervised processes in health and the console', () => {
     runner = status('runner linux-intel', 'runner', { restarts: 3 });
     npmStart.publish();
     await new Promise((r) => setTimeout(r, 200));
-    expect(((await (await GET()).json()) as { problems: string[] }).problems).toEqual([]);
+    expect(((await (await GET()).json()) as { problems: string[] }).problems).toEqual([
+      'runner linux-intel: none alive',
+      'runner windows-amd: none alive',
+    ]);
     await npmStart.stop();
     await scorer.stop();
     const after = (await (await GET()).json()) as { scorers: number; problems: string[] };
     expect(after.scorers).toBe(0);
+    expect(after.problems).toContain('scorer: none reporting (results are not being recorded)');
     const { listSupervisorReports } = await import('../../lib/queue/service-status');
     expect(await listSupervisorReports(client, PREFIX)).toEqual([]);
   }, 60_000);

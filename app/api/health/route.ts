@@ -53,6 +53,12 @@ export async function GET(): Promise<Response> {
       problems = serviceProblems(reports);
     }),
   ]);
+  // Without a supervisor's word (compose, systemd) a dead process is simply missing.
+  if (redis.ok) {
+    if (scorers === 0) problems.push('scorer: none reporting (results are not being recorded)');
+    for (const target of TARGET_IDS)
+      if (runners[target] === 0) problems.push(`runner ${target}: none alive`);
+  }
   const ok = database.ok && redis.ok;
   return Response.json(
     { ok, database, redis, runners, scorers, problems },
