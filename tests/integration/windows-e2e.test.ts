@@ -58,13 +58,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const DEV_KNOBS = [
-  '--public-size',
-  '256KiB',
-  '--runs',
-  '3',
-  '--no-deterministic',
-];
+const DEV_KNOBS = ['--public-size', '256KiB', '--runs', '3', '--no-deterministic'];
 
 async function waitFor<T>(what: string, probe: () => Promise<T | null>, ms: number): Promise<T> {
   const deadline = Date.now() + ms;
