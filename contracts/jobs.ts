@@ -42,6 +42,27 @@ export const judgingJobSettingsSchema = z.strictObject({
 });
 export type JudgingJobSettings = z.infer<typeof judgingJobSettingsSchema>;
 
+/**
+ * The benchmark input a contest job is timed on, resolved by the platform (the organizer's
+ * settings, else the manifest's size and the platform's seed variable): every result on one
+ * leaderboard is timed on this one definition, whichever runner takes the job. A runner never
+ * substitutes its own size for it.
+ */
+export const jobBenchmarkSchema = z.strictObject({
+  sizeBytes: z.number().int().min(MIN_BENCHMARK_BYTES).max(MAX_BENCHMARK_BYTES),
+  /**
+   * The hidden input's seed. Absent only when the platform knows none (no organizer setting, no
+   * seed variable where the web app and scorer run): the runner's variable the manifest names.
+   */
+  seed: z.string().min(8).max(4096).optional(),
+  /**
+   * Smaller than the manifest's for quick development (npm start's PERFJUDGE_INPUT_SIZE): every
+   * result timed on it is labelled development mode.
+   */
+  development: z.boolean(),
+});
+export type JobBenchmark = z.infer<typeof jobBenchmarkSchema>;
+
 export const judgingJobSchema = z.strictObject({
   judgingId: z.string().min(1).max(64),
   /** The rejudge round: a result from an older round is ignored by the scorer. */
@@ -54,6 +75,8 @@ export const judgingJobSchema = z.strictObject({
   target: targetIdSchema,
   patchText: z.string().max(MAX_JOB_PATCH_BYTES),
   settings: judgingJobSettingsSchema.optional(),
+  /** Always set by this platform's producer; absent in jobs of older producers. */
+  benchmark: jobBenchmarkSchema.optional(),
 });
 export type JudgingJob = z.infer<typeof judgingJobSchema>;
 
@@ -97,3 +120,33 @@ export const runnerHeartbeatSchema = z.strictObject({
   hostReport: hostReportSchema.optional(),
 });
 export type RunnerHeartbeat = z.infer<typeof runnerHeartbeatSchema>;
+
+/**
+ * What a supervisor (`npm start`, or a scorer about itself) publishes about the platform's
+ * processes (a Redis key with a TTL), so /api/health and the organizer console can say that a
+ * runner or the scorer is down or restarting, and why.
+ */
+export const SERVICE_KINDS = ['web', 'scorer', 'runner', 'store'] as const;
+export const SERVICE_STATES = ['running', 'starting', 'restarting', 'down'] as const;
+export const serviceStatusSchema = z.strictObject({
+  /** As npm start prefixes its output: "scorer", "runner linux-intel", "web", "redis". */
+  name: z.string().min(1).max(80),
+  kind: z.enum(SERVICE_KINDS),
+  state: z.enum(SERVICE_STATES),
+  /** Restarts since the supervisor started it. */
+  restarts: z.number().int().nonnegative(),
+  /** Why it last stopped, e.g. "killed by SIGKILL" (null: it never did). */
+  lastExit: z.strictObject({ at: z.iso.datetime(), reason: z.string().max(500) }).nullable(),
+  /** When the next start is due (while restarting). */
+  nextStartAt: z.iso.datetime().nullable(),
+  since: z.iso.datetime(),
+});
+export type ServiceStatus = z.infer<typeof serviceStatusSchema>;
+
+export const supervisorReportSchema = z.strictObject({
+  /** Who publishes it: "npm start on <host> (pid N)" or "scorer <name> (pid N)". */
+  supervisor: z.string().min(1).max(200),
+  updatedAt: z.iso.datetime(),
+  services: z.array(serviceStatusSchema).max(64),
+});
+export type SupervisorReport = z.infer<typeof supervisorReportSchema>;

@@ -297,6 +297,21 @@ export const profileStageSchema = z.object({
 });
 export type ProfileStage = z.infer<typeof profileStageSchema>;
 
+/**
+ * The benchmark input a result was timed on, as the runner resolved it: the scorer ranks only
+ * results timed on the contest's current definition. The seed is never stored, only a fingerprint.
+ */
+export const timedInputSchema = z.object({
+  sizeBytes: z.number().int().positive(),
+  /** lib/challenge/benchmark-definition.ts seedFingerprint(); null for a local, non-secret seed. */
+  seedFingerprint: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .nullable(),
+  development: z.boolean(),
+});
+export type TimedInput = z.infer<typeof timedInputSchema>;
+
 export const judgingResultSchema = z.object({
   schemaVersion: z.literal(1),
   judgingId: z.string().nullable(),
@@ -342,6 +357,8 @@ export const judgingResultSchema = z.object({
   durationMs: z.number().nonnegative(),
   /** Per-stage wall time of the judging itself (overhead accounting). */
   stageDurationsMs: z.partialRecord(stageSchema, z.number().nonnegative()),
+  /** The benchmark input it was timed on (set by runners; absent from local judgings). */
+  benchmark: timedInputSchema.optional(),
 });
 export type JudgingResult = z.infer<typeof judgingResultSchema>;
 

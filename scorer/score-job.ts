@@ -15,6 +15,7 @@ import {
   recordJudgingResult,
   type RecordJudgingResultOutcome,
 } from '../lib/db/record-judging-result';
+import { benchmarkMismatch } from '../lib/challenge/benchmark-definition';
 import { judgeErrorResult } from './judge-error-result';
 
 export type ScoreLog = (line: string) => void;
@@ -91,8 +92,13 @@ async function recordAnswer(
     // The stored job with the round it was enqueued for: recordJudgingResult checks the round.
     return judgeErrorResult(judgingJobSchema.parse({ ...job, round }), reason);
   };
-  const result = answer.kind === 'result' ? answer.result : await judgeError(answer.reason);
+  let result = answer.kind === 'result' ? answer.result : await judgeError(answer.reason);
   if (!result) return 'not-found';
+  const refused = await refuseOtherBenchmark(db, judgingId, round, result);
+  if (refused) {
+    log(`judging ${judgingId} r${round}: not ranked, ${refused.warnings[0]}`);
+    result = refused;
+  }
   if (answer.kind === 'failure')
     log(`judging ${judgingId} r${round}: no result (${answer.reason})`);
   try {
@@ -108,6 +114,35 @@ async function recordAnswer(
     if (!replacement) return 'not-found';
     return recordJudgingResult(db, { judgingId, round, result: replacement });
   }
+}
+
+/**
+ * One benchmark definition per leaderboard: a result timed on another input than the contest's
+ * current one (the organizer changed the size or seed while it was queued, or a runner of another
+ * version) is never ranked. It becomes a JUDGE_ERROR saying so: the platform's fault, which an
+ * organizer's rejudge measures again on the current input.
+ */
+async function refuseOtherBenchmark(
+  db: Db,
+  judgingId: string,
+  round: number,
+  result: JudgingResult,
+): Promise<JudgingResult | null> {
+  if (!result.stages.measure) return null; // nothing was timed
+  const job = await getJudgingJob(db, judgingId);
+  if (!job) return null;
+  const why = benchmarkMismatch(result.benchmark, job.benchmark);
+  if (!why) return null;
+  const refused = judgeErrorResult(judgingJobSchema.parse({ ...job, round }), why);
+  return {
+    ...refused,
+    message:
+      'This judging was timed on another benchmark input than the contest uses now, so it is not ' +
+      'ranked. This is not a fault of your patch; an organizer can rejudge it on the current input.',
+    warnings: [`Not ranked: ${why}`],
+    host: result.host,
+    ...(result.benchmark ? { benchmark: result.benchmark } : {}),
+  };
 }
 
 /**

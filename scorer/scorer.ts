@@ -43,8 +43,30 @@ export interface Scorer {
   worker: Worker;
   /** Resolves once the worker and the claim tracker are connected. */
   ready(): Promise<void>;
-  /** Finishes the jobs in hand (BullMQ's graceful close), stops the reconciler and the tracker. */
-  close(): Promise<void>;
+  /**
+   * Finishes the jobs in hand (BullMQ's graceful close), stops the reconciler and the tracker —
+   * within `graceMs` (default 20 s) whether or not Redis and PostgreSQL answer: then it closes
+   * without waiting, and a job in hand is taken over once its lock expires (nothing is lost).
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+const DEFAULT_CLOSE_GRACE_MS = 20_000;
+/** What a forced close may still take before the connections are cut. */
+const CLOSE_FORCED_MS = 3_000;
+
+/** True when the work finished within `ms`, false when it was still running (it is not stopped). */
+export async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const finished = await Promise.race([
+    work.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms))),
+  ]);
+  clearTimeout(timer);
+  return finished;
 }
 
 export function startScorer(options: ScorerOptions): Scorer {
@@ -107,11 +129,32 @@ export function startScorer(options: ScorerOptions): Scorer {
     async ready() {
       await Promise.all([worker.waitUntilReady(), tracker?.ready()]);
     },
-    close() {
+    close(graceMs = DEFAULT_CLOSE_GRACE_MS) {
       closing ??= (async () => {
-        await reconciler?.stop();
-        await Promise.allSettled([worker.close(), tracker?.close()]);
-        await Promise.allSettled(connections.map((c) => c.quit()));
+        const deadline = Date.now() + graceMs;
+        const left = () => Math.max(0, deadline - Date.now());
+        const graceful = await within(
+          (async () => {
+            await reconciler?.stop();
+            await Promise.allSettled([worker.close(), tracker?.close()]);
+          })(),
+          left(),
+        );
+        if (!graceful) {
+          log(
+            `still busy ${Math.round(graceMs / 1000)} s after the stop (Redis or PostgreSQL not answering): ` +
+              'closing without waiting; the jobs in hand are retried once their locks expire',
+          );
+          await within(Promise.allSettled([worker.close(true), tracker?.close()]), CLOSE_FORCED_MS);
+        }
+        // quit() waits for Redis to answer; a connection that is not ready is only cut.
+        await within(
+          Promise.allSettled(
+            connections.map((c) => (c.status === 'ready' ? c.quit() : c.disconnect())),
+          ),
+          CLOSE_FORCED_MS,
+        );
+        for (const c of connections) c.disconnect();
       })();
       return closing;
     },

@@ -28,6 +28,8 @@ export interface Child {
   waitForLine(pattern: RegExp, timeoutMs: number): Promise<string>;
   stop(graceMs: number, signal?: NodeJS.Signals): Promise<number>;
   running(): boolean;
+  /** How it ended, in words ("exit code 1", "killed by SIGKILL"); null while it runs. */
+  exitReason(): string | null;
 }
 
 const TAIL_LINES = 40;
@@ -58,14 +60,17 @@ export function startChild(options: ChildOptions): Child {
     if (stream) readline.createInterface({ input: stream }).on('line', onLine);
 
   let code: number | undefined;
+  let reason: string | null = null;
   const exited = new Promise<number>((resolve) => {
     child.on('error', (error) => {
       onLine(`could not start ${options.command}: ${error.message}`);
       code = -1;
+      reason = `could not start: ${error.message}`;
       resolve(-1);
     });
     child.on('exit', (exitCode, signal) => {
       code = exitCode ?? (signal ? -1 : 0);
+      reason = signal ? `killed by ${signal}` : `exit code ${exitCode}`;
       // Whatever the leader left behind in its group goes with it.
       killGroup(child.pid, 'SIGKILL');
       log?.end();
@@ -79,6 +84,7 @@ export function startChild(options: ChildOptions): Child {
     exited,
     tail: () => [...lines],
     running: () => code === undefined,
+    exitReason: () => reason,
     waitForLine(pattern, timeoutMs) {
       return new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => {

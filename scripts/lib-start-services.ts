@@ -40,6 +40,21 @@ export async function waitFor(
   throw new Error(`${what} did not come up within ${Math.round(timeoutMs / 1000)} s`);
 }
 
+/**
+ * The port a private store listens on: the one of the last start when it is still free (kept in
+ * .data/<store>.port), else a free one; on a restart exactly the one it had, as clients hold it.
+ */
+async function choosePort(portFile: string, exact: number | undefined): Promise<number> {
+  if (exact !== undefined) {
+    if (await portAnswers(exact)) throw new Error(`port ${exact} is taken by another process`);
+    return exact;
+  }
+  const previous = Number(await readFile(portFile, 'utf8').catch(() => '')) || undefined;
+  const port = await freePort(previous);
+  await writeFile(portFile, `${port}\n`);
+  return port;
+}
+
 // ---- PostgreSQL ---------------------------------------------------------------------------------
 
 /** The newest system PostgreSQL's bin folder (Debian keeps them in /usr/lib/postgresql/<v>/bin). */
@@ -69,6 +84,8 @@ function asNonRoot(command: string, args: string[]): [string, string[]] {
 export interface PrivatePostgres {
   url: string;
   port: number;
+  /** The server process (npm start supervises it). */
+  child: Child;
   stop(): Promise<void>;
 }
 
@@ -78,6 +95,10 @@ export async function startPrivatePostgres(options: {
   /** The children's environment (PATH, to find the tools). */
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
+  /** A restart: this port exactly (every client has it in its URL), or fail. */
+  port?: number;
+  /** Told the server process as soon as it exists. */
+  launched?: (child: Child) => void;
 }): Promise<PrivatePostgres> {
   const { bin, log } = options;
   const pgData = path.join(options.dataDir, 'postgres');
@@ -118,9 +139,7 @@ export async function startPrivatePostgres(options: {
     }
   }
 
-  const previous = Number(await readFile(portFile, 'utf8').catch(() => '')) || undefined;
-  const port = await freePort(previous);
-  await writeFile(portFile, `${port}\n`);
+  const port = await choosePort(portFile, options.port);
   // TCP on 127.0.0.1 only, no Unix socket (its path would have to fit 107 bytes), trust auth:
   // only local processes reach it, and it holds nothing but this platform's data.
   const [cmd, args] = asNonRoot(path.join(bin, 'postgres'), [
@@ -144,6 +163,7 @@ export async function startPrivatePostgres(options: {
     echo: false,
     logFile,
   });
+  options.launched?.(child);
   const adminUrl = `postgresql://postgres@127.0.0.1:${port}/postgres`;
   const canConnect = async () => {
     const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 1000 });
@@ -170,6 +190,7 @@ export async function startPrivatePostgres(options: {
   return {
     url: `postgresql://postgres@127.0.0.1:${port}/perfjudge`,
     port,
+    child,
     async stop() {
       if (!child.running()) return;
       const [c, a] = asNonRoot(pgCtl, ['-D', pgData, 'stop', '-m', 'fast', '-w', '-t', '30']);
@@ -184,6 +205,8 @@ export async function startPrivatePostgres(options: {
 export interface PrivateRedis {
   url: string;
   port: number;
+  /** The server process (npm start supervises it). */
+  child: Child;
   stop(): Promise<void>;
 }
 
@@ -191,15 +214,17 @@ export async function startPrivateRedis(options: {
   dataDir: string;
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
+  /** A restart: this port exactly (every client has it in its URL), or fail. */
+  port?: number;
+  /** Told the server process as soon as it exists. */
+  launched?: (child: Child) => void;
 }): Promise<PrivateRedis> {
   const dir = path.join(options.dataDir, 'redis');
   await mkdir(dir, { recursive: true });
-  const portFile = path.join(options.dataDir, 'redis.port');
-  const previous = Number(await readFile(portFile, 'utf8').catch(() => '')) || undefined;
-  const port = await freePort(previous);
-  await writeFile(portFile, `${port}\n`);
-  // No persistence: Redis holds only work in flight, and the scorer's reconciler re-queues from
-  // PostgreSQL whatever a restart lost.
+  const port = await choosePort(path.join(options.dataDir, 'redis.port'), options.port);
+  // An append-only file (fsynced every second) under .data/redis: a Redis that dies or is
+  // restarted comes back with its queued jobs and finished-but-unscored judgings. What is lost
+  // anyway (a FLUSHALL, a deleted folder) the scorer's reconciler re-queues from PostgreSQL.
   const child = startChild({
     name: 'redis',
     command: 'redis-server',
@@ -213,7 +238,9 @@ export async function startPrivateRedis(options: {
       '--save',
       '',
       '--appendonly',
-      'no',
+      'yes',
+      '--appendfsync',
+      'everysec',
       '--daemonize',
       'no',
     ],
@@ -222,13 +249,18 @@ export async function startPrivateRedis(options: {
     echo: false,
     logFile: path.join(options.dataDir, 'redis.log'),
   });
+  options.launched?.(child);
   await waitFor('Redis', () => portAnswers(port), 20_000, child);
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    child,
     async stop() {
       if (!child.running()) return;
-      await exec('redis-cli', ['-p', String(port), 'SHUTDOWN', 'NOSAVE']).catch(() => {});
+      // SHUTDOWN flushes the append-only file (no RDB snapshot is configured to be written).
+      await exec('redis-cli', ['-p', String(port), 'SHUTDOWN'], { timeout: 10_000 }).catch(
+        () => {},
+      );
       await child.stop(5_000);
     },
   };

@@ -9,8 +9,15 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+// The start-up clock starts here, before any install, and scripts/start.ts reports against it.
+// eslint-disable-next-line no-restricted-syntax
+process.env.PERFJUDGE_START_BEGAN_AT ??= String(Date.now());
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const say = (line) => process.stdout.write(`[start] ${line}\n`);
+// eslint-disable-next-line no-restricted-syntax
+const beganAt = Number(process.env.PERFJUDGE_START_BEGAN_AT);
+const say = (line) =>
+  process.stdout.write(`[start ${((Date.now() - beganAt) / 1000).toFixed(0)} s] ${line}\n`);
 
 function run(command, args, what) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
@@ -44,6 +51,7 @@ if (!skipInstall) {
   if (!existsSync(installed) || mtime(lock) > mtime(installed)) {
     say('installing npm dependencies (npm ci) — about a minute on a fresh clone');
     run('npm', ['ci', '--no-audit', '--no-fund'], 'npm ci');
+    say('npm dependencies installed');
   }
 
   // The generated client is gitignored; regenerate only when the schema changed, so a second

@@ -9,6 +9,7 @@ import { getOrganizerStatus } from '../../lib/web/organizer-status';
 import { requireOrganizer } from '../../lib/web/session';
 import { ConsoleNav } from './_components/console-nav';
 import { RunnerHostReport } from './_components/runner-host-report';
+import { ServiceStatusTable } from './_components/service-status';
 
 export const metadata: Metadata = { title: 'Organizer console' };
 
@@ -154,6 +155,7 @@ export default async function OrganizerPage() {
               </table>
             </div>
           )}
+          <ServiceStatusTable services={status.services} />
           {status.invalidRunnerKeys > 0 && (
             <p className="notice warn small">
               {status.invalidRunnerKeys} heartbeat(s) could not be read (a runner of another

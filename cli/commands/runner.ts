@@ -99,7 +99,10 @@ export function registerRunnerCommand(program: Command, setExitCode: SetExitCode
       'the host-wide judging lock file every runner on this host shares',
     )
     .option('--work-root <dir>', "parent of the judgings' scratch folders")
-    .option('--input-size <size>', 'development: benchmark input size instead of the manifest’s')
+    .option(
+      '--input-size <size>',
+      'refused: a contest job carries its benchmark input (set the size in the organizer console; npm start: PERFJUDGE_INPUT_SIZE)',
+    )
     .option('--public-size <size>', 'development: public input size instead of the manifest’s')
     .option('--runs <n>', 'development: most timed pairs instead of the manifest’s maxPairs')
     .option('--no-deterministic', 'development: skip the cachegrind (deterministic mode) runs')
@@ -121,7 +124,13 @@ export function registerRunnerCommand(program: Command, setExitCode: SetExitCode
       if (opts.id !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(opts.id))
         throw new UsageError(`--id: "${opts.id}" may hold letters, digits and . _ - only`);
       const cpu = intOption(opts.cpu, '--cpu', 0) ?? env().PERFJUDGE_CPU;
-      const benchmarkBytes = sizeOption(opts.inputSize, '--input-size');
+      if (opts.inputSize !== undefined)
+        throw new UsageError(
+          '--input-size: a runner judges every contest job on the benchmark input the job carries ' +
+            "(the organizer's benchmark size, else the manifest's), so one leaderboard never mixes " +
+            'inputs. Set the size in the organizer console (npm start: PERFJUDGE_INPUT_SIZE); ' +
+            'for a local judging, perfjudge judge --input-size.',
+        );
       const publicBytes = sizeOption(opts.publicSize, '--public-size');
       const maxPairs = intOption(opts.runs, '--runs', 3);
 
@@ -142,7 +151,6 @@ export function registerRunnerCommand(program: Command, setExitCode: SetExitCode
           graceSeconds: intOption(opts.graceSeconds, '--grace-seconds', 0)!,
           lockDurationMs: intOption(opts.lockDuration, '--lock-duration', 1000)!,
           stalledIntervalMs: intOption(opts.stalledInterval, '--stalled-interval', 500)!,
-          ...(benchmarkBytes !== undefined ? { benchmarkBytes } : {}),
           ...(publicBytes !== undefined ? { publicBytes } : {}),
           ...(maxPairs !== undefined ? { maxPairs } : {}),
           ...(opts.deterministic ? {} : { deterministic: false }),
@@ -156,5 +164,7 @@ export function registerRunnerCommand(program: Command, setExitCode: SetExitCode
       await service.closed;
       removeHandlers();
       setExitCode(0);
+      // A connection still waiting for Redis must not keep a stopped runner alive.
+      setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
     });
 }

@@ -12,6 +12,7 @@ interface ScorerCliOptions {
   stalledIntervalMs: string;
   claims: boolean;
   name?: string;
+  graceSeconds: string;
 }
 
 function whole(value: string, name: string, min: number): number {
@@ -51,12 +52,22 @@ export function registerScorerCommand(program: Command, setExitCode: SetExitCode
     )
     .option('--no-claims', 'do not mark judgings JUDGING when a runner takes them')
     .option('--name <name>', 'this scorer in job records (processedBy)')
+    .option(
+      '--grace-seconds <n>',
+      'on SIGTERM, how long the jobs in hand may take; then it stops anyway (Redis or PostgreSQL gone)',
+      '20',
+    )
     .action(async (options: ScorerCliOptions) => {
       // Loaded when run: the database client is not needed (nor wanted) by the other commands,
       // such as the runner on a judge host.
       const { startScorer } = await import('../../scorer/scorer');
       const { describeBackbone, logLine, openBackbone, shutdownSignal } =
         await import('../../scorer/service');
+      const { within } = await import('../../scorer/scorer');
+      const { startSupervisorPublisher } = await import('../../lib/queue/service-status');
+      const { createHttpConnection, queuePrefix } = await import('../../lib/queue/connection');
+      const os = await import('node:os');
+      const graceSeconds = whole(options.graceSeconds, '--grace-seconds', 1);
       const concurrency = whole(options.concurrency, '--concurrency', 1);
       const reconcileEvery = whole(options.reconcileEvery, '--reconcile-every', 0);
       const olderThan = whole(options.reconcileOlderThan, '--reconcile-older-than', 0);
@@ -85,15 +96,46 @@ export function registerScorerCommand(program: Command, setExitCode: SetExitCode
         },
       });
       logLine(`scorer starting (pid ${process.pid}): ${describeBackbone(backbone)}`);
+      // The scorer says it is alive like runners do (/api/health, the console): a fail-fast
+      // connection of its own, so a Redis outage never holds anything up.
+      const statusRedis = createHttpConnection({
+        connectionName: 'perfjudge-scorer-status',
+        onError: () => undefined,
+      });
+      const startedAt = new Date().toISOString();
+      const status = startSupervisorPublisher({
+        redis: statusRedis,
+        prefix: queuePrefix(),
+        id: `scorer-${os.hostname()}-${process.pid}`,
+        report: () => ({
+          supervisor: `scorer ${options.name ?? os.hostname()} (pid ${process.pid})`,
+          services: [
+            {
+              name: 'scorer',
+              kind: 'scorer',
+              state: 'running',
+              restarts: 0,
+              lastExit: null,
+              nextStartAt: null,
+              since: startedAt,
+            },
+          ],
+        }),
+      });
       // Not awaited: with Redis down a stop signal must still be heard.
       scorer
         .ready()
         .then(() => logLine('scorer ready'))
         .catch(() => {});
       await stopSignal;
-      await scorer.close();
-      await backbone.close();
+      await scorer.close(graceSeconds * 1000);
+      await status.stop();
+      statusRedis.disconnect();
+      if (!(await within(backbone.close(), 5_000)))
+        logLine('the database or Redis did not answer while closing: stopping anyway');
       logLine('scorer stopped');
       setExitCode(0);
+      // Whatever still waits for Redis or PostgreSQL must not keep a stopped scorer alive.
+      setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
     });
 }

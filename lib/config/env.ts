@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { parseByteSize } from '../../contracts/size';
 
 /**
  * The checkout's root: the nearest folder above this module holding challenges/ and package.json.
@@ -56,6 +57,16 @@ const envSchema = z.object({
   PERFJUDGE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:3000'),
   /** Signs session cookies; at least 32 characters. Unset: a random one per process (sessions end on restart). */
   PERFJUDGE_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * The platform's benchmark size when the organizer set none, e.g. 32MiB, instead of the
+   * manifest's: a smaller one is development (results labelled). npm start sets it for its web
+   * app and scorer from PERFJUDGE_INPUT_SIZE. Runners never read it: the size travels in the job.
+   */
+  PERFJUDGE_BENCHMARK_SIZE: z
+    .string()
+    .refine((v) => (parseByteSize(v) ?? 0) > 0, 'a size like 32MiB')
+    .transform((v) => parseByteSize(v)!)
+    .optional(),
   /** Set by Next.js: 'production' for `next start`. */
   NODE_ENV: z.enum(['development', 'production', 'test']).optional(),
 });

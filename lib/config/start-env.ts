@@ -53,6 +53,8 @@ const startEnvSchema = z.object({
     .string()
     .regex(/^\.next[A-Za-z0-9_-]*$/, 'a folder name starting with .next')
     .default('.next'),
+  /** When `npm start` began (ms since the epoch): set by scripts/start.mjs, for the start-up clock. */
+  PERFJUDGE_START_BEGAN_AT: z.coerce.number().int().positive().optional(),
   /** Skip `npm ci`, system packages and the Prisma client (already prepared by the bootstrap). */
   PERFJUDGE_START_SKIP_INSTALL: z.enum(['0', '1']).default('0'),
 });

@@ -1,6 +1,7 @@
 // Stores a submission and one judging per target of its challenge version, in one transaction.
 import { createHash } from 'node:crypto';
-import type { JudgingJobSettings } from '../../contracts';
+import type { JobBenchmark, JudgingJobSettings } from '../../contracts';
+import { manifestBenchmark, resolveBenchmark } from '../challenge/benchmark-definition';
 import type { Db } from './client';
 import { NotFoundError } from './errors';
 import { CHALLENGE_SETTINGS_SELECT, toJudgingJobSettings } from './judging-job-settings';
@@ -20,6 +21,8 @@ export interface CreatedSubmission {
   judgings: { judgingId: string; target: string; round: number }[];
   /** The organizer's judging settings, for the jobs (absent when none is set). */
   settings?: JudgingJobSettings;
+  /** The contest's benchmark input, for the jobs (lib/challenge/benchmark-definition.ts). */
+  benchmark: JobBenchmark;
 }
 
 export async function createSubmission(
@@ -35,6 +38,7 @@ export async function createSubmission(
     select: {
       id: true,
       version: true,
+      manifest: true,
       challengeId: true,
       targets: { select: { id: true, name: true }, orderBy: { name: 'asc' } },
       challenge: { select: CHALLENGE_SETTINGS_SELECT },
@@ -74,5 +78,6 @@ export async function createSubmission(
       .map((j) => ({ judgingId: j.id, target: j.target.name, round: j.round }))
       .sort((a, b) => a.target.localeCompare(b.target)),
     ...(settings ? { settings } : {}),
+    benchmark: resolveBenchmark(manifestBenchmark(version.manifest), settings),
   };
 }

@@ -1,5 +1,6 @@
 // Everything a judging job carries, read back from the database (to enqueue or re-enqueue it).
-import type { JudgingJobSettings } from '../../contracts';
+import type { JobBenchmark, JudgingJobSettings } from '../../contracts';
+import { manifestBenchmark, resolveBenchmark } from '../challenge/benchmark-definition';
 import type { Db } from './client';
 import { CHALLENGE_SETTINGS_SELECT, toJudgingJobSettings } from './judging-job-settings';
 
@@ -12,6 +13,8 @@ export interface JudgingJobData {
   patchText: string;
   /** The organizer's settings as they are now (a rejudge after a change judges with the new ones). */
   settings?: JudgingJobSettings;
+  /** The contest's benchmark input as it is now (lib/challenge/benchmark-definition.ts). */
+  benchmark: JobBenchmark;
 }
 
 export async function getJudgingJob(db: Db, judgingId: string): Promise<JudgingJobData | null> {
@@ -28,6 +31,7 @@ export async function getJudgingJob(db: Db, judgingId: string): Promise<JudgingJ
           challengeVersion: {
             select: {
               version: true,
+              manifest: true,
               challenge: { select: { slug: true, ...CHALLENGE_SETTINGS_SELECT } },
             },
           },
@@ -48,5 +52,9 @@ export async function getJudgingJob(db: Db, judgingId: string): Promise<JudgingJ
     target: j.target.name,
     patchText: j.submission.patchText,
     ...(settings ? { settings } : {}),
+    benchmark: resolveBenchmark(
+      manifestBenchmark(j.submission.challengeVersion.manifest),
+      settings,
+    ),
   };
 }

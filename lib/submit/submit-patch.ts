@@ -186,6 +186,7 @@ export async function submitPatch(options: SubmitPatchOptions): Promise<SubmitPa
         target: j.target as TargetId,
         patchText: options.patchText,
         ...(created.settings ? { settings: created.settings } : {}),
+        benchmark: created.benchmark,
       })),
     );
   } catch (error) {

@@ -2,11 +2,12 @@
 // each is judging, and every queue's job counts. Redis being down is an answer ("unreachable"),
 // never a crashed page.
 import 'server-only';
-import { SCORE_QUEUE, TARGET_IDS, type RunnerHeartbeat } from '../../contracts';
+import { SCORE_QUEUE, TARGET_IDS, type RunnerHeartbeat, type ServiceStatus } from '../../contracts';
 import { db } from '../db/client';
 import { listJudgingSubmissions } from '../db/list-judging-submissions';
 import { queuePrefix } from '../queue/connection';
 import { withTimeout } from '../queue/producer';
+import { listSupervisorReports } from '../queue/service-status';
 // The heartbeat module itself, not runner/service/index.ts: the web bundle must not pull the runner.
 import { listRunners } from '../../runner/service/heartbeat';
 import { webCounters, webQueues } from './services';
@@ -18,6 +19,10 @@ export interface RunnerStatus extends RunnerHeartbeat {
   ageSeconds: number;
   /** The submission of its current judging, when the database knows it. */
   currentSubmissionId: string | null;
+}
+
+export interface SupervisedService extends ServiceStatus {
+  supervisor: string;
 }
 
 export interface QueueDepth {
@@ -32,13 +37,28 @@ export interface QueueDepth {
 }
 
 export type OrganizerStatus =
-  | { ok: true; runners: RunnerStatus[]; invalidRunnerKeys: number; queues: QueueDepth[] }
+  | {
+      ok: true;
+      runners: RunnerStatus[];
+      invalidRunnerKeys: number;
+      queues: QueueDepth[];
+      /** The processes supervisors report (npm start's children, scorers): down or restarting too. */
+      services: SupervisedService[];
+    }
   | { ok: false; error: string };
 
 export async function getOrganizerStatus(now = new Date()): Promise<OrganizerStatus> {
   let list: Awaited<ReturnType<typeof listRunners>>;
   let depths: QueueDepth[];
+  let services: SupervisedService[];
   try {
+    services = (
+      await withTimeout(
+        listSupervisorReports(webCounters(), queuePrefix()),
+        REDIS_TIMEOUT_MS,
+        'Listing supervised processes',
+      )
+    ).flatMap((report) => report.services.map((s) => ({ ...s, supervisor: report.supervisor })));
     list = await withTimeout(
       listRunners(webCounters(), queuePrefix()),
       REDIS_TIMEOUT_MS,
@@ -94,5 +114,6 @@ export async function getOrganizerStatus(now = new Date()): Promise<OrganizerSta
     })),
     invalidRunnerKeys: list.invalid.length,
     queues: depths,
+    services,
   };
 }

@@ -11,6 +11,8 @@ export interface GeneratedInput {
   path: string;
   bytes: number;
   sha256: string;
+  /** Found generated already (by an earlier start or judging), not made by this call. */
+  cached?: boolean;
 }
 
 export interface InputSpec {
@@ -45,7 +47,7 @@ export async function ensureInput(
   const meta = `${file}.json`;
   try {
     const known = JSON.parse(await readFile(meta, 'utf8')) as { bytes: number; sha256: string };
-    return { path: file, ...known };
+    return { path: file, ...known, cached: true };
   } catch {
     // Not generated yet.
   }

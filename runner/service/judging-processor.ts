@@ -23,6 +23,8 @@ import {
   type RunPolicy,
   type TargetId,
 } from '../../contracts';
+import type { TimedInput } from '../../contracts/judging';
+import { describeTimedInput, timedInput } from '../../lib/challenge/benchmark-definition';
 import { loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
 import { judge, type JudgeOptions } from '../judge/judge';
 import {
@@ -54,8 +56,10 @@ export interface JudgingSettings {
   /** Host facts for results the judge never got to produce (a platform fault before it ran). */
   host: HostFingerprint;
   cpu?: number;
-  /** Development and test knobs: smaller inputs, fewer pairs, no cachegrind. */
-  benchmarkBytes?: number;
+  /**
+   * Development and test knobs: a smaller public input, fewer pairs, no cachegrind. (Never the
+   * benchmark input: that is the job's.)
+   */
   publicBytes?: number;
   maxPairs?: number;
   deterministic?: boolean;
@@ -239,22 +243,30 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
 export type JobJudgeInputs = Pick<
   JudgeOptions,
   'benchmark' | 'benchmarkSeedIsSecret' | 'publicInput' | 'runPolicy'
->;
+> & {
+  /** What the result records it was timed on (the scorer compares it with the contest's). */
+  timed: TimedInput;
+};
 
 /**
- * The inputs and run policy a job is judged with: the organizer's settings in the job win over the
- * manifest, the runner's secret and its development knobs (an organizer who set 256 MiB means it);
- * a job without settings is judged as before they existed. The runner's pair budget still caps the
- * runs.
+ * The inputs and run policy a job is judged with. The benchmark input is the job's own (the
+ * platform resolved it: the organizer's settings, else the manifest): a runner never substitutes
+ * its own size. Only its seed may come from the runner's seed variable, when the platform knows
+ * none. A job of an older producer, without a definition, is judged on the organizer's settings
+ * or the manifest's size. The runner's pair budget still caps the runs (development mode).
  */
 export function judgeInputsForJob(
   data: JudgingJob,
   challenge: Challenge,
-  settings: Pick<JudgingSettings, 'secret' | 'benchmarkBytes' | 'publicBytes' | 'maxPairs'>,
+  settings: Pick<JudgingSettings, 'secret' | 'publicBytes' | 'maxPairs'>,
 ): JobJudgeInputs {
   const { manifest } = challenge;
-  const organizerSeed = data.settings?.benchmarkSeed;
-  const secretSeed = organizerSeed ?? settings.secret(manifest.inputs.benchmark.seedEnv);
+  const definition = data.benchmark ?? {
+    sizeBytes: data.settings?.benchmarkBytes ?? manifest.inputs.benchmark.size,
+    ...(data.settings?.benchmarkSeed ? { seed: data.settings.benchmarkSeed } : {}),
+    development: false,
+  };
+  const secretSeed = definition.seed ?? settings.secret(manifest.inputs.benchmark.seedEnv);
   const runPolicy: Partial<RunPolicy> = {
     ...(settings.maxPairs
       ? {
@@ -267,8 +279,7 @@ export function judgeInputsForJob(
   return {
     benchmark: {
       seed: secretSeed ?? `local-${manifest.slug}-benchmark`,
-      sizeBytes:
-        data.settings?.benchmarkBytes ?? settings.benchmarkBytes ?? manifest.inputs.benchmark.size,
+      sizeBytes: definition.sizeBytes,
       rareSeparators: manifest.inputs.rareSeparators,
     },
     benchmarkSeedIsSecret: secretSeed !== undefined,
@@ -278,6 +289,7 @@ export function judgeInputsForJob(
       rareSeparators: false,
     },
     runPolicy,
+    timed: timedInput(definition, secretSeed ?? null),
   };
 }
 
@@ -310,12 +322,17 @@ async function judgeUnderHostLock(
     const { challenge } = await loadJobChallenge(data, settings);
     const settled = await portabilityPreCheck(data, settings, challenge, note, signal);
     if (settled) return settled;
-    const inputs = judgeInputsForJob(data, challenge, settings);
-    if (data.settings)
-      note(
-        `organizer settings: ${Object.keys(data.settings).join(', ')}; benchmark input ${inputs.benchmark.sizeBytes} bytes`,
+    const { timed, ...inputs } = judgeInputsForJob(data, challenge, settings);
+    note(
+      `benchmark input ${describeTimedInput(timed)}${timed.development ? ' (development)' : ''}` +
+        (data.settings ? `; organizer settings: ${Object.keys(data.settings).join(', ')}` : ''),
+    );
+    if (!settings.devMode && !inputs.benchmarkSeedIsSecret)
+      throw new PlatformError(
+        `no benchmark seed: the job carries none and ${challenge.manifest.inputs.benchmark.seedEnv} ` +
+          'is not set on this runner (set it where the web app and scorer run, or in the console)',
       );
-    return await judge({
+    const result = await judge({
       challenge,
       target: data.target,
       patchText: data.patchText,
@@ -325,11 +342,13 @@ async function judgeUnderHostLock(
       ...inputs,
       ...(settings.cpu !== undefined ? { cpu: settings.cpu } : {}),
       judgingId: data.judgingId,
-      devMode: settings.devMode,
       onProgress: (event) => publisher.progress(event),
       onLog: (line) => publisher.log(line),
       ...(signal ? { signal } : {}),
+      // A development-sized contest input is labelled like a host that is not the target.
+      devMode: settings.devMode || timed.development,
     });
+    return { ...result, benchmark: timed };
   } finally {
     await lock.release();
   }

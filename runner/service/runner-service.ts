@@ -35,6 +35,10 @@ export const DEFAULT_GRACE_SECONDS = 600;
 export const DEFAULT_LOCK_DURATION_MS = 60_000;
 export const DEFAULT_STALLED_INTERVAL_MS = 15_000;
 export const DEFAULT_MAX_STALLED_COUNT = 2;
+/** The end of the grace period kept for handing the job back (at most half of it). */
+const HAND_BACK_MS = 10_000;
+/** What a forced close may still take once Redis has not answered. */
+const FORCED_CLOSE_MS = 2_000;
 /** Fallback retention when the producer sets none: results are recorded by then. */
 const KEEP_COMPLETED = { age: 7 * 24 * 3600 };
 const KEEP_FAILED = { age: 30 * 24 * 3600 };
@@ -65,8 +69,10 @@ export interface RunnerServiceOptions {
   lockDurationMs?: number;
   stalledIntervalMs?: number;
   maxStalledCount?: number;
-  /** Development knobs (only with devMode: they change what is measured). */
-  benchmarkBytes?: number;
+  /**
+   * Development knobs (only with devMode: they change what is measured). The benchmark input is
+   * never one of them: every contest job carries its own (contracts/jobs.ts jobBenchmarkSchema).
+   */
   publicBytes?: number;
   maxPairs?: number;
   deterministic?: boolean;
@@ -200,7 +206,6 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
   const emulated = match.emulated && options.emulate !== false;
   const devMode = (options.devMode ?? false) || emulated;
   const knobs = [
-    options.benchmarkBytes !== undefined && '--input-size',
     options.publicBytes !== undefined && '--public-size',
     options.maxPairs !== undefined && '--runs',
     options.deterministic === false && '--no-deterministic',
@@ -220,16 +225,16 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
         `(${spec.os}, ${spec.cpuVendor}): refusing to judge for it. Start with --dev-mode to run ` +
         'anyway for development; every result is then labelled development mode.',
     );
-  if (!devMode) {
-    const missing = challenges
-      .map((c) => c.manifest.inputs.benchmark.seedEnv)
-      .filter((name) => secret(name) === undefined);
-    if (missing.length)
-      throw new RunnerConfigError(
-        `${[...new Set(missing)].join(', ')} not set: the benchmark input would not be secret ` +
-          '(set the organizer’s seed, or use --dev-mode for local testing)',
-      );
-  }
+  // The seed normally travels in the job (the platform's); this runner's variable is only the
+  // fallback for a platform that knows none, and a job with no seed at all is refused then.
+  const missing = challenges
+    .map((c) => c.manifest.inputs.benchmark.seedEnv)
+    .filter((name) => secret(name) === undefined);
+  if (missing.length && !devMode)
+    log(
+      `${[...new Set(missing)].join(', ')} not set here: judging only jobs that carry their ` +
+        'benchmark seed (set by the platform from the console or its own variable)',
+    );
   try {
     await options.sandbox.check();
   } catch (error) {
@@ -323,7 +328,6 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
     devMode,
     host,
     ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
-    ...(options.benchmarkBytes !== undefined ? { benchmarkBytes: options.benchmarkBytes } : {}),
     ...(options.publicBytes !== undefined ? { publicBytes: options.publicBytes } : {}),
     ...(options.maxPairs !== undefined ? { maxPairs: options.maxPairs } : {}),
     ...(options.deterministic !== undefined ? { deterministic: options.deterministic } : {}),
@@ -391,21 +395,40 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
 
   const shutdown = (reason: string): Promise<void> => {
     if (closing) return closing;
-    const graceMs = (options.graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
+    // The whole stop fits in the grace period: the judging gets it minus the time handing its job
+    // back may take (which needs Redis), then a forced close of a couple of seconds at most.
+    const totalMs = (options.graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
+    const handBackMs = Math.min(HAND_BACK_MS, totalMs / 2);
+    const graceMs = totalMs - handBackMs;
     log(`${reason}: taking no new jobs; the current one has ${graceMs / 1000} s to finish`);
     closing = (async () => {
       const grace = setTimeout(() => handBack('the grace period is over'), graceMs);
-      try {
-        // close() stops fetching and waits for the active job; its lock keeps being renewed.
-        await worker.close();
-      } catch (error) {
-        log(`closing the worker: ${(error as Error).message}`);
-      } finally {
-        clearTimeout(grace);
+      // close() stops fetching and waits for the active job; its lock keeps being renewed. A job
+      // handed back needs Redis to move back to the queue: without Redis, stop anyway after a
+      // little more (its lock then expires and another runner retakes it: nothing is lost).
+      const closingWorker = worker.close().catch((error: Error) => {
+        log(`closing the worker: ${error.message}`);
+      });
+      const closed = await withTimeout(
+        closingWorker.then(() => true),
+        totalMs,
+      );
+      clearTimeout(grace);
+      if (!closed) {
+        log(
+          `the job could not be handed back within ${handBackMs / 1000} s (Redis unreachable?): ` +
+            'stopping anyway; it returns to the queue when its lock expires',
+        );
+        await withTimeout(
+          worker.close(true).catch(() => undefined),
+          FORCED_CLOSE_MS,
+        );
       }
       await withTimeout(hostProbe?.stop() ?? Promise.resolve(), 5_000);
-      await withTimeout(heartbeat.stop(), 5_000);
-      if (connection.status === 'ready') await withTimeout(connection.quit(), 5_000);
+      // Without Redis the heartbeat's key cannot be deleted: it expires by itself.
+      const reachable = connection.status === 'ready';
+      await withTimeout(heartbeat.stop(), reachable ? 5_000 : FORCED_CLOSE_MS);
+      if (reachable) await withTimeout(connection.quit(), 5_000);
       connection.disconnect();
       log('stopped');
       resolveClosed();

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
+import type { JobBenchmark } from '../../contracts';
 import { env, REPO_ROOT } from '../../lib/config/env';
 import { createWorkerConnection } from '../../lib/queue/connection';
 import { TEST_DATA_DIR } from './judging';
@@ -157,12 +158,16 @@ export function spawnRunner(options: SpawnRunnerOptions): RunnerProcess {
   };
 }
 
-/** Runner options for quick judgings in tests: tiny inputs, 3 pairs, no cachegrind, private lock. */
+/**
+ * The benchmark input of test jobs: tiny, development (labelled). A runner times on the job's
+ * input, never a size of its own, so quick tests make quick jobs.
+ */
+export const SMALL_BENCHMARK: JobBenchmark = { sizeBytes: 1 << 20, development: true };
+
+/** Runner options for quick judgings in tests: a tiny public input, 3 pairs, no cachegrind, private lock. */
 export function smallJudgingArgs(dir: string): string[] {
   return [
     '--dev-mode',
-    '--input-size',
-    '1MiB',
     '--public-size',
     '256KiB',
     '--runs',

@@ -21,6 +21,7 @@ import { createWorkerConnection } from '../../lib/queue/connection';
 import { listRunners } from '../../runner/service';
 import {
   createTestQueues,
+  SMALL_BENCHMARK,
   smallJudgingArgs,
   spawnRunner,
   testRedisUrl,
@@ -54,6 +55,7 @@ function jobData(judgingId: string): JudgingJob {
     challenge: { slug: 'wordcount', version },
     target: 'linux-intel',
     patchText,
+    benchmark: SMALL_BENCHMARK,
   };
 }
 
@@ -135,7 +137,7 @@ describe('runner faults', () => {
   }, 150_000);
 
   it('SIGTERM past the grace period: the judging is cancelled and its job handed back, exit 0', async () => {
-    const runner = startRunner('runner-grace', ['--grace-seconds', '1']);
+    const runner = startRunner('runner-grace', ['--grace-seconds', '4']);
     await progressOf(second, (p) => p.stage === 'build');
     runner.stop('SIGTERM');
     expect(await runner.exited).toEqual({ code: 0, signal: null });

@@ -22,6 +22,7 @@ import { cpuVendor } from '../../runner/host/fingerprint';
 import { listRunners } from '../../runner/service';
 import {
   createTestQueues,
+  SMALL_BENCHMARK,
   smallJudgingArgs,
   spawnRunner,
   testRedisUrl,
@@ -58,6 +59,7 @@ function jobData(
     challenge: { slug: 'wordcount', version },
     target: 'linux-intel',
     patchText,
+    benchmark: SMALL_BENCHMARK,
     ...extra,
   };
 }
@@ -133,6 +135,12 @@ describe('perfjudge runner', () => {
     expect(answer.result.host.devMode).toBe(true);
     expect(answer.result.warnings.join('\n')).toMatch(/development mode/);
     expect(answer.result.stages.measure?.inputBytes).toBe(1 << 20);
+    // The job's benchmark definition, recorded as timed on (development: labelled).
+    expect(answer.result.benchmark).toEqual({
+      sizeBytes: 1 << 20,
+      seedFingerprint: null,
+      development: true,
+    });
 
     const stages = new Set(progress.map((p) => p.stage));
     for (const stage of ['intake', 'build', 'test', 'measure', 'report'] as const)
@@ -230,5 +238,16 @@ describe('perfjudge runner', () => {
     expect(refused.output()).toMatch(new RegExp(`does not match target ${target}`));
     expect(refused.output()).toMatch(/--dev-mode/);
     expect((await listRunners(queues.redis, queues.prefix)).runners).toEqual([]);
+  }, 60_000);
+
+  it("refuses an --input-size of its own: the contest's benchmark input comes in each job", async () => {
+    const refused = spawnRunner({
+      prefix: queues.prefix,
+      id: 'runner-own-size',
+      args: ['--dev-mode', '--input-size', '1MiB'],
+    });
+    expect(await refused.exited).toEqual({ code: 2, signal: null });
+    expect(refused.output()).toMatch(/--input-size: a runner judges every contest job on the/);
+    expect(refused.output()).toMatch(/organizer console/);
   }, 60_000);
 });

@@ -80,6 +80,26 @@ function instructions(dockerfile: string): string[] {
 
 const dockerfiles = readdirSync(DOCKER).filter((f) => f.endsWith('.Dockerfile'));
 
+describe('docker/systemd/perfjudge-runner@.service', () => {
+  const unit = readFileSync(path.join(DOCKER, 'systemd', 'perfjudge-runner@.service'), 'utf8');
+  const directive = (name: string) =>
+    [...unit.matchAll(new RegExp(`^${name}=(.*)$`, 'gm'))].map((m) => m[1]!.trim());
+
+  it('runs the runner with its own options, restarts it forever, and waits out its grace period', () => {
+    const [exec] = directive('ExecStart');
+    const args = exec!.split(/\s+/);
+    expect(args.slice(0, 2)).toEqual(['/usr/bin/node', 'bin/perfjudge.mjs']);
+    checkPerfjudgeCommand(args.slice(2).map((a) => (a === '%i' ? 'linux-intel' : a)));
+    expect(args).toEqual(expect.arrayContaining(['runner', '--target', '%i']));
+    expect(directive('Restart')).toEqual(['always']);
+    expect(directive('StartLimitIntervalSec')).toEqual(['0']);
+    const grace = Number(args[args.indexOf('--grace-seconds') + 1]);
+    expect(Number(directive('TimeoutStopSec')[0])).toBeGreaterThan(grace);
+    // Runners never get database credentials.
+    expect(unit).not.toMatch(/^Environment=.*DATABASE_URL/m);
+  });
+});
+
 describe('docker/compose.yaml', () => {
   it('has PostgreSQL, Redis, the web app, the scorer and a scalable Linux runner', () => {
     expect(Object.keys(services)).toEqual(
@@ -115,6 +135,12 @@ describe('docker/compose.yaml', () => {
     expect(runner.environment).not.toHaveProperty('DATABASE_URL');
     expect(runner.environment).toHaveProperty('REDIS_URL');
     expect(runner.environment).toHaveProperty('PERFJUDGE_WORDCOUNT_SEED');
+  });
+
+  it('restarts every long-running service, and its Redis keeps the queue on disk', () => {
+    for (const name of ['postgres', 'redis', 'web', 'scorer', 'runner-linux'])
+      expect((services[name] as { restart?: string }).restart, name).toBe('unless-stopped');
+    expect(services.redis!.command).toEqual(expect.arrayContaining(['--appendonly', 'yes']));
   });
 
   it('checks health: the web app through /api/health, the stores with their own clients', () => {

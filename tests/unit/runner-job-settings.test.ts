@@ -1,8 +1,10 @@
 // The organizer's settings travel in the judging job and reach the judge: precision as the run
 // policy's, benchmark size and seed as the hidden input's; a job without settings is judged as before.
+// The job's benchmark definition is what a runner times on: never a size of the runner's own.
 import { describe, expect, it } from 'vitest';
 import { judgingJobSchema, type JudgingJob } from '../../contracts';
 import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { seedFingerprint } from '../../lib/challenge/benchmark-definition';
 import { judgeInputsForJob } from '../../runner/service/judging-processor';
 
 const baseJob = {
@@ -24,7 +26,6 @@ describe('judging job settings', () => {
     });
     const inputs = judgeInputsForJob(job, challenge, {
       secret: () => 'env-seed-xyz',
-      benchmarkBytes: 1 << 20,
       maxPairs: 5,
     });
     expect(inputs.benchmark.seed).toBe('organizer-seed-1');
@@ -48,12 +49,34 @@ describe('judging job settings', () => {
     expect(withSecret.benchmarkSeedIsSecret).toBe(true);
     expect(withSecret.runPolicy?.precision).toBeUndefined();
 
-    const local = judgeInputsForJob(job, challenge, {
-      secret: () => undefined,
-      benchmarkBytes: 999,
-    });
+    const local = judgeInputsForJob(job, challenge, { secret: () => undefined });
     expect(local.benchmarkSeedIsSecret).toBe(false);
-    expect(local.benchmark.sizeBytes).toBe(999);
+    expect(local.benchmark.sizeBytes).toBe(manifest.inputs.benchmark.size);
+    expect(local.timed.seedFingerprint).toBeNull();
+  });
+
+  it("time on the job's benchmark definition, seed included, over the runner's variable", async () => {
+    const challenge = await loadChallenge('wordcount');
+    const job = judgingJobSchema.parse({
+      ...baseJob,
+      challenge: { slug: 'wordcount', version: challenge.manifest.version },
+      benchmark: { sizeBytes: 2 << 20, seed: 'the-platform-seed', development: true },
+    });
+    const inputs = judgeInputsForJob(job, challenge, { secret: () => 'a-runner-seed' });
+    expect(inputs.benchmark.sizeBytes).toBe(2 << 20);
+    expect(inputs.benchmark.seed).toBe('the-platform-seed');
+    expect(inputs.timed).toEqual({
+      sizeBytes: 2 << 20,
+      seedFingerprint: seedFingerprint('the-platform-seed'),
+      development: true,
+    });
+    // Without a seed in the job, the runner's variable (the manifest names it) decides.
+    const { seed: _none, ...withoutSeed } = job.benchmark!;
+    const fallback = judgeInputsForJob({ ...job, benchmark: withoutSeed }, challenge, {
+      secret: () => 'a-runner-seed',
+    });
+    expect(fallback.benchmark.seed).toBe('a-runner-seed');
+    expect(fallback.timed.seedFingerprint).toBe(seedFingerprint('a-runner-seed'));
   });
 
   it('refuse settings out of range or unknown', () => {
