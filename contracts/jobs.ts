@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { judgingResultSchema, progressEventSchema } from './judging';
 import { targetIdSchema, type TargetId } from './manifest';
+import { slugSchema } from './slug';
 
 /** Largest patch a job may carry (manifests may allow less, never more). */
 export const MAX_JOB_PATCH_BYTES = 4 * 1024 * 1024;
@@ -47,7 +48,7 @@ export const judgingJobSchema = z.strictObject({
   round: z.number().int().nonnegative(),
   submissionId: z.string().min(1).max(64),
   challenge: z.strictObject({
-    slug: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
+    slug: slugSchema,
     version: z.number().int().positive(),
   }),
   target: targetIdSchema,

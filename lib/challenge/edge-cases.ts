@@ -4,6 +4,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { KEBAB_CASE_PATTERN } from '../../contracts';
 import { describeIssues, type Challenge } from './load-manifest';
 
 export class EdgeCaseError extends Error {
@@ -230,7 +231,7 @@ export async function loadEdgeCases(challenge: Challenge): Promise<EdgeCase[]> {
     const problems = [
       ...subdirs.map((d) => `folder "${d}" (cases are files directly in the group folder)`),
       ...files
-        .filter((f) => !/^[a-z0-9][a-z0-9-]*\.yaml$/.test(f))
+        .filter((f) => !(f.endsWith('.yaml') && KEBAB_CASE_PATTERN.test(f.slice(0, -'.yaml'.length))))
         .map((f) => `file "${f}" (cases are named <kebab-case>.yaml)`),
     ];
     if (problems.length > 0)

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { manifestSchema, type Manifest } from '../../contracts';
+import { isSlug, manifestSchema, type Manifest } from '../../contracts';
 import { REPO_ROOT } from '../config/env';
 
 export const CHALLENGES_DIR = path.join(REPO_ROOT, 'challenges');
@@ -53,7 +53,7 @@ export async function loadManifestFile(file: string): Promise<Manifest> {
 
 /** Loads challenges/<slug>/manifest.yaml (or a challenge folder given as a path). */
 export async function loadChallenge(slugOrDir: string): Promise<Challenge> {
-  const dir = /^[a-z0-9][a-z0-9-]*$/.test(slugOrDir)
+  const dir = isSlug(slugOrDir)
     ? path.join(CHALLENGES_DIR, slugOrDir)
     : path.resolve(slugOrDir);
   const manifest = await loadManifestFile(path.join(dir, 'manifest.yaml'));

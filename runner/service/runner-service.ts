@@ -10,7 +10,13 @@ import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { judgeQueueName, type HostFingerprint, type Target, type TargetId } from '../../contracts';
+import {
+  isSlug,
+  judgeQueueName,
+  type HostFingerprint,
+  type Target,
+  type TargetId,
+} from '../../contracts';
 import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
 import { challengeSecret } from '../../lib/config/env';
 import { createWorkerConnection } from '../../lib/queue/connection';
@@ -119,7 +125,7 @@ export async function challengesForTarget(target: TargetId): Promise<Challenge[]
   const entries = await readdir(CHALLENGES_DIR, { withFileTypes: true });
   const found: Challenge[] = [];
   for (const entry of entries) {
-    if (!entry.isDirectory() || !/^[a-z0-9][a-z0-9-]*$/.test(entry.name)) continue;
+    if (!entry.isDirectory() || !isSlug(entry.name)) continue;
     const challenge = await loadChallenge(entry.name).catch(() => null);
     if (challenge?.manifest.targets[target]) found.push(challenge);
   }
