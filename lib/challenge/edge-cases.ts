@@ -4,8 +4,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { KEBAB_CASE_PATTERN } from '../../contracts';
-import { describeIssues, type Challenge } from './load-manifest';
+import { describeIssues, KEBAB_CASE_PATTERN } from '../../contracts';
+import type { Challenge } from './load-manifest';
 
 export class EdgeCaseError extends Error {
   override name = 'EdgeCaseError';

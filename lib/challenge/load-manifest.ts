@@ -2,8 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
-import { isSlug, manifestSchema, type Manifest } from '../../contracts';
+import { describeIssues, isSlug, manifestSchema, type Manifest } from '../../contracts';
 import { REPO_ROOT } from '../config/env';
 
 export const CHALLENGES_DIR = path.join(REPO_ROOT, 'challenges');
@@ -19,13 +18,6 @@ export interface Challenge {
   templateDir: string;
   harnessDir: string;
   testsDir: string;
-}
-
-/** Formats zod issues as "field.path: message" lines, so an organizer sees exactly what to fix. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `  - ${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
-    .join('\n');
 }
 
 export function parseManifest(raw: unknown, source: string): Manifest {

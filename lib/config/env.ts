@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { firstIssue } from '../../contracts/zod-issues';
 
 /**
  * The checkout's root: the nearest folder above this module holding challenges/ and package.json.
@@ -94,6 +95,6 @@ export function challengeSecret(name: string): string | undefined {
   const value = process.env[name];
   if (value === undefined || value === '') return undefined;
   const parsed = secretSchema.safeParse(value);
-  if (!parsed.success) throw new ConfigError(`${name}: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success) throw new ConfigError(`${name}: ${firstIssue(parsed.error)}`);
   return parsed.data;
 }

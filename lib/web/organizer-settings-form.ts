@@ -91,8 +91,4 @@ export const idSchema = z
 export { slugSchema };
 
 /** Field → first message, for showing next to each field. */
-export function settingsFieldErrors(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) out[String(issue.path[0] ?? '')] ??= issue.message;
-  return out;
-}
+export { fieldErrors as settingsFieldErrors } from '../../contracts/zod-issues';

@@ -17,6 +17,7 @@ import {
   type Target,
   type TargetId,
 } from '../../contracts';
+import { settleWithin } from '../../lib/async/timeout';
 import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
 import { challengeSecret } from '../../lib/config/env';
 import { createWorkerConnection } from '../../lib/queue/connection';
@@ -135,16 +136,6 @@ export async function challengesForTarget(target: TargetId): Promise<Challenge[]
 function defaultRunnerId(target: TargetId): string {
   const host = os.hostname().replace(/[^A-Za-z0-9._-]/g, '-') || 'host';
   return `${host}-${target}-${process.pid}`;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), ms);
-    }),
-  ]);
 }
 
 /** Logs a repeated message (Redis down: one error per reconnect) at most every 30 s. */
@@ -363,8 +354,8 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
       } finally {
         clearTimeout(grace);
       }
-      await withTimeout(heartbeat.stop(), 5_000);
-      if (connection.status === 'ready') await withTimeout(connection.quit(), 5_000);
+      await settleWithin(heartbeat.stop(), 5_000);
+      if (connection.status === 'ready') await settleWithin(connection.quit(), 5_000);
       connection.disconnect();
       log('stopped');
       resolveClosed();

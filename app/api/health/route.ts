@@ -2,6 +2,7 @@
 // each target has (their heartbeats). 200 when the database and Redis answer, 503 otherwise; used
 // by `npm start`, the compose file's health check and load balancers. Never cached.
 import { TARGET_IDS, type TargetId } from '../../../contracts';
+import { withTimeout } from '../../../lib/async/timeout';
 import { db } from '../../../lib/db/client';
 import { queuePrefix } from '../../../lib/queue/connection';
 import { webCounters } from '../../../lib/web/services';
@@ -12,18 +13,9 @@ export const dynamic = 'force-dynamic';
 
 const TIMEOUT_MS = 3_000;
 
-function withTimeout<T>(promise: Promise<T>): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) =>
-      setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS),
-    ),
-  ]);
-}
-
 async function check(probe: () => Promise<unknown>): Promise<{ ok: boolean }> {
   try {
-    await withTimeout(probe());
+    await withTimeout(probe(), TIMEOUT_MS);
     return { ok: true };
   } catch (error) {
     console.error(`health: ${(error as Error).message}`);
