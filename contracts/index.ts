@@ -2,6 +2,7 @@
 // is a zod schema here, imported by the CLI, the runner, the scorer and the web app alike.
 export * from './size';
 export * from './slug';
+export * from './counters';
 export * from './zod-issues';
 export * from './manifest';
 export * from './judging';
