@@ -45,9 +45,7 @@ export async function loadManifestFile(file: string): Promise<Manifest> {
 
 /** Loads challenges/<slug>/manifest.yaml (or a challenge folder given as a path). */
 export async function loadChallenge(slugOrDir: string): Promise<Challenge> {
-  const dir = isSlug(slugOrDir)
-    ? path.join(CHALLENGES_DIR, slugOrDir)
-    : path.resolve(slugOrDir);
+  const dir = isSlug(slugOrDir) ? path.join(CHALLENGES_DIR, slugOrDir) : path.resolve(slugOrDir);
   const manifest = await loadManifestFile(path.join(dir, 'manifest.yaml'));
   return {
     dir,
