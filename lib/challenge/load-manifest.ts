@@ -1,5 +1,5 @@
 // Reads and validates a challenge manifest; a mistake stops here with the field's path in the message.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { describeIssues, isSlug, manifestSchema, type Manifest } from '../../contracts';
@@ -54,4 +54,19 @@ export async function loadChallenge(slugOrDir: string): Promise<Challenge> {
     harnessDir: path.join(dir, manifest.harnessDir),
     testsDir: path.join(dir, manifest.testsDir),
   };
+}
+
+/**
+ * Every challenge folder under challenges/ whose manifest loads, by slug. A folder that does not
+ * load is left out here (the runners serve the others); `perfjudge manifest <slug>` says why.
+ */
+export async function listChallenges(): Promise<Challenge[]> {
+  const entries = await readdir(CHALLENGES_DIR, { withFileTypes: true });
+  const found: Challenge[] = [];
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!entry.isDirectory() || !isSlug(entry.name)) continue;
+    const challenge = await loadChallenge(entry.name).catch(() => null);
+    if (challenge) found.push(challenge);
+  }
+  return found;
 }

@@ -6,19 +6,12 @@
 // run by any live worker of the queue) moves the job back to wait, so another runner takes it
 // about lockDuration + stalledInterval later (≈ 75 s with the defaults) — however long judgings
 // last. maxStalledCount 2: a job whose runners die twice is still retried; a third time fails it.
-import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import {
-  isSlug,
-  judgeQueueName,
-  type HostFingerprint,
-  type Target,
-  type TargetId,
-} from '../../contracts';
+import { judgeQueueName, type HostFingerprint, type Target, type TargetId } from '../../contracts';
 import { settleWithin } from '../../lib/async/timeout';
-import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
+import { CHALLENGES_DIR, listChallenges, type Challenge } from '../../lib/challenge/load-manifest';
 import { challengeSecret } from '../../lib/config/env';
 import { createWorkerConnection } from '../../lib/queue/connection';
 import { cpuVendor, hostFingerprint } from '../host/fingerprint';
@@ -123,14 +116,7 @@ export async function targetHostMatch(target: Target): Promise<HostMatch> {
 
 /** Every challenge on disk that has this target. */
 export async function challengesForTarget(target: TargetId): Promise<Challenge[]> {
-  const entries = await readdir(CHALLENGES_DIR, { withFileTypes: true });
-  const found: Challenge[] = [];
-  for (const entry of entries) {
-    if (!entry.isDirectory() || !isSlug(entry.name)) continue;
-    const challenge = await loadChallenge(entry.name).catch(() => null);
-    if (challenge?.manifest.targets[target]) found.push(challenge);
-  }
-  return found;
+  return (await listChallenges()).filter((challenge) => challenge.manifest.targets[target]);
 }
 
 function defaultRunnerId(target: TargetId): string {
