@@ -10,7 +10,7 @@ export { WordStats, type InputStats } from './stats';
 
 /**
  * Identifies the byte stream this code produces for a (seed, size). Any change to the generator's
- * output (caught by the pinned hash in tests/unit/generator.test.ts) must bump this AND the
+ * output (caught by the pinned hash in tests/unit/wordcount-generator.test.ts) must bump this AND the
  * wordcount manifest's `version`, because cached inputs and published results depend on it.
  */
 export const WORDCOUNT_GENERATOR_VERSION = 1;
