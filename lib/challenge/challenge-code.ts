@@ -64,16 +64,24 @@ export async function challengeCode(slug: string): Promise<ChallengeCode> {
 }
 
 /** Writes a generated input to `file` (created or truncated); returns its size and sha256. */
-export async function generateInputFile(
+export function generateInputFile(
   code: ChallengeCode,
   file: string,
   options: GenerateInputOptions,
+): Promise<{ bytes: number; sha256: string }> {
+  return writeChunksToFile(file, code.inputChunks(options));
+}
+
+/** Writes chunks to `file` (created or truncated), hashing them on the way. */
+export async function writeChunksToFile(
+  file: string,
+  chunks: Iterable<Uint8Array>,
 ): Promise<{ bytes: number; sha256: string }> {
   const hash = createHash('sha256');
   const handle = await open(file, 'w');
   let bytes = 0;
   try {
-    for (const chunk of code.inputChunks(options)) {
+    for (const chunk of chunks) {
       hash.update(chunk);
       let offset = 0;
       while (offset < chunk.length) {
