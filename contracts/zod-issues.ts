@@ -14,9 +14,9 @@ export function firstIssue(error: z.ZodError, fallback = 'invalid input'): strin
   return issue ? formatIssue(issue) : fallback;
 }
 
-/** Every issue on one line, separated by "; ". */
-export function issuesInline(error: z.ZodError): string {
-  return error.issues.map(formatIssue).join('; ');
+/** The issues on one line, separated by "; " (the first `limit` of them, for a log line). */
+export function issuesInline(error: z.ZodError, limit = Infinity): string {
+  return error.issues.slice(0, limit).map(formatIssue).join('; ');
 }
 
 /** Every issue as "  - field.path: message" lines, so an organizer sees exactly what to fix. */

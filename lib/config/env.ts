@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { firstIssue } from '../../contracts/zod-issues';
+import { describeIssues, firstIssue } from '../../contracts/zod-issues';
 
 /**
  * The checkout's root: the nearest folder above this module holding challenges/ and package.json.
@@ -74,10 +74,7 @@ export function env(): Env {
   if (cached) return cached;
   const parsed = envSchema.safeParse(process.env);
   if (!parsed.success) {
-    const lines = parsed.error.issues
-      .map((i) => `  - ${i.path.join('.')}: ${i.message}`)
-      .join('\n');
-    throw new ConfigError(`Invalid environment:\n${lines}`);
+    throw new ConfigError(`Invalid environment:\n${describeIssues(parsed.error)}`);
   }
   cached = parsed.data;
   return cached;
