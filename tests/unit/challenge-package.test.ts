@@ -5,8 +5,9 @@ import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { maxSubarrayInputChunks } from '../../challenges/maxsubarray/generator';
+import { main } from '../../cli/main';
 import { challengeCode, registeredChallengeCodes } from '../../lib/challenge/challenge-code';
 import {
   challengePackageProblems,
@@ -48,12 +49,24 @@ describe('the challenge folders', () => {
 });
 
 describe('a copy of wordcount under a new slug', () => {
-  it('is refused while the manifest still says wordcount', async () => {
+  it('is refused while the manifest still says wordcount, by `perfjudge manifest` too', async () => {
     const copy = await copyOfWordcount('wc2021', false);
-    expect(await challengePackageProblems(await loadChallenge(copy))).toEqual([
+    const problem =
       'manifest.yaml says slug "wordcount" but the folder is "wc2021": they must be the same ' +
-        '(the web app, the queue and the runners find a challenge by its folder)',
-    ]);
+      '(the web app, the queue and the runners find a challenge by its folder)';
+    expect(await challengePackageProblems(await loadChallenge(copy))).toEqual([problem]);
+
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      expect(await main(['node', 'perfjudge', 'manifest', copy])).toBe(2);
+      expect(stderr.mock.calls.map(([text]) => String(text)).join('')).toContain(problem);
+      expect(stdout).not.toHaveBeenCalled();
+      expect(await main(['node', 'perfjudge', 'manifest', 'maxsubarray'])).toBe(0);
+    } finally {
+      stderr.mockRestore();
+      stdout.mockRestore();
+    }
   });
 
   it('names the executable and the missing registration, then every other gap', async () => {
