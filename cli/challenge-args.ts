@@ -6,9 +6,7 @@ import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../lib/challenge/
 import { UsageError } from './usage-error';
 
 export async function resolveChallenge(slugOrDir: string): Promise<Challenge> {
-  const dir = isSlug(slugOrDir)
-    ? path.join(CHALLENGES_DIR, slugOrDir)
-    : path.resolve(slugOrDir);
+  const dir = isSlug(slugOrDir) ? path.join(CHALLENGES_DIR, slugOrDir) : path.resolve(slugOrDir);
   const manifest = await stat(path.join(dir, 'manifest.yaml')).catch(() => undefined);
   if (!manifest?.isFile())
     throw new UsageError(
