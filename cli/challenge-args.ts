@@ -1,12 +1,12 @@
 // Resolving the <challenge> and --target arguments every challenge command takes.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isSlug, TARGET_IDS, type TargetId } from '../contracts';
-import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
+import { TARGET_IDS, type TargetId } from '../contracts';
+import { challengeFolder, loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
 import { UsageError } from './usage-error';
 
 export async function resolveChallenge(slugOrDir: string): Promise<Challenge> {
-  const dir = isSlug(slugOrDir) ? path.join(CHALLENGES_DIR, slugOrDir) : path.resolve(slugOrDir);
+  const dir = challengeFolder(slugOrDir);
   const manifest = await stat(path.join(dir, 'manifest.yaml')).catch(() => undefined);
   if (!manifest?.isFile())
     throw new UsageError(

@@ -43,9 +43,14 @@ export async function loadManifestFile(file: string): Promise<Manifest> {
   return parseManifest(raw, file);
 }
 
+/** challenges/<slug>, or a challenge folder given as a path. */
+export function challengeFolder(slugOrDir: string): string {
+  return isSlug(slugOrDir) ? path.join(CHALLENGES_DIR, slugOrDir) : path.resolve(slugOrDir);
+}
+
 /** Loads challenges/<slug>/manifest.yaml (or a challenge folder given as a path). */
 export async function loadChallenge(slugOrDir: string): Promise<Challenge> {
-  const dir = isSlug(slugOrDir) ? path.join(CHALLENGES_DIR, slugOrDir) : path.resolve(slugOrDir);
+  const dir = challengeFolder(slugOrDir);
   const manifest = await loadManifestFile(path.join(dir, 'manifest.yaml'));
   return {
     dir,
