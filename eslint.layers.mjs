@@ -17,6 +17,17 @@ const JUDGE_MACHINERY = [
   'runner/windows/',
   'runner/host/',
 ];
+/** The judge library: everything in runner/ but the runner process (runner/service). */
+const JUDGE_LIBRARY = [
+  'runner/build/',
+  'runner/host/',
+  'runner/intake/',
+  'runner/judge/',
+  'runner/measure/',
+  'runner/sandbox/',
+  'runner/stats/',
+  'runner/windows/',
+];
 /** The core: shared schemas and rules every process may use (contracts/ first of all). */
 const CORE = [
   'contracts/',
@@ -43,7 +54,7 @@ export const LAYER_RULES = [
     why: 'the core rules (configuration, challenge packages) depend on contracts/ and each other only',
   },
   {
-    files: ['runner/', 'lib/queue/connection', 'cli/commands/runner'],
+    files: ['runner/', 'lib/queue/connection', 'cli/commands/runner', 'cli/commands/doctor'],
     forbid: ['*', ...DB_PACKAGES, 'next', 'react', 'better-auth'],
     allow: [
       ...CORE,
@@ -51,9 +62,20 @@ export const LAYER_RULES = [
       'lib/queue/connection',
       'cli/option-values',
       'cli/usage-error',
+      'cli/challenge-args',
       'cli/commands',
     ],
     why: 'runners need Redis only: no database, Prisma or web code on a judge host',
+  },
+  {
+    // runner/windows/ is not in it yet: portability-check.ts keeps its outcome in Redis (README).
+    files: [
+      ...JUDGE_LIBRARY.filter((folder) => folder !== 'runner/windows/'),
+      'cli/commands/doctor',
+      'cli/challenge-args',
+    ],
+    forbid: ['runner/service/', 'lib/queue/', 'bullmq', 'ioredis'],
+    why: 'the judge library runs without a queue: perfjudge judge and doctor (packed for contestants) need no Redis',
   },
   {
     files: ['lib/', 'app/'],

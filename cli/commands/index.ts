@@ -1,5 +1,6 @@
 // Registers every sub-command; each lives in its own file and sets the exit code it wants.
 import type { Command } from 'commander';
+import { registerDoctorCommand } from './doctor';
 import { registerGenCommand } from './gen';
 import { registerJudgeCommand } from './judge';
 import { registerManifestCommand } from './manifest';
@@ -13,6 +14,7 @@ import { registerSubmitCommand } from './submit';
 export type SetExitCode = (code: number) => void;
 
 export function registerCommands(program: Command, setExitCode: SetExitCode): void {
+  registerDoctorCommand(program, setExitCode);
   registerGenCommand(program, setExitCode);
   registerJudgeCommand(program, setExitCode);
   registerManifestCommand(program, setExitCode);

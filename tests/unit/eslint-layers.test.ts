@@ -40,6 +40,23 @@ describe('the layers rule', () => {
     ).toHaveLength(2);
   });
 
+  it('keeps perfjudge doctor and the judge library free of the queue and the database', async () => {
+    expect(
+      await layerErrors(
+        'cli/commands/doctor.ts',
+        "import { Queue } from 'bullmq';\nimport { db } from '../../lib/db/client';\nexport const x = [Queue, db];\n",
+      ),
+    ).toHaveLength(2);
+    expect(
+      await layerErrors(
+        'runner/host/wrong-way.ts',
+        "import { startHeartbeat } from '../service/heartbeat';\nexport const x = startHeartbeat;\n",
+      ),
+    ).toEqual([
+      'runner/host/wrong-way.ts must not import runner/service/heartbeat: the judge library runs without a queue: perfjudge judge and doctor (packed for contestants) need no Redis.',
+    ]);
+  });
+
   it('fails the web app loading the sandbox, and contracts/ importing anything of ours', async () => {
     expect(
       await layerErrors(
@@ -74,6 +91,7 @@ describe('the layers rule', () => {
       'runner/service/index.ts',
       'runner/service/runner-service.ts',
       'cli/commands/runner.ts',
+      'cli/commands/doctor.ts',
     ])
       expect(
         await layerErrors(file, await readFile(path.join(REPO_ROOT, file), 'utf8')),
