@@ -1,6 +1,8 @@
-// Lint configuration: typescript-eslint's recommended rules over all TypeScript sources.
+// Lint configuration: typescript-eslint's recommended rules over all TypeScript sources, and the
+// direction of imports between our folders (eslint.layers.mjs).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layersPlugin } from './eslint.layers.mjs';
 
 export default tseslint.config(
   {
@@ -19,7 +21,9 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
+    plugins: { perfjudge: layersPlugin },
     rules: {
+      'perfjudge/layers': 'error',
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },

@@ -2,13 +2,11 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { TARGET_IDS, type TargetId } from '../contracts';
-import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
+import { challengeFolder, loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
 import { UsageError } from './usage-error';
 
 export async function resolveChallenge(slugOrDir: string): Promise<Challenge> {
-  const dir = /^[a-z0-9][a-z0-9-]*$/.test(slugOrDir)
-    ? path.join(CHALLENGES_DIR, slugOrDir)
-    : path.resolve(slugOrDir);
+  const dir = challengeFolder(slugOrDir);
   const manifest = await stat(path.join(dir, 'manifest.yaml')).catch(() => undefined);
   if (!manifest?.isFile())
     throw new UsageError(

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { hostReportSchema } from './host-report';
 import { judgingResultSchema, progressEventSchema } from './judging';
 import { targetIdSchema, type TargetId } from './manifest';
+import { slugSchema } from './slug';
 
 /** Largest patch a job may carry (manifests may allow less, never more). */
 export const MAX_JOB_PATCH_BYTES = 4 * 1024 * 1024;
@@ -69,7 +70,7 @@ export const judgingJobSchema = z.strictObject({
   round: z.number().int().nonnegative(),
   submissionId: z.string().min(1).max(64),
   challenge: z.strictObject({
-    slug: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
+    slug: slugSchema,
     version: z.number().int().positive(),
   }),
   target: targetIdSchema,

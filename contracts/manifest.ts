@@ -1,6 +1,7 @@
 // The challenge manifest: everything that defines one contest, validated before anything uses it.
 import { z } from 'zod';
 import { byteSizeSchema } from './size';
+import { KEBAB_CASE_PATTERN, slugSchema } from './slug';
 
 export const TARGET_IDS = ['linux-intel', 'windows-amd'] as const;
 export const targetIdSchema = z.enum(TARGET_IDS);
@@ -51,7 +52,7 @@ const secretInputSchema = z.strictObject({
 
 export const testGroupSchema = z.strictObject({
   /** Folder under the tests directory holding this group's cases. */
-  id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be kebab-case'),
+  id: z.string().regex(KEBAB_CASE_PATTERN, 'must be kebab-case'),
   description: z.string().min(1),
   /** Required: a failure is the verdict. Advisory: a failure is a warning in the report. */
   required: z.boolean().default(true),
@@ -138,7 +139,7 @@ export function definedMacros(toolchain: Toolchain): string[] {
 
 export const manifestSchema = z
   .strictObject({
-    slug: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be kebab-case'),
+    slug: slugSchema,
     /** Bumped whenever anything that affects judging changes (template, harness, tests, flags). */
     version: z.number().int().positive(),
     title: z.string().min(1),

@@ -2,6 +2,7 @@
 // finally failed; it validates each answer and records it (the database layer settles the score).
 import { UnrecoverableError, type Job } from 'bullmq';
 import {
+  issuesInline,
   judgingJobResultSchema,
   judgingJobSchema,
   scoreJobSchema,
@@ -64,10 +65,7 @@ function childAnswers(
       answers.set(key, {
         ...id,
         kind: 'failure',
-        reason: `the runner's answer breaks the contract: ${parsed.error.issues
-          .slice(0, 3)
-          .map((i) => `${i.path.join('.')}: ${i.message}`)
-          .join('; ')}`,
+        reason: `the runner's answer breaks the contract: ${issuesInline(parsed.error, 3)}`,
       });
     else if (parsed.data.judgingId !== id.judgingId || parsed.data.round !== id.round)
       answers.set(key, {

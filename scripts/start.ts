@@ -17,7 +17,7 @@ import {
   type ServiceStatus,
   type TargetId,
 } from '../contracts';
-import { loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
+import { listChallenges, loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
 import { challengeSecret, ConfigError, env, REPO_ROOT } from '../lib/config/env';
 import { childEnvironment, startEnv, type StartEnv } from '../lib/config/start-env';
 import { createDbClient } from '../lib/db/client';
@@ -357,7 +357,10 @@ export async function main(): Promise<number> {
   try {
     await mkdir(dataDir, { recursive: true });
     const challenge = await loadChallenge(CHALLENGES[0]!);
-    const seedNames = [challenge.manifest.inputs.benchmark.seedEnv];
+    // Every challenge on disk: a runner outside development mode serves them all and needs each seed.
+    const seedNames = [
+      ...new Set((await listChallenges()).map((c) => c.manifest.inputs.benchmark.seedEnv)),
+    ];
     const secrets = await loadSecrets(dataDir, seedNames);
     const seeds = Object.fromEntries(
       seedNames.map((name) => [name, challengeSecret(name) ?? secrets.seeds[name]!]),

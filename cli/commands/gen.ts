@@ -1,12 +1,13 @@
 // `perfjudge gen <challenge>`: writes a challenge's generated input (deterministic from seed and size).
 import type { Command } from 'commander';
+import { createHash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { parseByteSize } from '../../contracts';
 import {
-  WordStats,
-  wordcountInputChunks,
-  type InputStats,
-} from '../../challenges/wordcount/generator';
+  challengeCode,
+  hasChallengeCode,
+  type ChallengeCode,
+} from '../../lib/challenge/challenge-code';
 import { resolveChallenge } from '../challenge-args';
 import { UsageError } from '../usage-error';
 import type { SetExitCode } from '.';
@@ -37,14 +38,25 @@ function isBrokenPipe(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE';
 }
 
-function formatStats(stats: InputStats): string {
-  return [
-    `bytes: ${stats.bytes}`,
-    `words: ${stats.words}`,
-    `distinct words: ${stats.distinctWords}`,
-    `sha256: ${stats.sha256}`,
-    '',
-  ].join('\n');
+/** Bytes and SHA-256 of every input, with the challenge's own figures (wordcount: words) between. */
+function statsCollector(extra: ReturnType<NonNullable<ChallengeCode['inputStats']>> | undefined) {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  return {
+    update(chunk: Uint8Array): void {
+      hash.update(chunk);
+      bytes += chunk.length;
+      extra?.update(chunk);
+    },
+    report(): string {
+      const lines = [
+        `bytes: ${bytes}`,
+        ...(extra?.finish() ?? []),
+        `sha256: ${hash.digest('hex')}`,
+      ];
+      return `${lines.join('\n')}\n`;
+    },
+  };
 }
 
 export function registerGenCommand(program: Command, setExitCode: SetExitCode): void {
@@ -53,7 +65,7 @@ export function registerGenCommand(program: Command, setExitCode: SetExitCode): 
     .description(
       "Generate a challenge's input: the same seed and size give the same bytes on any machine.",
     )
-    .argument('<challenge>', 'challenge slug (only wordcount has a generator)')
+    .argument('<challenge>', 'challenge slug (e.g. wordcount) or path to a challenge folder')
     .option(
       '--size <size>',
       "exact size in bytes or with a unit, e.g. 256MiB (default: the manifest's public input)",
@@ -67,11 +79,9 @@ export function registerGenCommand(program: Command, setExitCode: SetExitCode): 
     .option('--rare-separators', 'also emit \\r\\n line ends and rare \\v and \\f')
     .action(async (challenge: string, options: GenOptions) => {
       const { manifest } = await resolveChallenge(challenge);
-      if (manifest.slug !== 'wordcount') {
-        throw new UsageError(
-          `challenge "${manifest.slug}" has no input generator (only wordcount)`,
-        );
-      }
+      if (!hasChallengeCode(manifest.slug))
+        throw new UsageError(`challenge "${manifest.slug}" has no input generator registered`);
+      const code = await challengeCode(manifest.slug);
       let sizeBytes = manifest.inputs.public.size;
       if (options.size !== undefined) {
         const parsed = parseByteSize(options.size);
@@ -85,7 +95,7 @@ export function registerGenCommand(program: Command, setExitCode: SetExitCode): 
       const seed = options.seed ?? manifest.inputs.public.seed;
       if (seed.length === 0) throw new UsageError('--seed: must not be empty');
       const toStdout = options.out === undefined || options.out === '-';
-      const stats = options.stats ? new WordStats() : undefined;
+      const stats = options.stats ? statsCollector(code.inputStats?.()) : undefined;
       const generation = {
         sizeBytes,
         seed,
@@ -97,7 +107,7 @@ export function registerGenCommand(program: Command, setExitCode: SetExitCode): 
         const ignore = (): void => {};
         process.stdout.on('error', ignore);
         try {
-          for (const chunk of wordcountInputChunks(generation)) {
+          for (const chunk of code.inputChunks(generation)) {
             stats?.update(chunk);
             await writeStdout(chunk);
           }
@@ -116,7 +126,7 @@ export function registerGenCommand(program: Command, setExitCode: SetExitCode): 
           throw new UsageError(`--out: cannot write ${options.out}: ${(error as Error).message}`);
         }
         try {
-          for (const chunk of wordcountInputChunks(generation)) {
+          for (const chunk of code.inputChunks(generation)) {
             writeAll(fd, chunk);
             stats?.update(chunk);
           }
@@ -125,8 +135,7 @@ export function registerGenCommand(program: Command, setExitCode: SetExitCode): 
         }
       }
       if (stats) {
-        const report = formatStats(stats.finish());
-        (toStdout ? process.stderr : process.stdout).write(report);
+        (toStdout ? process.stderr : process.stdout).write(stats.report());
       }
       setExitCode(0);
     });

@@ -16,6 +16,7 @@ import { checkHostMemory } from '../../runner/host/memory';
 import { formatReport } from '../../runner/judge/format-report';
 import { judge } from '../../runner/judge/judge';
 import { createSandbox } from '../../runner/sandbox';
+import { checkChallengePackage } from '../../lib/challenge/challenge-package';
 import { pickTarget, resolveChallenge } from '../challenge-args';
 import { intOption, sizeOption } from '../option-values';
 import { UsageError } from '../usage-error';
@@ -92,6 +93,7 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
     .option('-q, --quiet', 'no progress output')
     .action(async (opts: JudgeCliOptions) => {
       const challenge = await resolveChallenge(opts.challenge);
+      await checkChallengePackage(challenge);
       const { manifest } = challenge;
       const target = pickTarget(challenge, opts.target);
       const inputSize =

@@ -1,17 +1,22 @@
-// `perfjudge manifest <challenge>`: validates a challenge's manifest and prints it resolved.
+// `perfjudge manifest <challenge>`: checks a challenge folder against the package contract (the
+// manifest, the files it names, the harness's executable, the edge cases, the registered code;
+// lib/challenge/challenge-package.ts) and prints the manifest resolved.
 import type { Command } from 'commander';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { checkChallengePackage } from '../../lib/challenge/challenge-package';
+import { resolveChallenge } from '../challenge-args';
 import type { SetExitCode } from '.';
 
 export function registerManifestCommand(program: Command, setExitCode: SetExitCode): void {
   program
     .command('manifest')
     .description(
-      'Validate a challenge manifest and print it with sizes in bytes and defaults filled in.',
+      'Check a challenge folder (manifest, template, harness, tests, registered generator and ' +
+        'reference) and print the manifest with sizes in bytes and defaults filled in.',
     )
     .argument('<challenge>', 'challenge slug (e.g. wordcount) or path to a challenge folder')
     .action(async (challenge: string) => {
-      const loaded = await loadChallenge(challenge);
+      const loaded = await resolveChallenge(challenge);
+      await checkChallengePackage(loaded);
       process.stdout.write(`${JSON.stringify(loaded.manifest, null, 2)}\n`);
       setExitCode(0);
     });

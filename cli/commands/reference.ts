@@ -2,29 +2,26 @@
 import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import {
-  referenceOutputSha256,
-  writeReferenceOutput,
-} from '../../challenges/wordcount/reference/wordcount-reference';
+  challengeCode,
+  hasChallengeCode,
+  registeredChallengeCodes,
+} from '../../lib/challenge/challenge-code';
 import { UsageError } from '../usage-error';
 import type { SetExitCode } from '.';
-
-const REFERENCES = {
-  wordcount: { write: writeReferenceOutput, sha256: referenceOutputSha256 },
-} as const;
 
 export function registerReferenceCommand(program: Command, setExitCode: SetExitCode): void {
   program
     .command('reference')
     .description("Print the reference implementation's exact output for an input file.")
-    .argument('<challenge>', `challenge slug (${Object.keys(REFERENCES).join(', ')})`)
+    .argument('<challenge>', `challenge slug (${registeredChallengeCodes().join(', ')})`)
     .argument('<input>', 'input file')
     .option('--sha256', 'print the SHA-256 of the output instead of the output')
     .action(async (challenge: string, input: string, options: { sha256?: boolean }) => {
-      const reference = REFERENCES[challenge as keyof typeof REFERENCES];
-      if (!reference)
+      if (!hasChallengeCode(challenge))
         throw new UsageError(
-          `no reference implementation for challenge "${challenge}" (available: ${Object.keys(REFERENCES).join(', ')})`,
+          `no reference implementation for challenge "${challenge}" (available: ${registeredChallengeCodes().join(', ')})`,
         );
+      const reference = await challengeCode(challenge);
       const info = await stat(input).catch((error: NodeJS.ErrnoException) => {
         throw new UsageError(
           error.code === 'ENOENT'
@@ -34,13 +31,13 @@ export function registerReferenceCommand(program: Command, setExitCode: SetExitC
       });
       if (!info.isFile()) throw new UsageError(`input is not a regular file: ${input}`);
       if (options.sha256) {
-        process.stdout.write(`${await reference.sha256(input)}\n`);
+        process.stdout.write(`${await reference.referenceOutputSha256(input)}\n`);
       } else {
         // A reader that stops early (`| head`) is not an error. The listener stays: a late EPIPE
         // from a write in flight would otherwise crash the process; write errors still reject.
         process.stdout.on('error', () => {});
         try {
-          await reference.write(input, process.stdout);
+          await reference.writeReferenceOutput(input, process.stdout);
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
         }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { TARGET_IDS, type TargetId } from '../../contracts';
 import { CHALLENGES_DIR } from '../../lib/challenge/load-manifest';
+import { checkChallengePackage } from '../../lib/challenge/challenge-package';
 import { pickTarget, resolveChallenge } from '../challenge-args';
 import { cachedBuild } from '../../runner/build';
 import { UsageError } from '../usage-error';
@@ -36,6 +37,7 @@ function runBinary(
 
 async function run(challengeArg: string, options: RunOptions): Promise<number> {
   const challenge = await resolveChallenge(challengeArg);
+  await checkChallengePackage(challenge);
   const input = path.resolve(options.input);
   const inputInfo = await stat(input).catch(() => undefined);
   if (!inputInfo) throw new UsageError(`input file not found: ${options.input}`);

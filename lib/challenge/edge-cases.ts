@@ -4,7 +4,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { describeIssues, type Challenge } from './load-manifest';
+import { describeIssues, KEBAB_CASE_PATTERN } from '../../contracts';
+import type { Challenge } from './load-manifest';
 
 export class EdgeCaseError extends Error {
   override name = 'EdgeCaseError';
@@ -13,7 +14,7 @@ export class EdgeCaseError extends Error {
 /** A case expands to at most this many bytes, so a typo in `times` cannot exhaust memory. */
 export const MAX_CASE_BYTES = 64 * 1024 * 1024;
 
-/** The separators of the wordcount contract; an expected word must not contain them. */
+/** The separators of the wordcount contract; an `expected` word must not contain them. */
 const SEPARATORS = new Set([0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d]);
 
 /**
@@ -68,13 +69,22 @@ const wordSchema = z.unknown().transform((value, ctx): Segment[] => {
   return z.NEVER;
 });
 
-export const edgeCaseFileSchema = z.strictObject({
-  description: z.string().min(1),
-  /** Segments concatenated into the input file's bytes; `[]` is the empty file. */
-  input: z.array(segmentSchema),
-  /** The driver's output lines in order, each `[word, count]`. */
-  expected: z.array(z.tuple([wordSchema, z.number().int().positive()])),
-});
+export const edgeCaseFileSchema = z
+  .strictObject({
+    description: z.string().min(1),
+    /** Segments concatenated into the input file's bytes; `[]` is the empty file. */
+    input: z.array(segmentSchema),
+    /**
+     * A word-count driver's output lines in order, each `[word, count]` (wordcount's shape, checked
+     * against its contract: no separator inside a word, count descending then byte-wise order).
+     */
+    expected: z.array(z.tuple([wordSchema, z.number().int().positive()])).optional(),
+    /** Any other challenge: the driver's exact output, as segments. */
+    output: z.array(segmentSchema).optional(),
+  })
+  .refine((file) => (file.expected === undefined) !== (file.output === undefined), {
+    message: 'a case has exactly one of `expected` (word-count rows) or `output` (exact bytes)',
+  });
 export type EdgeCaseFile = z.infer<typeof edgeCaseFileSchema>;
 
 export interface EdgeCase {
@@ -135,12 +145,18 @@ function buildCase(file: string, parsed: EdgeCaseFile): { input: Buffer; expecte
   if (inputSize > MAX_CASE_BYTES)
     fail('input', `expands to ${inputSize} bytes, more than the ${MAX_CASE_BYTES} allowed`);
   const input = segmentsToBytes(parsed.input);
+  if (parsed.output !== undefined) {
+    const outputSize = segmentsSize(parsed.output);
+    if (outputSize > MAX_CASE_BYTES)
+      fail('output', `expands to ${outputSize} bytes, more than the ${MAX_CASE_BYTES} allowed`);
+    return { input, expected: segmentsToBytes(parsed.output) };
+  }
 
   const lines: Buffer[] = [];
   let previous: Buffer | undefined;
   let previousCount = 0;
   const seen = new Set<string>();
-  parsed.expected.forEach(([segments, count], row) => {
+  (parsed.expected ?? []).forEach(([segments, count], row) => {
     const size = segmentsSize(segments);
     if (size > MAX_CASE_BYTES)
       fail(`expected.${row}.0`, `expands to ${size} bytes, more than ${MAX_CASE_BYTES}`);
@@ -230,7 +246,9 @@ export async function loadEdgeCases(challenge: Challenge): Promise<EdgeCase[]> {
     const problems = [
       ...subdirs.map((d) => `folder "${d}" (cases are files directly in the group folder)`),
       ...files
-        .filter((f) => !/^[a-z0-9][a-z0-9-]*\.yaml$/.test(f))
+        .filter(
+          (f) => !(f.endsWith('.yaml') && KEBAB_CASE_PATTERN.test(f.slice(0, -'.yaml'.length))),
+        )
         .map((f) => `file "${f}" (cases are named <kebab-case>.yaml)`),
     ];
     if (problems.length > 0)

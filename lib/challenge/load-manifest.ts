@@ -1,9 +1,8 @@
 // Reads and validates a challenge manifest; a mistake stops here with the field's path in the message.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { z } from 'zod';
-import { manifestSchema, type Manifest } from '../../contracts';
+import { describeIssues, isSlug, manifestSchema, type Manifest } from '../../contracts';
 import { REPO_ROOT } from '../config/env';
 
 export const CHALLENGES_DIR = path.join(REPO_ROOT, 'challenges');
@@ -19,13 +18,6 @@ export interface Challenge {
   templateDir: string;
   harnessDir: string;
   testsDir: string;
-}
-
-/** Formats zod issues as "field.path: message" lines, so an organizer sees exactly what to fix. */
-export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `  - ${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
-    .join('\n');
 }
 
 export function parseManifest(raw: unknown, source: string): Manifest {
@@ -51,11 +43,14 @@ export async function loadManifestFile(file: string): Promise<Manifest> {
   return parseManifest(raw, file);
 }
 
+/** challenges/<slug>, or a challenge folder given as a path. */
+export function challengeFolder(slugOrDir: string): string {
+  return isSlug(slugOrDir) ? path.join(CHALLENGES_DIR, slugOrDir) : path.resolve(slugOrDir);
+}
+
 /** Loads challenges/<slug>/manifest.yaml (or a challenge folder given as a path). */
 export async function loadChallenge(slugOrDir: string): Promise<Challenge> {
-  const dir = /^[a-z0-9][a-z0-9-]*$/.test(slugOrDir)
-    ? path.join(CHALLENGES_DIR, slugOrDir)
-    : path.resolve(slugOrDir);
+  const dir = challengeFolder(slugOrDir);
   const manifest = await loadManifestFile(path.join(dir, 'manifest.yaml'));
   return {
     dir,
@@ -64,4 +59,19 @@ export async function loadChallenge(slugOrDir: string): Promise<Challenge> {
     harnessDir: path.join(dir, manifest.harnessDir),
     testsDir: path.join(dir, manifest.testsDir),
   };
+}
+
+/**
+ * Every challenge folder under challenges/ whose manifest loads, by slug. A folder that does not
+ * load is left out here (the runners serve the others); `perfjudge manifest <slug>` says why.
+ */
+export async function listChallenges(): Promise<Challenge[]> {
+  const entries = await readdir(CHALLENGES_DIR, { withFileTypes: true });
+  const found: Challenge[] = [];
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!entry.isDirectory() || !isSlug(entry.name)) continue;
+    const challenge = await loadChallenge(entry.name).catch(() => null);
+    if (challenge) found.push(challenge);
+  }
+  return found;
 }

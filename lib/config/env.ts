@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { parseByteSize } from '../../contracts/size';
+import { describeIssues, firstIssue } from '../../contracts/zod-issues';
 
 /**
  * The checkout's root: the nearest folder above this module holding challenges/ and package.json.
@@ -84,10 +85,7 @@ export function env(): Env {
   if (cached) return cached;
   const parsed = envSchema.safeParse(process.env);
   if (!parsed.success) {
-    const lines = parsed.error.issues
-      .map((i) => `  - ${i.path.join('.')}: ${i.message}`)
-      .join('\n');
-    throw new ConfigError(`Invalid environment:\n${lines}`);
+    throw new ConfigError(`Invalid environment:\n${describeIssues(parsed.error)}`);
   }
   cached = parsed.data;
   return cached;
@@ -105,6 +103,6 @@ export function challengeSecret(name: string): string | undefined {
   const value = process.env[name];
   if (value === undefined || value === '') return undefined;
   const parsed = secretSchema.safeParse(value);
-  if (!parsed.success) throw new ConfigError(`${name}: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success) throw new ConfigError(`${name}: ${firstIssue(parsed.error)}`);
   return parsed.data;
 }

@@ -3,6 +3,7 @@
 // (REDIS_URL, PERFJUDGE_PUBLIC_URL): unset means "start a private one" or "derive from PORT".
 import { z } from 'zod';
 import { parseByteSize } from '../../contracts/size';
+import { describeIssues } from '../../contracts/zod-issues';
 import { ConfigError } from './env';
 
 const targetsSchema = z
@@ -69,10 +70,7 @@ export function startEnv(): StartEnv {
   const raw = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== ''));
   const parsed = startEnvSchema.safeParse(raw);
   if (!parsed.success) {
-    const lines = parsed.error.issues
-      .map((i) => `  - ${i.path.join('.')}: ${i.message}`)
-      .join('\n');
-    throw new ConfigError(`Invalid environment:\n${lines}`);
+    throw new ConfigError(`Invalid environment:\n${describeIssues(parsed.error)}`);
   }
   cached = parsed.data;
   return cached;

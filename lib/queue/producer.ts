@@ -17,6 +17,7 @@ import {
   type JudgingJob,
   type TargetId,
 } from '../../contracts';
+import { withTimeout as raceTimeout } from '../async/timeout';
 import type { Db } from '../db/client';
 import { getJudgingJob } from '../db/get-judging-job';
 
@@ -145,19 +146,12 @@ function jobOptions(policy: RetryPolicy, jobId: string): JobsOptions {
  * (an HTTP request, a reconcile pass) races it against this timeout. The command itself may still
  * run later, which the derived job ids make harmless.
  */
-export async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new QueueTimeoutError(`${what}: Redis did not answer within ${ms} ms`)),
-      ms,
-    );
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return raceTimeout(
+    promise,
+    ms,
+    () => new QueueTimeoutError(`${what}: Redis did not answer within ${ms} ms`),
+  );
 }
 
 /**

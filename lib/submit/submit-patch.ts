@@ -3,7 +3,7 @@
 // the reconciler, so once stored it is never lost.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { MAX_JOB_PATCH_BYTES, type TargetId } from '../../contracts';
+import { isSlug, MAX_JOB_PATCH_BYTES, type TargetId } from '../../contracts';
 import { inspectPatch, listFiles, type IntakeRejectionReason } from '../../runner/intake';
 import type { ChangedFile } from '../../runner/intake/result';
 import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../challenge/load-manifest';
@@ -41,8 +41,6 @@ export type SubmitPatchResult =
       file?: string;
     };
 
-const SLUG = /^[a-z0-9][a-z0-9-]*$/;
-
 interface ChallengeRules {
   challenge: Challenge;
   templateFiles: string[];
@@ -70,7 +68,7 @@ async function challengeRules(challenge: Challenge): Promise<ChallengeRules> {
 const challengeCache = new Map<string, { mtimeMs: number; challenge: Promise<Challenge> }>();
 
 async function findChallenge(slug: string): Promise<Challenge | null> {
-  if (!SLUG.test(slug)) return null;
+  if (!isSlug(slug)) return null;
   let mtimeMs: number;
   try {
     mtimeMs = (await stat(path.join(CHALLENGES_DIR, slug, 'manifest.yaml'))).mtimeMs;

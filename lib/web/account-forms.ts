@@ -26,14 +26,7 @@ export const signInSchema = z.object({
 export type SignInInput = z.infer<typeof signInSchema>;
 
 /** Field → first message, for showing next to each input. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? '');
-    out[key] ??= issue.message;
-  }
-  return out;
-}
+export { fieldErrors } from '../../contracts/zod-issues';
 
 /** Only same-site paths after sign-in: an open redirect would let a link send people elsewhere. */
 export function safeNextPath(next: string | null | undefined): string {

@@ -1,6 +1,7 @@
 // The one error mapper of the route handlers: bad input → 422 naming the field, known app errors →
 // their status, anything else → an opaque 500 whose detail goes only to the server's log.
 import { z } from 'zod';
+import { firstIssue } from '../../contracts/zod-issues';
 import { NotFoundError } from '../db/errors';
 
 export class HttpError extends Error {
@@ -33,9 +34,7 @@ export function errorResponse(error: unknown): Response {
   if (error instanceof HttpError)
     return jsonError(error.status, error.message, error.code, error.extra, error.headers);
   if (error instanceof z.ZodError) {
-    const issue = error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-    return jsonError(422, `${where}${issue?.message ?? 'invalid input'}`, 'invalid-input');
+    return jsonError(422, firstIssue(error), 'invalid-input');
   }
   if (error instanceof NotFoundError) return jsonError(404, 'Not found', 'not-found');
   console.error('web: route failed:', error);

@@ -1,7 +1,7 @@
 // The organizer's submission filters as they travel in the URL (?verdict=…&target=…): each field
 // validated on its own, so one bad value is named and dropped instead of failing the whole page.
 import { z } from 'zod';
-import { TARGET_IDS, VERDICTS } from '../../contracts';
+import { firstIssue, slugSchema, TARGET_IDS, VERDICTS } from '../../contracts';
 import type { OrganizerSubmissionFilters } from '../db/list-submissions-for-organizer';
 
 export const SUBMISSION_STATUSES = ['QUEUED', 'JUDGING', 'DONE', 'FAILED'] as const;
@@ -28,10 +28,7 @@ function utcTime(endOfDay: boolean) {
 }
 
 const fieldSchemas = {
-  challenge: z
-    .string()
-    .max(64)
-    .regex(/^[a-z0-9][a-z0-9-]*$/, 'not a challenge slug'),
+  challenge: slugSchema,
   verdict: z.enum(VERDICT_FILTERS, 'not a verdict'),
   target: z.enum(TARGET_IDS, 'not a target'),
   contestant: z.string().max(100, 'at most 100 characters'),
@@ -66,7 +63,7 @@ export function parseOrganizerFilters(searchParams: SearchParams): ParsedOrganiz
     values[field] = text.slice(0, 200);
     const result = fieldSchemas[field].safeParse(text);
     if (result.success) parsed[field] = result.data;
-    else errors.push(`${field}: ${result.error.issues[0]?.message ?? 'invalid'}`);
+    else errors.push(`${field}: ${firstIssue(result.error)}`);
   }
   const filters: OrganizerSubmissionFilters = {
     ...(parsed.challenge ? { challengeSlug: parsed.challenge as string } : {}),

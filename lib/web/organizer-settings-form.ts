@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { MAX_BENCHMARK_BYTES, MIN_BENCHMARK_BYTES } from '../../contracts/jobs';
 import { formatByteSize, parseByteSize } from '../../contracts/size';
+import { slugSchema } from '../../contracts/slug';
 import { MAX_SUBMISSIONS_PER_HOUR } from '../db/contest-settings-limits';
 
 export const REASON_MAX = 500;
@@ -11,10 +12,7 @@ const DATETIME_LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?$/;
 
 /** The form's fields, all text as a form sends them; empty means "not set" (the manifest's value). */
 export const settingsFormSchema = z.strictObject({
-  slug: z
-    .string()
-    .max(64)
-    .regex(/^[a-z0-9][a-z0-9-]*$/, 'not a challenge slug'),
+  slug: slugSchema,
   deadline: z
     .string()
     .trim()
@@ -90,14 +88,7 @@ export const idSchema = z
   .min(1)
   .max(64)
   .regex(/^[A-Za-z0-9_-]+$/, 'not an id');
-export const slugSchema = z
-  .string()
-  .max(64)
-  .regex(/^[a-z0-9][a-z0-9-]*$/, 'not a challenge slug');
+export { slugSchema };
 
 /** Field → first message, for showing next to each field. */
-export function settingsFieldErrors(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) out[String(issue.path[0] ?? '')] ??= issue.message;
-  return out;
-}
+export { fieldErrors as settingsFieldErrors } from '../../contracts/zod-issues';

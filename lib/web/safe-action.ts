@@ -2,6 +2,7 @@
 // and parses the input with zod, so an action body only ever sees valid input from an allowed user.
 import 'server-only';
 import { z } from 'zod';
+import { fieldErrors } from '../../contracts/zod-issues';
 import { currentUser, type SessionUser } from './session';
 
 export type ActionResult<T> =
@@ -28,10 +29,11 @@ export function safeAction<S extends z.ZodType, T>(
       return { ok: false, error: 'Only organizers may do this.' };
     const parsed = schema.safeParse(input);
     if (!parsed.success) {
-      const fieldErrors: Record<string, string> = {};
-      for (const issue of parsed.error.issues)
-        fieldErrors[String(issue.path[0] ?? '')] ??= issue.message;
-      return { ok: false, error: 'Some fields need attention.', fieldErrors };
+      return {
+        ok: false,
+        error: 'Some fields need attention.',
+        fieldErrors: fieldErrors(parsed.error),
+      };
     }
     try {
       return { ok: true, data: await body(parsed.data, user) };

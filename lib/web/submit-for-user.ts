@@ -2,7 +2,7 @@
 // input checked with zod, the contest open, the hourly quota and a burst limit, then the same
 // intake and storage as every submission (lib/submit/submit-patch.ts).
 import { z } from 'zod';
-import { MAX_JOB_PATCH_BYTES } from '../../contracts';
+import { MAX_JOB_PATCH_BYTES, slugSchema } from '../../contracts';
 import { db as defaultDb, type Db } from '../db/client';
 import { countRecentSubmissions } from '../db/count-recent-submissions';
 import { getContest } from '../db/get-contest';
@@ -13,7 +13,7 @@ import type { QueueSet } from '../queue/producer';
 import { webQueues } from './services';
 
 export const submitInputSchema = z.strictObject({
-  challenge: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be a challenge slug'),
+  challenge: slugSchema,
   patch: z
     .string()
     .min(1, 'the patch is empty')

@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Challenge } from '../../lib/challenge/load-manifest';
-import { challengeCode } from '../../lib/challenge/challenge-code';
+import { challengeCode, generateInputFile } from '../../lib/challenge/challenge-code';
 
 export interface GeneratedInput {
   path: string;
@@ -54,7 +54,7 @@ export async function ensureInput(
   await mkdir(dir, { recursive: true });
   const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
   try {
-    const made = await code.generateInput(temp, spec);
+    const made = await generateInputFile(code, temp, spec);
     await rename(temp, file);
     await writeFile(meta, JSON.stringify(made));
     return { path: file, ...made };

@@ -3,34 +3,15 @@
 // and one that never ran is 'not-counted': neither is ever reported as zero.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { Counter } from '../../contracts';
+import { COUNTER_NAMES, countersOfKind, type Counter } from '../../contracts';
 
 const execFileAsync = promisify(execFile);
 
 /** Software events every Linux kernel counts, with or without a hardware PMU. */
-export const SOFTWARE_EVENTS = [
-  'task-clock',
-  'context-switches',
-  'cpu-migrations',
-  'page-faults',
-  'minor-faults',
-  'major-faults',
-] as const;
+export const SOFTWARE_EVENTS = countersOfKind('software');
 
 /** Hardware events: counted where the host has a PMU, `<not supported>` elsewhere (VMs). */
-export const HARDWARE_EVENTS = [
-  'cycles',
-  'ref-cycles',
-  'instructions',
-  'branches',
-  'branch-misses',
-  'cache-references',
-  'cache-misses',
-  'L1-dcache-loads',
-  'L1-dcache-load-misses',
-  'dTLB-loads',
-  'dTLB-load-misses',
-] as const;
+export const HARDWARE_EVENTS = countersOfKind('hardware');
 
 /**
  * Everything a timed run counts, in the order reports list them. Timed runs count them through
@@ -38,25 +19,7 @@ export const HARDWARE_EVENTS = [
  * what the host cannot count is `unsupported`. Where the PMU has fewer counters than events, the
  * kernel multiplexes; counts are scaled and the share of the run each was live is runningPercent.
  */
-export const COUNTER_EVENTS = [
-  'task-clock',
-  'cycles',
-  'ref-cycles',
-  'instructions',
-  'branches',
-  'branch-misses',
-  'cache-references',
-  'cache-misses',
-  'L1-dcache-loads',
-  'L1-dcache-load-misses',
-  'dTLB-loads',
-  'dTLB-load-misses',
-  'page-faults',
-  'minor-faults',
-  'major-faults',
-  'context-switches',
-  'cpu-migrations',
-] as const;
+export const COUNTER_EVENTS = COUNTER_NAMES;
 
 /** The argv that runs `command` under perf stat, writing CSV to `outputFile`. */
 export function perfStatArgs(

@@ -1,29 +1,11 @@
 // Event counters the sandbox helper attaches to the command with perf_event_open: the names it
 // knows, and how its raw readings become Counters (scaled, with honest 'unsupported'/'not-counted').
-import type { Counter } from '../../contracts';
+import { COUNTER_NAMES, type Counter, type CounterName } from '../../contracts';
 import type { HelperReport } from './run-helper';
 
-/** The events sandbox-helper.c's COUNTER_DEFS table knows (perf's names); keep the two in step. */
-export const SANDBOX_COUNTERS = [
-  'task-clock',
-  'page-faults',
-  'minor-faults',
-  'major-faults',
-  'context-switches',
-  'cpu-migrations',
-  'cycles',
-  'ref-cycles',
-  'instructions',
-  'branches',
-  'branch-misses',
-  'cache-references',
-  'cache-misses',
-  'L1-dcache-loads',
-  'L1-dcache-load-misses',
-  'dTLB-loads',
-  'dTLB-load-misses',
-] as const;
-export type SandboxCounterName = (typeof SANDBOX_COUNTERS)[number];
+/** The events sandbox-helper.c's COUNTER_DEFS table knows: the counter catalog (contracts/counters.ts). */
+export const SANDBOX_COUNTERS = COUNTER_NAMES;
+export type SandboxCounterName = CounterName;
 
 /** Counts time in nanoseconds; reported in milliseconds as perf stat does ('msec'). */
 const TIME_EVENTS = new Set<string>(['task-clock']);

@@ -2,6 +2,7 @@
 // request is the platform's bug and must fail before anything runs.
 import path from 'node:path';
 import { z } from 'zod';
+import { issuesInline } from '../../contracts/zod-issues';
 import { SANDBOX_COUNTERS } from './counters';
 import type { SandboxRequest } from './sandbox';
 
@@ -56,8 +57,7 @@ export function normalizeRequest(request: SandboxRequest): NormalizedRequest {
   const { signal, ...rest } = request;
   const parsed = requestSchema.safeParse(rest);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new TypeError(`invalid sandbox request: ${issues}`);
+    throw new TypeError(`invalid sandbox request: ${issuesInline(parsed.error)}`);
   }
   const r = parsed.data;
   return {

@@ -15,6 +15,7 @@ import {
   emptyStages,
   judgingJobId,
   judgingJobResultSchema,
+  issuesInline,
   judgingJobSchema,
   type HostFingerprint,
   type JudgingJob,
@@ -85,13 +86,6 @@ class PlatformError extends Error {
   override name = 'PlatformError';
 }
 
-function describePayloadError(error: { issues: { path: PropertyKey[]; message: string }[] }) {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
-    .join('; ');
-}
-
 /** The job's challenge, exactly the version it was submitted for. */
 async function loadJobChallenge(
   job: JudgingJob,
@@ -159,9 +153,7 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
     const parsed = judgingJobSchema.safeParse(job.data);
     if (!parsed.success) {
       log(`job ${job.id}: invalid payload, failed without retries`);
-      throw new UnrecoverableError(
-        `invalid judging job payload: ${describePayloadError(parsed.error)}`,
-      );
+      throw new UnrecoverableError(`invalid judging job payload: ${issuesInline(parsed.error, 5)}`);
     }
     const data = parsed.data;
     if (data.target !== settings.target) {

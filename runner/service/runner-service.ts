@@ -1,17 +1,17 @@
 // The runner service: a BullMQ worker on one target's judge queue that runs the judge library,
-// one judging at a time per host. It needs Redis only — never the database (DESIGN.md §1).
+// one judging at a time per host. It needs Redis only — never the database (README.md, Architecture).
 //
 // Locks: BullMQ renews each active job's lock every lockDuration/4 from this process's event loop;
 // a runner that dies stops renewing, its lock expires and the next stalled check (stalledInterval,
 // run by any live worker of the queue) moves the job back to wait, so another runner takes it
 // about lockDuration + stalledInterval later (≈ 75 s with the defaults) — however long judgings
 // last. maxStalledCount 2: a job whose runners die twice is still retried; a third time fails it.
-import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { judgeQueueName, type HostFingerprint, type Target, type TargetId } from '../../contracts';
-import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
+import { settleWithin } from '../../lib/async/timeout';
+import { CHALLENGES_DIR, listChallenges, type Challenge } from '../../lib/challenge/load-manifest';
 import { challengeSecret } from '../../lib/config/env';
 import { createWorkerConnection } from '../../lib/queue/connection';
 import { cpuVendor, hostFingerprint } from '../host/fingerprint';
@@ -128,14 +128,7 @@ export async function targetHostMatch(target: Target): Promise<HostMatch> {
 
 /** Every challenge on disk that has this target. */
 export async function challengesForTarget(target: TargetId): Promise<Challenge[]> {
-  const entries = await readdir(CHALLENGES_DIR, { withFileTypes: true });
-  const found: Challenge[] = [];
-  for (const entry of entries) {
-    if (!entry.isDirectory() || !/^[a-z0-9][a-z0-9-]*$/.test(entry.name)) continue;
-    const challenge = await loadChallenge(entry.name).catch(() => null);
-    if (challenge?.manifest.targets[target]) found.push(challenge);
-  }
-  return found;
+  return (await listChallenges()).filter((challenge) => challenge.manifest.targets[target]);
 }
 
 /**
@@ -162,16 +155,6 @@ async function checkHostConditions(
 function defaultRunnerId(target: TargetId): string {
   const host = os.hostname().replace(/[^A-Za-z0-9._-]/g, '-') || 'host';
   return `${host}-${target}-${process.pid}`;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    promise.finally(() => clearTimeout(timer)),
-    new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), ms);
-    }),
-  ]);
 }
 
 /** Logs a repeated message (Redis down: one error per reconnect) at most every 30 s. */
@@ -409,7 +392,7 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
       const closingWorker = worker.close().catch((error: Error) => {
         log(`closing the worker: ${error.message}`);
       });
-      const closed = await withTimeout(
+      const closed = await settleWithin(
         closingWorker.then(() => true),
         totalMs,
       );
@@ -419,16 +402,16 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
           `the job could not be handed back within ${handBackMs / 1000} s (Redis unreachable?): ` +
             'stopping anyway; it returns to the queue when its lock expires',
         );
-        await withTimeout(
+        await settleWithin(
           worker.close(true).catch(() => undefined),
           FORCED_CLOSE_MS,
         );
       }
-      await withTimeout(hostProbe?.stop() ?? Promise.resolve(), 5_000);
+      await settleWithin(hostProbe?.stop() ?? Promise.resolve(), 5_000);
       // Without Redis the heartbeat's key cannot be deleted: it expires by itself.
       const reachable = connection.status === 'ready';
-      await withTimeout(heartbeat.stop(), reachable ? 5_000 : FORCED_CLOSE_MS);
-      if (reachable) await withTimeout(connection.quit(), 5_000);
+      await settleWithin(heartbeat.stop(), reachable ? 5_000 : FORCED_CLOSE_MS);
+      if (reachable) await settleWithin(connection.quit(), 5_000);
       connection.disconnect();
       log('stopped');
       resolveClosed();

@@ -1,4 +1,4 @@
-// The portability pre-check (issue 7, part 3). Where it fits, and why:
+// The portability pre-check. Where it fits, and why:
 //
 // A Linux runner (linux-intel, or an emulated windows-amd one) that takes a judging of a challenge
 // with a windows-amd target first cross-compiles the patch with MinGW-w64 (inside its bubblewrap

@@ -148,3 +148,32 @@ export function makeResult(options: ResultOptions): JudgingResult {
     stageDurationsMs: {},
   });
 }
+
+/** The stored leaderboard entries of a challenge, best score first (the raw rows, no ranking). */
+export async function leaderboardEntries(
+  db: Db,
+  challengeSlug: string,
+): Promise<{ userId: string; submissionId: string; score: number }[]> {
+  return db.leaderboardEntry.findMany({
+    where: { challenge: { slug: challengeSlug } },
+    orderBy: [{ score: 'desc' }, { submittedAt: 'asc' }, { submissionId: 'asc' }],
+    select: { userId: true, submissionId: true, score: true },
+  });
+}
+
+/** A host's stored baseline for a challenge version and target, or null. */
+export async function hostCalibration(
+  db: Db,
+  lookup: { hostFingerprintHash: string; challengeSlug: string; version: number; target: string },
+): Promise<{ baselineMedianMs: number; runs: number; measuredAt: Date } | null> {
+  return db.hostCalibration.findFirst({
+    where: {
+      hostFingerprintHash: lookup.hostFingerprintHash,
+      target: {
+        name: lookup.target,
+        challengeVersion: { version: lookup.version, challenge: { slug: lookup.challengeSlug } },
+      },
+    },
+    select: { baselineMedianMs: true, runs: true, measuredAt: true },
+  });
+}

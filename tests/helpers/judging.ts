@@ -11,6 +11,8 @@ import { createSandbox } from '../../runner/sandbox';
 export const TEST_DATA_DIR = path.join(REPO_ROOT, '.data', 'test');
 
 export interface TestJudgeOptions {
+  /** The challenge's slug (default wordcount). */
+  challenge?: string;
   limits?: Partial<Limits>;
   runPolicy?: Partial<RunPolicy>;
   benchmarkBytes?: number;
@@ -21,8 +23,16 @@ export interface TestJudgeOptions {
 }
 
 /** The wordcount challenge, optionally with tighter limits so limit tests end quickly. */
-export async function wordcountChallenge(limits: Partial<Limits> = {}): Promise<Challenge> {
-  const challenge = await loadChallenge('wordcount');
+export function wordcountChallenge(limits: Partial<Limits> = {}): Promise<Challenge> {
+  return challengeWithLimits('wordcount', limits);
+}
+
+/** A challenge with some limits tightened (the manifest on disk stays as it is). */
+export async function challengeWithLimits(
+  slug: string,
+  limits: Partial<Limits> = {},
+): Promise<Challenge> {
+  const challenge = await loadChallenge(slug);
   return {
     ...challenge,
     manifest: { ...challenge.manifest, limits: { ...challenge.manifest.limits, ...limits } },
@@ -35,7 +45,7 @@ export async function judgeForTest(
   patchText: string | Buffer,
   options: TestJudgeOptions = {},
 ): Promise<JudgingResult> {
-  const challenge = await wordcountChallenge(options.limits);
+  const challenge = await challengeWithLimits(options.challenge ?? 'wordcount', options.limits);
   const target = options.target ?? 'linux-intel';
   return judge({
     challenge,

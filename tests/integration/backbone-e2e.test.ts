@@ -11,14 +11,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { judgingResultSchema, type Manifest } from '../../contracts';
 import { loadChallenge } from '../../lib/challenge/load-manifest';
 import { env, REPO_ROOT } from '../../lib/config/env';
-import { getLeaderboard } from '../../lib/db/get-leaderboard';
 import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';
 import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
 import { submitPatch } from '../../lib/submit/submit-patch';
 import { CliProcesses, stopProcess } from '../helpers/cli-processes';
 import { deleteKeys } from '../helpers/queue';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeUser } from '../helpers/db-fixtures';
+import { leaderboardEntries, makeUser } from '../helpers/db-fixtures';
 
 const PATCH = readFileSync(
   path.join(REPO_ROOT, 'challenges/wordcount/submissions/accepted/fast-hash-table.patch'),
@@ -135,8 +134,8 @@ it('a submission is judged by a runner process and scored by a scorer process', 
   expect(
     (await db.run.count({ where: { judging: { submissionId: submitted.submissionId } } })) > 0,
   ).toBe(true);
-  const board = await getLeaderboard(db, { challengeSlug: 'wordcount' });
-  expect(board.rows[0]).toMatchObject({ userId, submissionId: submitted.submissionId });
+  const board = await leaderboardEntries(db, 'wordcount');
+  expect(board[0]).toMatchObject({ userId, submissionId: submitted.submissionId });
 
   // Both stop gracefully on SIGTERM.
   expect(await stopProcess(runner.child)).toBe(0);

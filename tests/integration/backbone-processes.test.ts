@@ -1,7 +1,7 @@
 // The backbone's commands as real processes against this machine's PostgreSQL and Redis: a scorer
 // killed (SIGKILL) in the middle of recording a result and replaced, `perfjudge reconcile --once`,
-// and `perfjudge submit` against a tiny local HTTP server that mimics the planned API (the real
-// route arrives with the web app, issue 6). Judging is done by a FAKE runner in this file (a tiny
+// and `perfjudge submit` against a tiny local HTTP server standing in for the web app's
+// POST /api/submissions (tests/e2e/ drive the real route). Judging is done by a FAKE runner in this file (a tiny
 // worker returning a canned result that passes the contract).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -271,8 +271,8 @@ describe('perfjudge reconcile', () => {
 });
 
 describe('perfjudge submit', () => {
-  // A stand-in for the web app's POST /api/submissions (issue 6): the same library calls the real
-  // route is to make (verifyApiToken, submitPatch), answering in the planned shape.
+  // A stand-in for the web app's POST /api/submissions: the same library calls the real route
+  // makes (verifyApiToken, submitPatch), answering in its shape.
   let server: http.Server;
   let serverUrl: string;
   let token: string;

@@ -4,12 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSubmission } from '../../lib/db/create-submission';
 import { disqualifySubmission } from '../../lib/db/disqualify-submission';
 import { NotFoundError } from '../../lib/db/errors';
-import { getLeaderboard } from '../../lib/db/get-leaderboard';
+import { getLeaderboardTable } from '../../lib/db/get-leaderboard-table';
 import { recordJudgingResult } from '../../lib/db/record-judging-result';
 import { requestRejudge } from '../../lib/db/request-rejudge';
 import type { Verdict } from '../../contracts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
+import {
+  leaderboardEntries,
+  makeResult,
+  makeUser,
+  registerChallenge,
+} from '../helpers/db-fixtures';
 
 let t: TestDatabase;
 /** The registered version: the manifest's, as the runners' results carry it. */
@@ -56,13 +61,13 @@ async function judged(
 }
 
 const summary = async () =>
-  (await getLeaderboard(t.db, { challengeSlug: 'wordcount' })).rows.map((r) => [
+  (await getLeaderboardTable(t.db, { challengeSlug: 'wordcount' })).rows.map((r) => [
     r.rank,
     r.userName,
     r.score,
   ]);
 
-describe('getLeaderboard', () => {
+describe('the leaderboard (getLeaderboardTable)', () => {
   it('ranks each user by their best accepted submission; equal scores share a rank', async () => {
     const ada = await makeUser(t.db, 'ada');
     const bob = await makeUser(t.db, 'bob');
@@ -80,9 +85,12 @@ describe('getLeaderboard', () => {
       [1, 'bob', 5],
       [3, 'cy', 4],
     ]);
-    const board = await getLeaderboard(t.db, { challengeSlug: 'wordcount', limit: 1 });
-    expect(board.challenge).toEqual({ slug: 'wordcount', title: 'Word count' });
-    expect(board.rows).toMatchObject([{ rank: 1, userId: ada, submissionId: adaBest }]);
+    const board = await getLeaderboardTable(t.db, { challengeSlug: 'wordcount' });
+    expect(board.challenge).toMatchObject({ slug: 'wordcount', title: 'Word count' });
+    expect((await leaderboardEntries(t.db, 'wordcount'))[0]).toMatchObject({
+      userId: ada,
+      submissionId: adaBest,
+    });
 
     // Disqualified: ada falls back to her next best submission.
     await disqualifySubmission(t.db, {
@@ -97,7 +105,7 @@ describe('getLeaderboard', () => {
     ]);
 
     // A rejudged submission leaves the board until its new result is in.
-    const bobBest = (await getLeaderboard(t.db, { challengeSlug: 'wordcount' })).rows[0];
+    const bobBest = (await leaderboardEntries(t.db, 'wordcount')).find((e) => e.userId === bob);
     await requestRejudge(t.db, {
       actorId: dee,
       reason: 'noisy host',
@@ -110,7 +118,7 @@ describe('getLeaderboard', () => {
   });
 
   it('refuses an unknown challenge', async () => {
-    await expect(getLeaderboard(t.db, { challengeSlug: 'nope' })).rejects.toBeInstanceOf(
+    await expect(getLeaderboardTable(t.db, { challengeSlug: 'nope' })).rejects.toBeInstanceOf(
       NotFoundError,
     );
   });

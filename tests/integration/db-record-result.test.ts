@@ -5,13 +5,12 @@ import type { JudgingResult } from '../../contracts';
 import { appendAuditLog } from '../../lib/db/append-audit-log';
 import { createSubmission } from '../../lib/db/create-submission';
 import { InvalidResultError } from '../../lib/db/errors';
-import { getHostCalibration } from '../../lib/db/get-host-calibration';
 import { hostFingerprintHash } from '../../lib/db/host-fingerprint-hash';
 import { recordHostCalibration } from '../../lib/db/record-host-calibration';
 import { recordJudgingResult } from '../../lib/db/record-judging-result';
 import { requestRejudge } from '../../lib/db/request-rejudge';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { hostCalibration, makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
 
 let t: TestDatabase;
 let userId: string;
@@ -279,7 +278,7 @@ describe('host calibrations', () => {
       version,
       target: 'linux-intel',
     };
-    expect(await getHostCalibration(t.db, lookup)).toMatchObject({ baselineMedianMs: 812.5 });
+    expect(await hostCalibration(t.db, lookup)).toMatchObject({ baselineMedianMs: 812.5 });
     await recordHostCalibration(t.db, {
       ...lookup,
       host,
@@ -287,7 +286,7 @@ describe('host calibrations', () => {
       runs: 7,
       measuredAt: new Date('2026-11-30T10:00:00Z'),
     });
-    expect(await getHostCalibration(t.db, lookup)).toMatchObject({
+    expect(await hostCalibration(t.db, lookup)).toMatchObject({
       baselineMedianMs: 790,
       runs: 7,
     });
@@ -295,7 +294,7 @@ describe('host calibrations', () => {
     // Another kernel is another host as far as timings go.
     const other = hostFingerprintHash({ ...host, kernel: '6.2.0' });
     expect(other).not.toBe(first.hostFingerprintHash);
-    expect(await getHostCalibration(t.db, { ...lookup, hostFingerprintHash: other })).toBeNull();
+    expect(await hostCalibration(t.db, { ...lookup, hostFingerprintHash: other })).toBeNull();
     expect(hostFingerprintHash({ ...host, devMode: !host.devMode })).toBe(
       first.hostFingerprintHash,
     );

@@ -1,4 +1,4 @@
-// Issue 4's "done when" on this machine: a judged patch shows real software counters, hardware
+// The measurement's depth on this machine: a judged patch shows real software counters, hardware
 // counters marked unsupported (this VM has no PMU), cachegrind counts identical across two
 // judgings, and a memory series of at least 20 points for a run of a second or more.
 import { readFile } from 'node:fs/promises';

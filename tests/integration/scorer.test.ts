@@ -20,13 +20,17 @@ import {
 } from '../../contracts';
 import { env, REPO_ROOT } from '../../lib/config/env';
 import { createDbClient, type Db } from '../../lib/db/client';
-import { getLeaderboard } from '../../lib/db/get-leaderboard';
 import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
 import { submitPatch } from '../../lib/submit/submit-patch';
 import { startScorer, type Scorer } from '../../scorer/scorer';
 import { reconcile } from '../../scorer/reconcile';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
+import {
+  leaderboardEntries,
+  makeResult,
+  makeUser,
+  registerChallenge,
+} from '../helpers/db-fixtures';
 
 const PATCH = readFileSync(
   path.join(REPO_ROOT, 'challenges/wordcount/submissions/accepted/baseline-copy.patch'),
@@ -206,8 +210,8 @@ describe('scorer', () => {
     expect(s.verdict).toBe('ACCEPTED');
     expect(s.score).toBeCloseTo(2 + 3, 9);
     expect(s.judgings.every((j) => j.status === 'DONE' && j.verdict === 'ACCEPTED')).toBe(true);
-    const board = await getLeaderboard(db, { challengeSlug: 'wordcount' });
-    expect(board.rows.find((r) => r.userId === userId)?.submissionId).toBe(id);
+    const board = await leaderboardEntries(db, 'wordcount');
+    expect(board.find((r) => r.userId === userId)?.submissionId).toBe(id);
     // Each target's timed and warm-up runs, stored once.
     expect(await db.run.count({ where: { judging: { submissionId: id } } })).toBe(2 * (2 + 2 * 3));
     // Each judging timed the baseline on its host: that host's calibration per target is kept.

@@ -8,7 +8,7 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { registerCommands } from '../../cli/commands';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { listChallenges } from '../../lib/challenge/load-manifest';
 import { ENV_VARIABLES, REPO_ROOT } from '../../lib/config/env';
 
 const DOCKER = path.join(REPO_ROOT, 'docker');
@@ -120,8 +120,8 @@ describe('docker/compose.yaml', () => {
   });
 
   it('sets only variables the code reads (lib/config/env.ts, manifest seeds, the images)', async () => {
-    const { manifest } = await loadChallenge('wordcount');
-    const known = new Set<string>([...ENV_VARIABLES, manifest.inputs.benchmark.seedEnv]);
+    const seeds = (await listChallenges()).map((c) => c.manifest.inputs.benchmark.seedEnv);
+    const known = new Set<string>([...ENV_VARIABLES, ...seeds]);
     const imageVariables = new Set(['POSTGRES_USER', 'POSTGRES_DB', 'POSTGRES_PASSWORD']);
     for (const [name, service] of Object.entries(services))
       for (const variable of Object.keys(service.environment ?? {})) {
@@ -130,11 +130,13 @@ describe('docker/compose.yaml', () => {
       }
   });
 
-  it('never gives a runner database credentials', () => {
+  it('never gives a runner database credentials, and gives it every challenge seed', async () => {
     const runner = services['runner-linux']!;
     expect(runner.environment).not.toHaveProperty('DATABASE_URL');
     expect(runner.environment).toHaveProperty('REDIS_URL');
-    expect(runner.environment).toHaveProperty('PERFJUDGE_WORDCOUNT_SEED');
+    // It serves every challenge on disk, and outside development mode refuses one without its seed.
+    for (const challenge of await listChallenges())
+      expect(runner.environment).toHaveProperty(challenge.manifest.inputs.benchmark.seedEnv);
   });
 
   it('restarts every long-running service, and its Redis keeps the queue on disk', () => {

@@ -2,7 +2,7 @@
 // counted; the names the TS side accepts are exactly the helper's table.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { counterSchema } from '../../contracts';
+import { COUNTER_NAMES, counterSchema } from '../../contracts';
 import { COUNTER_EVENTS } from '../../runner/measure/perf-stat';
 import { SANDBOX_COUNTERS, toCounter, toCounters } from '../../runner/sandbox/counters';
 import { normalizeRequest } from '../../runner/sandbox/request';
@@ -65,7 +65,7 @@ describe('toCounter', () => {
 });
 
 describe('the counter names', () => {
-  it('are the helper table, and cover every event timed runs ask for', () => {
+  it("are the catalog's (contracts/counters.ts), exactly the C helper's table", () => {
     const source = readFileSync(
       new URL('../../runner/sandbox/sandbox-helper.c', import.meta.url),
       'utf8',
@@ -75,8 +75,10 @@ describe('the counter names', () => {
       source.indexOf('#define NUM_COUNTER_DEFS'),
     );
     const names = [...table.matchAll(/\{"([^"]+)", PERF_TYPE_/g)].map((m) => m[1]);
-    expect(names.sort()).toEqual([...SANDBOX_COUNTERS].sort());
-    for (const name of COUNTER_EVENTS) expect(SANDBOX_COUNTERS, name).toContain(name);
+    expect(names.length).toBeGreaterThan(10);
+    expect(names.sort()).toEqual([...COUNTER_NAMES].sort());
+    expect(SANDBOX_COUNTERS).toEqual(COUNTER_NAMES);
+    expect(COUNTER_EVENTS).toEqual(COUNTER_NAMES);
   });
 
   it('are validated and deduplicated in a request', () => {

@@ -5,6 +5,7 @@
 // the web app still serves); used by `npm start`, the compose file's health check and load
 // balancers. Never cached.
 import { TARGET_IDS, type TargetId } from '../../../contracts';
+import { withTimeout } from '../../../lib/async/timeout';
 import { db } from '../../../lib/db/client';
 import { queuePrefix } from '../../../lib/queue/connection';
 import { listSupervisorReports, serviceProblems } from '../../../lib/queue/service-status';
@@ -16,18 +17,9 @@ export const dynamic = 'force-dynamic';
 
 const TIMEOUT_MS = 3_000;
 
-function withTimeout<T>(promise: Promise<T>): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) =>
-      setTimeout(() => reject(new Error(`no answer within ${TIMEOUT_MS} ms`)), TIMEOUT_MS),
-    ),
-  ]);
-}
-
 async function check(probe: () => Promise<unknown>): Promise<{ ok: boolean }> {
   try {
-    await withTimeout(probe());
+    await withTimeout(probe(), TIMEOUT_MS);
     return { ok: true };
   } catch (error) {
     console.error(`health: ${(error as Error).message}`);

@@ -3,6 +3,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { isSlug } from '../../../contracts';
 import { NotFoundError } from '../../../lib/db/errors';
 import { env } from '../../../lib/config/env';
 import { challengePageData, type ChallengePageData } from '../../../lib/web/challenge-page';
@@ -15,7 +16,7 @@ export const dynamic = 'force-dynamic';
 type Props = { params: Promise<{ slug: string }> };
 
 async function load(slug: string): Promise<ChallengePageData> {
-  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(slug)) notFound();
+  if (!isSlug(slug)) notFound();
   try {
     return await challengePageData(slug);
   } catch (error) {

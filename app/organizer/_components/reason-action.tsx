@@ -3,6 +3,7 @@
 // "Reason" box and Confirm / Cancel; the server's answer (or its refusal) is shown in words.
 import { useRouter } from 'next/navigation';
 import { useId, useState, type FormEvent } from 'react';
+import { firstIssue } from '../../../contracts/zod-issues';
 import type { ActionResult } from '../../../lib/web/safe-action';
 import { reasonSchema, REASON_MAX } from '../../../lib/web/organizer-settings-form';
 
@@ -39,7 +40,7 @@ export function ReasonAction({
     event.preventDefault();
     const reason = reasonSchema.safeParse(new FormData(event.currentTarget).get('reason') ?? '');
     if (!reason.success) {
-      setReasonError(reason.error.issues[0]?.message ?? 'Give a reason');
+      setReasonError(firstIssue(reason.error, 'Give a reason'));
       return;
     }
     setReasonError(null);

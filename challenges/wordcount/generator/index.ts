@@ -1,7 +1,6 @@
 // The wordcount input generator: a deterministic, streaming, fixed-memory synthetic Hungarian
 // Wikipedia XML dump of any size, from a seed. Used by `perfjudge gen` and the judge.
-import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { writeChunksToFile } from '../../../lib/challenge/challenge-code';
 import { DumpWriter } from './dump-writer';
 import { fnv1a32, mix32, Xoshiro128 } from './prng';
 import { Vocabulary } from './vocabulary';
@@ -10,7 +9,7 @@ export { WordStats, type InputStats } from './stats';
 
 /**
  * Identifies the byte stream this code produces for a (seed, size). Any change to the generator's
- * output (caught by the pinned hash in tests/unit/generator.test.ts) must bump this AND the
+ * output (caught by the pinned hash in tests/unit/wordcount-generator.test.ts) must bump this AND the
  * wordcount manifest's `version`, because cached inputs and published results depend on it.
  */
 export const WORDCOUNT_GENERATOR_VERSION = 1;
@@ -97,25 +96,9 @@ export function generateWordcountInput(
 }
 
 /** Writes the input to a file (created or truncated) and returns its size and SHA-256. */
-export async function generateToFile(
+export function generateToFile(
   path: string,
   options: WordcountInputOptions,
 ): Promise<{ bytes: number; sha256: string }> {
-  const hash = createHash('sha256');
-  const file = await open(path, 'w');
-  let bytes = 0;
-  try {
-    for (const chunk of wordcountInputChunks(options)) {
-      hash.update(chunk);
-      let offset = 0;
-      while (offset < chunk.length) {
-        const { bytesWritten } = await file.write(chunk, offset, chunk.length - offset);
-        offset += bytesWritten;
-      }
-      bytes += chunk.length;
-    }
-  } finally {
-    await file.close();
-  }
-  return { bytes, sha256: hash.digest('hex') };
+  return writeChunksToFile(path, wordcountInputChunks(options));
 }

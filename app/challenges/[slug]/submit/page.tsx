@@ -2,6 +2,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { isSlug } from '../../../../contracts';
 import { NotFoundError } from '../../../../lib/db/errors';
 import { formatDate } from '../../../../lib/web/format';
 import { requireUser } from '../../../../lib/web/session';
@@ -13,7 +14,7 @@ export const metadata: Metadata = { title: 'Submit' };
 
 export default async function SubmitPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(slug)) notFound();
+  if (!isSlug(slug)) notFound();
   const user = await requireUser(`/challenges/${slug}/submit`);
   let data;
   try {

@@ -4,6 +4,7 @@
 import { useRouter } from 'next/navigation';
 import { useState, type ChangeEvent } from 'react';
 import { z } from 'zod';
+import { firstIssue } from '../../../../contracts/zod-issues';
 import type { PreviewPatchResult } from '../../../../lib/submit/submit-patch';
 import { formatBytes } from '../../../../lib/web/format';
 import { createSubmission, previewSubmission } from './actions';
@@ -46,7 +47,7 @@ export function SubmitForm({ slug, patchBytes }: { slug: string; patchBytes: num
   async function check() {
     const parsed = patchSchema.safeParse(patch);
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Invalid patch');
+      setError(firstIssue(parsed.error, 'Invalid patch'));
       return;
     }
     setBusy('check');

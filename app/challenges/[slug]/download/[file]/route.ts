@@ -2,6 +2,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
+import { slugSchema } from '../../../../../contracts';
 import { loadChallenge } from '../../../../../lib/challenge/load-manifest';
 import { db } from '../../../../../lib/db/client';
 import { getContest } from '../../../../../lib/db/get-contest';
@@ -16,7 +17,7 @@ import {
 export const dynamic = 'force-dynamic';
 
 const paramsSchema = z.object({
-  slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/),
+  slug: slugSchema,
   file: z.string().max(100),
 });
 

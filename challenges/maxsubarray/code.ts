@@ -1,0 +1,11 @@
+// What the maxsubarray package registers with the judge (lib/challenge/challenge-code.ts).
+import type { ChallengeCode } from '../../lib/challenge/challenge-code';
+import { MAXSUBARRAY_GENERATOR_VERSION, maxSubarrayInputChunks } from './generator';
+import { referenceOutputSha256, writeReferenceOutput } from './reference/maxsubarray-reference';
+
+export const code: ChallengeCode = {
+  generatorVersion: MAXSUBARRAY_GENERATOR_VERSION,
+  inputChunks: ({ sizeBytes, seed }) => maxSubarrayInputChunks({ sizeBytes, seed }),
+  writeReferenceOutput,
+  referenceOutputSha256,
+};

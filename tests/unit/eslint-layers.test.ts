@@ -1,0 +1,107 @@
+// The direction of imports is the linter's (eslint.layers.mjs, rule perfjudge/layers): `npm test`
+// runs `eslint .`, so a wrong-way import fails it. Shown here by linting source text as a file at
+// the path it would have (ESLint picks the rules by that path; nothing is written to the tree).
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../lib/config/env';
+
+const eslint = new ESLint({ cwd: REPO_ROOT });
+
+/** The perfjudge/layers messages for `code` linted as the file at `file` (repository-relative). */
+async function layerErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(REPO_ROOT, file) });
+  return result!.messages.filter((m) => m.ruleId === 'perfjudge/layers').map((m) => m.message);
+}
+
+describe('the layers rule', () => {
+  it('fails a runner file that reaches the database, Prisma or the queue producer', async () => {
+    expect(
+      await layerErrors(
+        'runner/judge/wrong-way.ts',
+        "import { db } from '../../lib/db/client';\nexport const x = db;\n",
+      ),
+    ).toEqual([
+      'runner/judge/wrong-way.ts must not import lib/db/client: runners need Redis only: no database, Prisma or web code on a judge host.',
+    ]);
+    expect(
+      await layerErrors(
+        'runner/service/wrong-way.ts',
+        "import { PrismaClient } from '@prisma/client';\nimport { enqueueSubmission } from '../../lib/queue/producer';\nexport const x = [PrismaClient, enqueueSubmission];\n",
+      ),
+    ).toHaveLength(2);
+    // Type-only and dynamic imports count too: the rule is about what depends on what.
+    expect(
+      await layerErrors(
+        'cli/commands/runner.ts',
+        "import type { Db } from '../../lib/db/client';\nexport const load = () => import('../../scorer/service');\nexport type X = Db;\n",
+      ),
+    ).toHaveLength(2);
+  });
+
+  it('keeps perfjudge doctor and the judge library free of the queue and the database', async () => {
+    expect(
+      await layerErrors(
+        'cli/commands/doctor.ts',
+        "import { Queue } from 'bullmq';\nimport { db } from '../../lib/db/client';\nexport const x = [Queue, db];\n",
+      ),
+    ).toHaveLength(2);
+    expect(
+      await layerErrors(
+        'runner/host/wrong-way.ts',
+        "import { startHeartbeat } from '../service/heartbeat';\nexport const x = startHeartbeat;\n",
+      ),
+    ).toEqual([
+      'runner/host/wrong-way.ts must not import runner/service/heartbeat: the judge library runs without a queue: perfjudge judge and doctor (packed for contestants) need no Redis.',
+    ]);
+  });
+
+  it('fails the web app loading the sandbox, and contracts/ importing anything of ours', async () => {
+    expect(
+      await layerErrors(
+        'app/wrong-way.ts',
+        "import { createSandbox } from '../runner/sandbox';\nexport const x = createSandbox;\n",
+      ),
+    ).toEqual([
+      'app/wrong-way.ts must not import runner/sandbox: the web app and the data layer never load code that drives compilers or sandboxes.',
+    ]);
+    expect(
+      await layerErrors(
+        'contracts/wrong-way.ts',
+        "import { env } from '../lib/config/env';\nexport const x = env;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await layerErrors(
+        'lib/challenge/wrong-way.ts',
+        "import { db } from '../db/client';\nexport const x = db;\n",
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('passes the imports that go the right way, and the real runner entry points', async () => {
+    expect(
+      await layerErrors(
+        'runner/judge/right-way.ts',
+        "import { z } from 'zod';\nimport { slugSchema } from '../../contracts';\nimport { loadChallenge } from '../../lib/challenge/load-manifest';\nimport { createSandbox } from '../sandbox';\nexport const x = [z, slugSchema, loadChallenge, createSandbox];\n",
+      ),
+    ).toEqual([]);
+    for (const file of [
+      'runner/service/index.ts',
+      'runner/service/runner-service.ts',
+      'cli/commands/runner.ts',
+      'cli/commands/doctor.ts',
+    ])
+      expect(
+        await layerErrors(file, await readFile(path.join(REPO_ROOT, file), 'utf8')),
+        file,
+      ).toEqual([]);
+  });
+
+  it('is part of npm test: scripts/test.sh lints the whole tree', async () => {
+    expect(await readFile(path.join(REPO_ROOT, 'scripts/test.sh'), 'utf8')).toMatch(
+      /^npx eslint \.$/m,
+    );
+  });
+});
