@@ -2,6 +2,7 @@
 // request is the platform's bug and must fail before anything runs.
 import path from 'node:path';
 import { z } from 'zod';
+import { deniedSyscallSchema, syscallsToDeny } from '../../contracts';
 import { SANDBOX_COUNTERS } from './counters';
 import type { SandboxRequest } from './sandbox';
 
@@ -25,6 +26,7 @@ const requestSchema = z.object({
   stderrBytes: z.number().int().nonnegative().optional(),
   cpu: z.number().int().nonnegative().max(4095).optional(),
   counters: z.array(z.enum(SANDBOX_COUNTERS)).optional(),
+  allowSyscalls: z.array(deniedSyscallSchema).optional(),
   limits: z.object({
     wallTimeMs: count,
     memoryBytes: count,
@@ -38,7 +40,7 @@ export const DEFAULT_STDERR_BYTES = 64 * 1024;
 
 export interface NormalizedRequest extends Omit<
   SandboxRequest,
-  'cwd' | 'env' | 'stderrBytes' | 'readOnly' | 'counters'
+  'cwd' | 'env' | 'stderrBytes' | 'readOnly' | 'counters' | 'allowSyscalls'
 > {
   cwd: string;
   /** Each event once, in the order asked. */
@@ -46,6 +48,8 @@ export interface NormalizedRequest extends Omit<
   env: Record<string, string>;
   stderrBytes: number;
   readOnly: { host: string; sandbox: string }[];
+  /** The syscall filter's deny list: every denied syscall the request does not allow. */
+  denySyscalls: string[];
 }
 
 /**
@@ -59,9 +63,10 @@ export function normalizeRequest(request: SandboxRequest): NormalizedRequest {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     throw new TypeError(`invalid sandbox request: ${issues}`);
   }
-  const r = parsed.data;
+  const { allowSyscalls, ...r } = parsed.data;
   return {
     ...r,
+    denySyscalls: syscallsToDeny(allowSyscalls),
     cwd: r.cwd ?? r.workDir,
     env: { PATH: '/usr/bin:/bin', HOME: r.workDir, LC_ALL: 'C', ...r.env },
     stderrBytes: r.stderrBytes ?? DEFAULT_STDERR_BYTES,
