@@ -1,7 +1,7 @@
 // The challenge manifest: everything that defines one contest, validated before anything uses it.
 import { z } from 'zod';
 import { byteSizeSchema } from './size';
-import { deniedSyscallSchema } from './syscalls';
+import { allowableSyscallSchema } from './syscalls';
 
 export const TARGET_IDS = ['linux-intel', 'windows-amd'] as const;
 export const targetIdSchema = z.enum(TARGET_IDS);
@@ -74,7 +74,7 @@ export const limitsSchema = z.strictObject({
   fileBytes: byteSizeSchema,
   processes: z.number().int().positive(),
   /** Syscalls of contracts/syscalls.ts DENIED_SYSCALLS this challenge's programs may use. */
-  allowSyscalls: z.array(deniedSyscallSchema).max(64).optional(),
+  allowSyscalls: z.array(allowableSyscallSchema).max(64).optional(),
 });
 export type Limits = z.infer<typeof limitsSchema>;
 

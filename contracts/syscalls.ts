@@ -72,8 +72,20 @@ export const DENIED_SYSCALLS = [
 ] as const;
 export type DeniedSyscall = (typeof DENIED_SYSCALLS)[number];
 
-export const deniedSyscallSchema = z.enum(DENIED_SYSCALLS, {
-  error: (issue) => `${String(issue.input)} is not a syscall the sandbox denies`,
+/**
+ * Denied whatever a challenge says: the uid's own keyring (`@u`) outlives every run and is shared
+ * by all of them, so no fresh session keyring could stop a key left there.
+ */
+export const NEVER_ALLOWED_SYSCALLS = ['keyctl', 'add_key', 'request_key'] as const;
+
+const ALLOWABLE = DENIED_SYSCALLS.filter(
+  (name) => !(NEVER_ALLOWED_SYSCALLS as readonly string[]).includes(name),
+);
+
+/** A syscall a challenge (or a trusted tool's run) may allow. */
+export const allowableSyscallSchema = z.enum(ALLOWABLE as [string, ...string[]], {
+  error: (issue) =>
+    `${String(issue.input)} is not a syscall a challenge may allow (one of ${ALLOWABLE.join(', ')})`,
 });
 
 /** The deny list for a run: every denied syscall the challenge does not allow. */

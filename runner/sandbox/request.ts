@@ -2,7 +2,7 @@
 // request is the platform's bug and must fail before anything runs.
 import path from 'node:path';
 import { z } from 'zod';
-import { deniedSyscallSchema, syscallsToDeny } from '../../contracts';
+import { allowableSyscallSchema, syscallsToDeny } from '../../contracts';
 import { SANDBOX_COUNTERS } from './counters';
 import type { SandboxRequest } from './sandbox';
 
@@ -26,7 +26,7 @@ const requestSchema = z.object({
   stderrBytes: z.number().int().nonnegative().optional(),
   cpu: z.number().int().nonnegative().max(4095).optional(),
   counters: z.array(z.enum(SANDBOX_COUNTERS)).optional(),
-  allowSyscalls: z.array(deniedSyscallSchema).optional(),
+  allowSyscalls: z.array(allowableSyscallSchema).optional(),
   limits: z.object({
     wallTimeMs: count,
     memoryBytes: count,
