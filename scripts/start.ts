@@ -32,6 +32,8 @@ const exec = promisify(execFile);
 const CHALLENGES = ['wordcount'];
 const BIN = path.join(REPO_ROOT, 'bin', 'perfjudge.mjs');
 const NEXT_BIN = path.join(REPO_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+/** `next start` with client addresses from the connection (lib/web/client-address.ts). */
+const WEB_SERVER = path.join(REPO_ROOT, 'scripts', 'web-server.mjs');
 
 const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
 const warn = (line: string) => process.stderr.write(`[start] ${line}\n`);
@@ -67,7 +69,7 @@ async function loadSecrets(dataDir: string, seedNames: string[]): Promise<Secret
 }
 
 /** The newest modification time of the web app's sources (what `next build` compiles). */
-function newestSource(): number {
+export function newestSource(): number {
   let newest = 0;
   const visit = (p: string) => {
     let s;
@@ -503,7 +505,7 @@ export async function main(): Promise<number> {
     const web = startChild({
       name: 'web',
       command: process.execPath,
-      args: [NEXT_BIN, 'start', '--port', String(config.PORT)],
+      args: [WEB_SERVER, '--port', String(config.PORT)],
       cwd: REPO_ROOT,
       env: webEnv,
     });

@@ -13,6 +13,7 @@ import type {
 } from '../../contracts';
 import { emptyStages } from '../../contracts';
 import type { Challenge } from '../../lib/challenge/load-manifest';
+import { REPO_ROOT } from '../../lib/config/env';
 import { cachedBuild, buildChallengeTree, type BuildResult } from '../build';
 import {
   cpuBusyShares,
@@ -32,6 +33,7 @@ import { runProfile } from './profile-stage';
 import { createScratch } from './scratch';
 import { runTests } from './test-stage';
 import { decideVerdict, type VerdictFacts } from './verdict';
+import { judgingHostPaths, scrubHostPaths, scrubText, type HostPath } from './host-paths';
 
 /** Room for everything a judging writes: twice the largest file, at least 256 MiB. */
 function scratchBytes(limits: { fileBytes: number }): number {
@@ -80,11 +82,13 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
   const targetSpec = manifest.targets[target];
   const stageDurationsMs: Partial<Record<Stage, number>> = {};
   const warnings: string[] = [];
+  // The runner's folders as a contestant is shown them (set once the scratch folder exists).
+  let shownPaths: HostPath[] = [];
   const progress = (stage: Stage, fraction: number, message: string) =>
     options.onProgress?.({
       stage,
       fraction: Math.min(1, Math.max(0, fraction)),
-      message: message.slice(0, 500),
+      message: scrubText(message, shownPaths).slice(0, 500),
     });
   const log = (line: string) => options.onLog?.(line);
   const checkCancelled = () => {
@@ -147,6 +151,17 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
   }
   const boxDir = path.join(workDir, 'box');
   await mkdir(boxDir);
+  shownPaths = judgingHostPaths({
+    srcDir: path.join(boxDir, 'src'),
+    buildDir: path.join(boxDir, 'build'),
+    boxDir,
+    workDir,
+    harnessDir: challenge.harnessDir,
+    templateDir: challenge.templateDir,
+    challengeDir: challenge.dir,
+    dataDir: path.resolve(options.dataDir),
+    repoRoot: REPO_ROOT,
+  });
   let stage: Stage = 'intake';
   let stageStart = performance.now();
   const enter = (next: Stage) => {
@@ -378,6 +393,8 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     result.verdict = decision.verdict;
     result.message = decision.reason;
     warnings.push(...decision.warnings);
+    // Everything in the result is shown to the contestant: no host path leaves the judge.
+    Object.assign(result, scrubHostPaths(result, shownPaths));
     const finished = new Date();
     result.finishedAt = finished.toISOString();
     result.durationMs = finished.getTime() - started.getTime();
