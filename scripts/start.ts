@@ -69,7 +69,7 @@ async function loadSecrets(dataDir: string, seedNames: string[]): Promise<Secret
 }
 
 /** The newest modification time of the web app's sources (what `next build` compiles). */
-export function newestSource(): number {
+function newestSource(): number {
   let newest = 0;
   const visit = (p: string) => {
     let s;

@@ -8,4 +8,5 @@ import { register } from 'tsx/esm/api';
 process.env.NODE_ENV = 'production';
 register();
 const { main } = await import('./web-server.ts');
-process.exitCode = await main(process.argv.slice(2));
+// Exit once it has stopped serving: the database pool and Redis connections would keep it alive.
+process.exit(await main(process.argv.slice(2)));

@@ -108,6 +108,6 @@ export async function main(argv: string[]): Promise<number> {
       resolve();
     });
   });
-  await app.close?.();
+  await Promise.race([app.close?.(), new Promise((resolve) => setTimeout(resolve, 5_000))]);
   return 0;
 }

@@ -59,7 +59,10 @@ async function isKnownAddress(email: string, address: string): Promise<boolean> 
 }
 
 /** Counts one sign-in attempt; a refusal says which limit and when to try again. */
-export async function limitSignIn(address: string, rawEmail: unknown): Promise<LimitRefusal | null> {
+export async function limitSignIn(
+  address: string,
+  rawEmail: unknown,
+): Promise<LimitRefusal | null> {
   const byAddress = await consume('sign-in-address', addressKey(address), SIGN_IN_PER_ADDRESS);
   if (!byAddress.allowed) {
     const wait = byAddress.retryAfter ?? SIGN_IN_PER_ADDRESS.window;

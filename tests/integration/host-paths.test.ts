@@ -53,9 +53,10 @@ std::vector<WordCount> wordcount(std::string filePath) {
     const result = await judgeForTest(patch, { publicBytes: null });
     expect(result.verdict).toBe('WRONG_ANSWER');
     const got = (result.stages.test?.cases ?? []).flatMap((c) => c.diff.map((d) => d.got ?? ''));
-    expect(got.some((line) => /^\/judge\/work\/run-\w+\t1$/.test(line)), got.join('\n')).toBe(
-      true,
-    );
+    expect(
+      got.some((line) => /^\/judge\/work\/run-\w+\t1$/.test(line)),
+      got.join('\n'),
+    ).toBe(true);
     expectNoHostPath(result);
   });
 });

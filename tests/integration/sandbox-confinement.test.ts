@@ -38,7 +38,9 @@ function request(overrides: Partial<SandboxRequest>): SandboxRequest {
 
 /** `sh -c script` in the sandbox; stdout and stderr merged, as the build's executor does. */
 async function shell(script: string, extra: Partial<SandboxRequest> = {}) {
-  const r = await sandbox.run(request({ command: '/bin/sh', args: ['-c', `${script} 2>&1`], ...extra }));
+  const r = await sandbox.run(
+    request({ command: '/bin/sh', args: ['-c', `${script} 2>&1`], ...extra }),
+  );
   return { code: r.exitCode, out: r.stdout?.toString('utf8') ?? '' };
 }
 

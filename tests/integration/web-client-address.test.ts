@@ -5,9 +5,10 @@
 // address still gets in; accounts per address and per hour are capped.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_PER_ACCOUNT, SIGN_IN_PER_ADDRESS } from '../../lib/auth/auth-limits';
@@ -15,7 +16,6 @@ import { env, REPO_ROOT } from '../../lib/config/env';
 import { createUser } from '../../lib/db/create-user';
 import { freePort } from '../../lib/net/free-port';
 import { CLIENT_ADDRESS_HEADER } from '../../lib/web/client-address';
-import { newestSource } from '../../scripts/start';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { registerChallenge } from '../helpers/db-fixtures';
 import { deleteKeys } from '../helpers/queue';
@@ -101,6 +101,24 @@ const signIn = (email: string, password: string, from: string, headers = forgedH
 const signUp = (email: string, from: string, headers = forgedHeaders()) =>
   post('/api/auth/sign-up/email', { email, password: PASSWORD, name: 'Someone' }, from, headers);
 
+/**
+ * The newest modification time of what `next build` compiles. (Not scripts/start.ts's own copy:
+ * importing that module would resolve to start.mjs, which starts the whole platform.)
+ */
+function newestSource(): number {
+  let newest = 0;
+  const visit = (p: string) => {
+    const s = statSync(p, { throwIfNoEntry: false });
+    if (!s) return;
+    if (!s.isDirectory()) newest = Math.max(newest, s.mtimeMs);
+    else if (!/(node_modules|generated)$/.test(p))
+      for (const entry of readdirSync(p)) visit(path.join(p, entry));
+  };
+  for (const p of ['app', 'lib', 'contracts', 'public', 'next.config.ts', 'package-lock.json'])
+    visit(path.join(REPO_ROOT, p));
+  return newest;
+}
+
 /** `next build` into this file's folder unless it is newer than every source. */
 function ensureBuild(): void {
   const buildId = path.join(REPO_ROOT, DIST_DIR, 'BUILD_ID');
@@ -162,7 +180,9 @@ afterAll(async () => {
   if (server && server.exitCode === null) {
     const gone = new Promise((resolve) => server!.once('exit', resolve));
     server.kill('SIGTERM');
-    await gone;
+    const stopped = await Promise.race([gone.then(() => true), sleep(20_000).then(() => false)]);
+    if (!stopped) server.kill('SIGKILL');
+    expect(stopped, 'the web server stops on SIGTERM').toBe(true);
   }
   const redis = new Redis(env().REDIS_URL, { maxRetriesPerRequest: null });
   await deleteKeys(redis, `${PREFIX}:*`);
@@ -257,8 +277,8 @@ describe('sign-up', () => {
     const full = await signUp(email(++n), from(50));
     expect(full.status).toBe(429);
     expect(full.body).toMatch(/in the last hour/);
-    expect(
-      await database.db.user.count({ where: { email: { startsWith: `new-${tag}-` } } }),
-    ).toBe(SIGNUPS_PER_HOUR);
+    expect(await database.db.user.count({ where: { email: { startsWith: `new-${tag}-` } } })).toBe(
+      SIGNUPS_PER_HOUR,
+    );
   });
 });

@@ -54,7 +54,10 @@ describe('resolveClientAddress', () => {
 
   it('takes X-Real-IP from a trusted proxy that sends no X-Forwarded-For', () => {
     expect(
-      resolveClientAddress({ peer: '10.0.0.5', forwardedFor: undefined, realIp: '198.51.100.8' }, proxy),
+      resolveClientAddress(
+        { peer: '10.0.0.5', forwardedFor: undefined, realIp: '198.51.100.8' },
+        proxy,
+      ),
     ).toBe('198.51.100.8');
   });
 
@@ -62,9 +65,9 @@ describe('resolveClientAddress', () => {
     expect(normalizeAddress('::ffff:127.0.0.1')).toBe('127.0.0.1');
     expect(normalizeAddress('[::1]')).toBe('::1');
     expect(normalizeAddress('not-an-ip')).toBeNull();
-    expect(resolveClientAddress({ peer: undefined, forwardedFor: '1.2.3.4', realIp: undefined }, none)).toBe(
-      UNKNOWN_ADDRESS,
-    );
+    expect(
+      resolveClientAddress({ peer: undefined, forwardedFor: '1.2.3.4', realIp: undefined }, none),
+    ).toBe(UNKNOWN_ADDRESS);
   });
 
   it('counts an IPv6 client by its /64', () => {
