@@ -73,7 +73,7 @@ export const limitsSchema = z.strictObject({
   /** Largest file a run or build may write. */
   fileBytes: byteSizeSchema,
   processes: z.number().int().positive(),
-  /** Syscalls of contracts/syscalls.ts DENIED_SYSCALLS this challenge's programs may use. */
+  /** Denied syscalls (contracts/syscalls.ts) this challenge's programs may use; never the keyrings. */
   allowSyscalls: z.array(allowableSyscallSchema).max(64).optional(),
 });
 export type Limits = z.infer<typeof limitsSchema>;

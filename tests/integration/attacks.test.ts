@@ -430,7 +430,7 @@ describe('containment: attacks that must fail quietly (ACCEPTED)', () => {
     }
   });
 
-  it('state shared between runs (files, /dev/shm, System V shm) would allow caching', async () => {
+  it('state shared between runs (files, /dev/shm, System V and POSIX IPC) would allow caching', async () => {
     const judged = await judgeAttack('state-between-runs', await attackPatch('state-between-runs'));
     await expectContained(judged);
     expect(judged.elapsedMs).toBeLessThan(JUDGING_BUDGET_MS);
