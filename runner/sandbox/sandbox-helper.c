@@ -318,10 +318,12 @@ static void sync_socket(int sync[2]) {
 static const char *seccomp_deny = NULL;
 
 /* The runner's session keyring (a systemd service or a login shell has one) would be shared by
- * every run: a solution could leave keys in it for a later run. Join a new, empty, anonymous one;
- * ENOSYS means the kernel has no keyrings at all, so there is nothing to share. */
+ * every run: a solution could leave keys in it for a later run. Join a new, empty, anonymous one.
+ * ENOSYS (a kernel without keyrings) and EPERM (an outer seccomp profile such as Docker's default
+ * one, which binds the command too) both mean the command cannot reach any keyring either. */
 static void join_fresh_session_keyring(void) {
-  if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS)
+  if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS &&
+      errno != EPERM)
     die("keyctl(KEYCTL_JOIN_SESSION_KEYRING)");
 }
 
