@@ -1,6 +1,7 @@
 // Which address a request is counted under: the peer's, unless the peer is a trusted proxy.
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { isAddressOrCidr } from '../../lib/config/env';
+import { isAddressOrCidr, REPO_ROOT } from '../../lib/config/env';
 import {
   addressKey,
   CLIENT_ADDRESS_HEADER,
@@ -86,6 +87,23 @@ describe('PERFJUDGE_TRUSTED_PROXIES entries', () => {
     'refuses %s',
     (entry) => expect(isAddressOrCidr(entry)).toBe(false),
   );
+
+  it('stops a process at start-up with a message naming the variable and the bad entry', () => {
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '-e', "import('./lib/config/env.ts').then((m) => m.env())"],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, PERFJUDGE_TRUSTED_PROXIES: '10.0.0.5, proxy.example' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain(
+      'PERFJUDGE_TRUSTED_PROXIES: proxy.example is not an IP address or CIDR range',
+    );
+  });
 });
 
 describe('withTrustedClientAddress', () => {
