@@ -352,6 +352,12 @@ static void apply_syscall_filter(const char *deny_list) {
   }
   int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ERRNO(EPERM));
   if (rc < 0) filter_error("bad-architecture action", rc);
+  /* x32 syscalls (the native table's numbers plus bit 30) count as x86_64 to the kernel's arch
+   * check: without their own table in the filter, `keyctl | 0x40000000` would pass it. */
+  if (seccomp_arch_native() == SCMP_ARCH_X86_64) {
+    rc = seccomp_arch_add(ctx, SCMP_ARCH_X32);
+    if (rc < 0 && rc != -EEXIST) filter_error("x32 table", rc);
+  }
   char name[64];
   for (const char *p = deny_list; p && *p;) {
     const char *end = strchr(p, ',');
