@@ -10,3 +10,4 @@ export * from './jobs';
 export * from './job-helper-report';
 export * from './portability';
 export * from './host-report';
+export * from './syscalls';

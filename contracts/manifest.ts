@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { byteSizeSchema } from './size';
 import { KEBAB_CASE_PATTERN, slugSchema } from './slug';
+import { allowableSyscallSchema } from './syscalls';
 
 export const TARGET_IDS = ['linux-intel', 'windows-amd'] as const;
 export const targetIdSchema = z.enum(TARGET_IDS);
@@ -73,6 +74,8 @@ export const limitsSchema = z.strictObject({
   /** Largest file a run or build may write. */
   fileBytes: byteSizeSchema,
   processes: z.number().int().positive(),
+  /** Denied syscalls (contracts/syscalls.ts) this challenge's programs may use; never the keyrings. */
+  allowSyscalls: z.array(allowableSyscallSchema).max(64).optional(),
 });
 export type Limits = z.infer<typeof limitsSchema>;
 

@@ -13,7 +13,7 @@
 FROM node:20-bookworm
 RUN apt-get update \
   && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-     clang cmake ninja-build bubblewrap linux-perf valgrind git binutils gcc \
+     clang cmake ninja-build bubblewrap linux-perf valgrind git binutils gcc libseccomp-dev \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./

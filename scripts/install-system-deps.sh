@@ -22,11 +22,22 @@ declare -A PACKAGES=(
   [wine]=wine
   [x86_64-w64-mingw32-g++-posix]=g++-mingw-w64-x86-64
   [x86_64-w64-mingw32-gcc]=gcc-mingw-w64-x86-64
+  # The attack tests run the judge under a session keyring (`keyctl session`).
+  [keyctl]=keyutils
+)
+
+# header or library file → Debian package that provides it (nothing on PATH shows these)
+declare -A FILES=(
+  # The sandbox helper's syscall filter (runner/sandbox/sandbox-helper.c links -lseccomp).
+  [/usr/include/seccomp.h]=libseccomp-dev
 )
 
 missing=()
 for cmd in "${!PACKAGES[@]}"; do
   command -v "$cmd" >/dev/null 2>&1 || missing+=("${PACKAGES[$cmd]}")
+done
+for file in "${!FILES[@]}"; do
+  [ -e "$file" ] || missing+=("${FILES[$file]}")
 done
 
 if [ ${#missing[@]} -eq 0 ]; then

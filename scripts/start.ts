@@ -43,6 +43,8 @@ const exec = promisify(execFile);
 const CHALLENGES = ['wordcount'];
 const BIN = path.join(REPO_ROOT, 'bin', 'perfjudge.mjs');
 const NEXT_BIN = path.join(REPO_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+/** `next start` with client addresses from the connection (lib/web/client-address.ts). */
+const WEB_SERVER = path.join(REPO_ROOT, 'scripts', 'web-server.mjs');
 
 /** When `npm start` began (scripts/start.mjs sets it before installing anything). */
 let beganAt = Date.now();
@@ -628,7 +630,7 @@ export async function main(): Promise<number> {
     const web = service(
       'web',
       'web',
-      [NEXT_BIN, 'start', '--port', String(config.PORT)],
+      [WEB_SERVER, '--port', String(config.PORT)],
       webEnv,
       (child) => waitFor('the web server', () => healthy(localUrl), 180_000, child),
     );

@@ -1,14 +1,18 @@
 // Accounts for the web app with Better Auth: e-mail + password sign-up and sign-in (our scrypt hash,
-// lib/auth/password.ts), database sessions in PostgreSQL, sign-in attempts rate-limited in Redis.
+// lib/auth/password.ts), database sessions in PostgreSQL, sign-in and sign-up rate-limited in Redis
+// per client address and per account (lib/auth/auth-limits.ts).
 // The organizer role is a user field nobody can set through sign-up (input: false).
 import { randomBytes } from 'node:crypto';
 import { betterAuth } from 'better-auth';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { nextCookies } from 'better-auth/next-js';
 import { env } from '../config/env';
 import { db } from '../db/client';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../web/account-forms';
+import { CLIENT_ADDRESS_HEADER, clientAddressOf } from '../web/client-address';
 import { consumeRate } from '../web/rate-limit';
+import { limitSignIn, limitSignUp, rememberSignIn, type LimitRefusal } from './auth-limits';
 import { hashPassword, verifyPassword } from './password';
 
 function authSecret(): string {
@@ -18,6 +22,19 @@ function authSecret(): string {
     'web: PERFJUDGE_AUTH_SECRET is not set: using a random one, so sessions end when the server restarts',
   );
   return randomBytes(32).toString('base64url');
+}
+
+function tooManyRequests(refusal: LimitRefusal): APIError {
+  const seconds = String(refusal.retryAfter);
+  return new APIError(
+    'TOO_MANY_REQUESTS',
+    { message: refusal.message, code: 'RATE_LIMITED' },
+    { 'Retry-After': seconds, 'X-Retry-After': seconds },
+  );
+}
+
+function email(body: unknown): unknown {
+  return body && typeof body === 'object' ? (body as { email?: unknown }).email : undefined;
 }
 
 function createAuth() {
@@ -43,20 +60,40 @@ function createAuth() {
       },
     },
     session: { expiresIn: 30 * 24 * 3600, updateAge: 24 * 3600 },
+    // Every endpoint per address; sign-in and sign-up have their own rules in the hooks below.
     rateLimit: {
       enabled: true,
       window: 60,
       max: 100,
-      customRules: {
-        '/sign-in/email': { window: 60, max: 5 },
-        '/sign-up/email': { window: 3600, max: 10 },
-      },
+      customRules: { '/sign-in/email': false, '/sign-up/email': false },
       customStorage: { consume: (key, rule) => consumeRate('auth', key, rule) },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        const address = clientAddressOf(ctx.headers);
+        if (ctx.path === '/sign-in/email') {
+          const refusal = await limitSignIn(address, email(ctx.body));
+          if (refusal) throw tooManyRequests(refusal);
+        } else if (ctx.path === '/sign-up/email') {
+          const refusal = await limitSignUp(address, {
+            perAddressPerDay: config.PERFJUDGE_SIGNUPS_PER_ADDRESS_PER_DAY,
+            perHour: config.PERFJUDGE_SIGNUPS_PER_HOUR,
+          });
+          if (refusal) throw tooManyRequests(refusal);
+        }
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        const signedIn = ctx.path === '/sign-in/email' || ctx.path === '/sign-up/email';
+        if (signedIn && ctx.context.newSession)
+          await rememberSignIn(clientAddressOf(ctx.headers), email(ctx.body));
+      }),
     },
     advanced: {
       // Ids come from the schema's defaults (cuid), like every other table's.
       database: { generateId: false },
       useSecureCookies: config.PERFJUDGE_PUBLIC_URL.startsWith('https:'),
+      // The web server's own header (never a client's X-Forwarded-For): lib/web/client-address.ts.
+      ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
     plugins: [nextCookies()],
   });

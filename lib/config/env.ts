@@ -1,6 +1,7 @@
 // The one place that reads the environment. Everything is validated here at start-up; a bad value
 // stops the process with a message naming the variable. Nothing else reads process.env.
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -29,6 +30,16 @@ function findRepoRoot(): string {
 }
 
 export const REPO_ROOT = findRepoRoot();
+
+/** `1.2.3.4`, `::1`, `10.0.0.0/8` or `fd00::/64`: what a trusted-proxy entry may be. */
+export function isAddressOrCidr(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 const envSchema = z.object({
   /** Where builds, generated inputs and cached outputs live. */
@@ -68,6 +79,28 @@ const envSchema = z.object({
     .refine((v) => (parseByteSize(v) ?? 0) > 0, 'a size like 32MiB')
     .transform((v) => parseByteSize(v)!)
     .optional(),
+  /**
+   * The reverse proxies in front of the web app whose X-Forwarded-For / X-Real-IP it believes, as a
+   * comma-separated list of addresses or CIDR ranges (`10.0.0.5,fd00::/64`). Unset: none, and a
+   * client's address is the connection's peer (lib/web/client-address.ts).
+   */
+  PERFJUDGE_TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const entries = value
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean);
+      for (const entry of entries)
+        if (!isAddressOrCidr(entry))
+          ctx.addIssue({ code: 'custom', message: `${entry} is not an IP address or CIDR range` });
+      return entries;
+    }),
+  /** Accounts one client address may create per day (sign-up); 0 closes sign-up. */
+  PERFJUDGE_SIGNUPS_PER_ADDRESS_PER_DAY: z.coerce.number().int().nonnegative().default(3),
+  /** Accounts the whole platform accepts per hour, from all addresses together. */
+  PERFJUDGE_SIGNUPS_PER_HOUR: z.coerce.number().int().nonnegative().default(60),
   /** Set by Next.js: 'production' for `next start`. */
   NODE_ENV: z.enum(['development', 'production', 'test']).optional(),
 });

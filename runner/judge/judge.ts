@@ -14,6 +14,7 @@ import type {
 import { emptyStages } from '../../contracts';
 import { hugePageHint } from '../../lib/challenge/host-conditions';
 import type { Challenge } from '../../lib/challenge/load-manifest';
+import { REPO_ROOT } from '../../lib/config/env';
 import { cachedBuild, buildChallengeTree, type BuildResult } from '../build';
 import {
   cpuBusyShares,
@@ -35,6 +36,7 @@ import { runProfile } from './profile-stage';
 import { createScratch } from './scratch';
 import { runTests } from './test-stage';
 import { decideVerdict, type VerdictFacts } from './verdict';
+import { judgingHostPaths, scrubHostPaths, scrubText, type HostPath } from './host-paths';
 
 /** Room for everything a judging writes: twice the largest file, at least 256 MiB. */
 function scratchBytes(limits: { fileBytes: number }): number {
@@ -85,11 +87,13 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
   const targetSpec = manifest.targets[target];
   const stageDurationsMs: Partial<Record<Stage, number>> = {};
   const warnings: string[] = [];
+  // The runner's folders as a contestant is shown them (set once the scratch folder exists).
+  let shownPaths: HostPath[] = [];
   const progress = (stage: Stage, fraction: number, message: string) =>
     options.onProgress?.({
       stage,
       fraction: Math.min(1, Math.max(0, fraction)),
-      message: message.slice(0, 500),
+      message: scrubText(message, shownPaths).slice(0, 500),
     });
   const log = (line: string) => options.onLog?.(line);
   const checkCancelled = () => {
@@ -159,6 +163,17 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
   await mkdir(boxDir);
   // Said to a contestant whose patch maps MAP_HUGETLB pages on hosts without a pool.
   let hugePageNote: string | null = null;
+  shownPaths = judgingHostPaths({
+    srcDir: path.join(boxDir, 'src'),
+    buildDir: path.join(boxDir, 'build'),
+    boxDir,
+    workDir,
+    harnessDir: challenge.harnessDir,
+    templateDir: challenge.templateDir,
+    challengeDir: challenge.dir,
+    dataDir: path.resolve(options.dataDir),
+    repoRoot: REPO_ROOT,
+  });
   let stage: Stage = 'intake';
   let stageStart = performance.now();
   const enter = (next: Stage) => {
@@ -399,6 +414,8 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
         ? `${decision.reason} (${hugePageNote})`
         : decision.reason;
     warnings.push(...decision.warnings);
+    // Everything in the result is shown to the contestant: no host path leaves the judge.
+    Object.assign(result, scrubHostPaths(result, shownPaths));
     const finished = new Date();
     result.finishedAt = finished.toISOString();
     result.durationMs = finished.getTime() - started.getTime();

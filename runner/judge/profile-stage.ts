@@ -116,6 +116,8 @@ async function topdownPerSide(
       wallTimeMs: options.challenge.manifest.limits.benchmarkRunSeconds * 1000,
       stdout: 'hash',
       cpu: options.cpu,
+      // perf opens its counters inside the sandbox: this untimed run (only) may call perf_event_open.
+      allowSyscalls: ['perf_event_open'],
       wrap: (runDir, program) =>
         topdownArgs(perf, vendor, path.join(runDir, TOPDOWN_FILE), program)!,
       collect: async (runDir) => {

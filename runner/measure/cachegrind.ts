@@ -321,6 +321,7 @@ export async function runCachegrind(options: RunCachegrindOptions): Promise<Cach
       env: { PATH: '/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C' },
       stdout: 'hash',
       ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
+      ...(options.limits.allowSyscalls ? { allowSyscalls: options.limits.allowSyscalls } : {}),
       limits: {
         wallTimeMs: options.wallTimeMs ?? options.limits.benchmarkRunSeconds * 1000,
         memoryBytes: options.limits.memory + VALGRIND_MEMORY_HEADROOM_BYTES,

@@ -308,6 +308,7 @@ export async function profileMemory(options: ProfileMemoryOptions): Promise<Memo
       env: { PATH: '/usr/bin:/bin', HOME: runDir, LC_ALL: 'C' },
       stdout: 'hash',
       ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
+      ...(limits.allowSyscalls ? { allowSyscalls: limits.allowSyscalls } : {}),
       limits: {
         wallTimeMs: options.wallTimeMs ?? limits.benchmarkRunSeconds * 1000,
         memoryBytes: limits.memory,

@@ -96,6 +96,8 @@ export function bubblewrapArgs(
   args.push('--remount-ro', '/');
   args.push('--info-fd', String(INFO_FD), '--chdir', req.cwd);
   args.push('--', INIT_PATH, '--inner', String(NOTIFY_FD));
+  // Our init confines the command (fresh session keyring, syscall filter) right before its exec.
+  args.push('--seccomp-deny', req.denySyscalls.join(','));
   // Our init, not the outer helper, opens the counters: the command is its child, bwrap's is not.
   if (req.counters.length) args.push('--counters', req.counters.join(','));
   args.push('--', req.command, ...req.args);

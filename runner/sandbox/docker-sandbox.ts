@@ -93,6 +93,8 @@ export function dockerRunArgs(
   // Docker's default seccomp profile refuses perf_event_open without CAP_PERFMON: there every
   // counter comes back 'unsupported' unless the host's profile allows the call.
   if (req.counters.length) args.push('--counters', req.counters.join(','));
+  // The command is the helper's own child here: the helper confines it right before its exec.
+  args.push('--seccomp-deny', req.denySyscalls.join(','));
   args.push('--', req.command, ...req.args);
   return args;
 }

@@ -38,6 +38,8 @@ export interface CompiledBinarySpec {
   libs?: string[];
   /** File-name suffix of the binary (`.exe` for a Windows helper). */
   suffix?: string;
+  /** Said when no compiler could build it (the packages it needs beyond a compiler). */
+  installHint?: string;
 }
 
 const building = new Map<string, Promise<string>>();
@@ -64,7 +66,17 @@ export function compiledBinary(
 
 /** Path of the compiled sandbox helper. */
 export function helperBinary(options: HelperBinaryOptions = {}): Promise<string> {
-  return compiledBinary({ source: SOURCE_PATH, name: 'sandbox-helper', flags: FLAGS }, options);
+  return compiledBinary(
+    {
+      source: SOURCE_PATH,
+      name: 'sandbox-helper',
+      flags: FLAGS,
+      // The syscall filter of every sandboxed run (there is no sandbox without it).
+      libs: ['-lseccomp'],
+      installHint: 'apt-get install libseccomp-dev (scripts/install-system-deps.sh does)',
+    },
+    options,
+  );
 }
 
 async function build(
@@ -111,7 +123,9 @@ async function build(
   }
   throw new SandboxUnavailableError(
     `cannot build the ${spec.name} (${spec.source}) with a C compiler: ${errors.join('; ')}. ` +
-      `Install one (apt-get install gcc${isStatic ? ' libc6-dev' : ''}).`,
+      (spec.installHint
+        ? `It needs a C compiler and: ${spec.installHint}.`
+        : `Install one (apt-get install gcc${isStatic ? ' libc6-dev' : ''}).`),
   );
 }
 

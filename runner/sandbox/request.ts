@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { issuesInline } from '../../contracts/zod-issues';
+import { allowableSyscallSchema, syscallsToDeny } from '../../contracts';
 import { SANDBOX_COUNTERS } from './counters';
 import type { SandboxRequest } from './sandbox';
 
@@ -26,6 +27,7 @@ const requestSchema = z.object({
   stderrBytes: z.number().int().nonnegative().optional(),
   cpu: z.number().int().nonnegative().max(4095).optional(),
   counters: z.array(z.enum(SANDBOX_COUNTERS)).optional(),
+  allowSyscalls: z.array(allowableSyscallSchema).optional(),
   limits: z.object({
     wallTimeMs: count,
     memoryBytes: count,
@@ -39,7 +41,7 @@ export const DEFAULT_STDERR_BYTES = 64 * 1024;
 
 export interface NormalizedRequest extends Omit<
   SandboxRequest,
-  'cwd' | 'env' | 'stderrBytes' | 'readOnly' | 'counters'
+  'cwd' | 'env' | 'stderrBytes' | 'readOnly' | 'counters' | 'allowSyscalls'
 > {
   cwd: string;
   /** Each event once, in the order asked. */
@@ -47,6 +49,8 @@ export interface NormalizedRequest extends Omit<
   env: Record<string, string>;
   stderrBytes: number;
   readOnly: { host: string; sandbox: string }[];
+  /** The syscall filter's deny list: every denied syscall the request does not allow. */
+  denySyscalls: string[];
 }
 
 /**
@@ -59,9 +63,10 @@ export function normalizeRequest(request: SandboxRequest): NormalizedRequest {
   if (!parsed.success) {
     throw new TypeError(`invalid sandbox request: ${issuesInline(parsed.error)}`);
   }
-  const r = parsed.data;
+  const { allowSyscalls, ...r } = parsed.data;
   return {
     ...r,
+    denySyscalls: syscallsToDeny(allowSyscalls),
     cwd: r.cwd ?? r.workDir,
     env: { PATH: '/usr/bin:/bin', HOME: r.workDir, LC_ALL: 'C', ...r.env },
     stderrBytes: r.stderrBytes ?? DEFAULT_STDERR_BYTES,

@@ -24,11 +24,14 @@
  *     --counters LIST        count these events (comma-separated names of COUNTER_DEFS) on the
  *                            direct child with perf_event_open, from its exec on (Docker); with
  *                            --notify-fd the inner init counts instead and reports on that pipe
+ *     --seccomp-deny LIST    confine the direct child before its exec (Docker; see confine_untrusted);
+ *                            not with --notify-fd, where the child is bwrap and the inner init confines
  *   SIGTERM, SIGINT or SIGHUP to the helper kill the tree; the report is written all the same.
  *
  * Inner mode (inside the sandbox, as the sandbox's command):
- *   sandbox-helper --inner N [--counters LIST] -- COMMAND [ARGS...]
- *   closes every fd but 0-2, writes 'R' to fd N, and execs COMMAND (looked up on PATH); when the
+ *   sandbox-helper --inner N --seccomp-deny LIST [--counters LIST] -- COMMAND [ARGS...]
+ *   closes every fd but 0-2, confines the command (a fresh session keyring, then the syscall
+ *   filter denying LIST), writes 'R' to fd N, and execs COMMAND (looked up on PATH); when the
  *   command is over, writes its status line, then one "C name errno value enabled running" line
  *   per counter.
  *
@@ -45,9 +48,11 @@
 #include <grp.h>
 #include <inttypes.h>
 #include <linux/capability.h>
+#include <linux/keyctl.h>
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <sched.h>
+#include <seccomp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -305,6 +310,92 @@ static void sync_socket(int sync[2]) {
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sync) != 0) die("socketpair");
 }
 
+/* ---- Confinement of the untrusted command (issue 14): applied by whichever process execs it, as
+ * the very last step before the exec, after the counters are attached (perf_event_open is ours,
+ * done by the parent) and after every other set-up call the helper needs. ---- */
+
+/* The deny list to apply (comma-separated syscall names), from --seccomp-deny; NULL: none asked. */
+static const char *seccomp_deny = NULL;
+
+/* The runner's session keyring (a systemd service or a login shell has one) would be shared by
+ * every run: a solution could leave keys in it for a later run. Join a new, empty, anonymous one.
+ * ENOSYS (a kernel without keyrings) and EPERM (an outer seccomp profile such as Docker's default
+ * one, which binds the command too) both mean the command cannot reach any keyring either. */
+static void join_fresh_session_keyring(void) {
+  if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 && errno != ENOSYS &&
+      errno != EPERM)
+    die("keyctl(KEYCTL_JOIN_SESSION_KEYRING)");
+}
+
+static void filter_error(const char *what, int rc) {
+  fprintf(stderr, "sandbox-helper: syscall filter: %s: %s\n", what, strerror(-rc));
+  _exit(125);
+}
+
+/* Namespace flags of clone(2): creating namespaces is denied even where clone itself is not. */
+static const uint64_t CLONE_NAMESPACE_FLAGS[] = {CLONE_NEWNS,  CLONE_NEWUTS, CLONE_NEWIPC,
+                                                 CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET,
+                                                 CLONE_NEWCGROUP};
+
+/* A seccomp filter (libseccomp) that lets everything through except the named syscalls, which
+ * fail with EPERM so a program can handle it. The list comes from the runner (contracts'
+ * DENIED_SYSCALLS minus what the challenge allows). Two calls are special: clone3 fails with
+ * ENOSYS, so that libc falls back to clone, whose flags a filter can see (clone3's are behind a
+ * pointer); and clone with a namespace flag is denied whatever the list says. Syscalls of another
+ * architecture (32-bit x86 through int 0x80) would bypass a filter written for the native table:
+ * they all fail with EPERM. */
+static void apply_syscall_filter(const char *deny_list) {
+  scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+  if (!ctx) {
+    fprintf(stderr, "sandbox-helper: syscall filter: seccomp_init failed\n");
+    _exit(125);
+  }
+  int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ERRNO(EPERM));
+  if (rc < 0) filter_error("bad-architecture action", rc);
+  /* x32 syscalls (the native table's numbers plus bit 30) count as x86_64 to the kernel's arch
+   * check: without their own table in the filter, `keyctl | 0x40000000` would pass it. */
+  if (seccomp_arch_native() == SCMP_ARCH_X86_64) {
+    rc = seccomp_arch_add(ctx, SCMP_ARCH_X32);
+    if (rc < 0 && rc != -EEXIST) filter_error("x32 table", rc);
+  }
+  char name[64];
+  for (const char *p = deny_list; p && *p;) {
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (len == 0 || len >= sizeof name) {
+      fprintf(stderr, "sandbox-helper: bad syscall list: %s\n", deny_list);
+      _exit(125);
+    }
+    memcpy(name, p, len);
+    name[len] = 0;
+    p = end ? end + 1 : NULL;
+    int nr = seccomp_syscall_resolve_name(name);
+    /* A name this libseccomp does not know is a syscall this kernel interface cannot reach. */
+    if (nr == __NR_SCMP_ERROR) continue;
+    uint32_t action = strcmp(name, "clone3") == 0 ? SCMP_ACT_ERRNO(ENOSYS) : SCMP_ACT_ERRNO(EPERM);
+    rc = seccomp_rule_add(ctx, action, nr, 0);
+    if (rc < 0) filter_error(name, rc);
+  }
+  for (size_t k = 0; k < sizeof CLONE_NAMESPACE_FLAGS / sizeof CLONE_NAMESPACE_FLAGS[0]; k++) {
+    uint64_t flag = CLONE_NAMESPACE_FLAGS[k];
+    rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+                          SCMP_A0(SCMP_CMP_MASKED_EQ, flag, flag));
+    if (rc < 0) filter_error("clone", rc);
+  }
+  /* Sets no_new_privs first (libseccomp's default), which an unprivileged process needs. */
+  rc = seccomp_load(ctx);
+  if (rc < 0) filter_error("seccomp_load", rc);
+  seccomp_release(ctx);
+}
+
+/* Everything the untrusted command must not inherit or reach, in that order: the keyring join is
+ * itself a keyctl call, which the filter then denies. */
+static void confine_untrusted(void) {
+  if (!seccomp_deny) return;
+  join_fresh_session_keyring();
+  apply_syscall_filter(seccomp_deny);
+}
+
 /* Inner mode: pid 1 of the sandbox. Runs the command as pid 2, reaps every process of the sandbox
  * (so their rusage reaches the outer helper through bwrap's wait), kills what is left when the
  * command ends or when the host asks, and reports the command's exact status on the notify pipe
@@ -341,6 +432,7 @@ static int inner_main(int notify_fd, const char *counter_list, char **argv) {
       close(sync[0]);
       await_counters(sync[1]);
     }
+    confine_untrusted();
     /* The clock starts here, after the counters are attached: their set-up is not timed. */
     if (write(notify_fd, "R", 1) != 1) _exit(125);
     execvp(argv[0], argv);
@@ -463,6 +555,10 @@ int main(int argc, char **argv) {
       counter_list = v;
       continue;
     }
+    if (strcmp(a, "--seccomp-deny") == 0) {
+      seccomp_deny = v;
+      continue;
+    }
     outer_options++;
     if (strcmp(a, "--report-fd") == 0) report_fd = (int)parse_num(v, a);
     else if (strcmp(a, "--report-file") == 0) report_file = v;
@@ -495,8 +591,8 @@ int main(int argc, char **argv) {
   }
   char **cmd = argv + i;
   if (inner_fd >= 0) {
-    if (outer_options) {
-      fprintf(stderr, "sandbox-helper: --inner N [--counters LIST] -- COMMAND\n");
+    if (outer_options || !seccomp_deny) {
+      fprintf(stderr, "sandbox-helper: --inner N --seccomp-deny LIST [--counters LIST] -- COMMAND\n");
       return 125;
     }
     return inner_main(inner_fd, counter_list, cmd);
@@ -507,6 +603,11 @@ int main(int argc, char **argv) {
   if (kill_all && getpid() != 1) {
     /* kill(-1) anywhere but in a container's own pid namespace would hit the whole host. */
     fprintf(stderr, "sandbox-helper: --kill-all is only for pid 1\n");
+    return 125;
+  }
+  if (seccomp_deny && notify_fd >= 0) {
+    /* The child is bwrap then, which needs namespaces: the inner init confines the command. */
+    fprintf(stderr, "sandbox-helper: --seccomp-deny is for the inner init when --notify-fd is set\n");
     return 125;
   }
   if ((uid < 0) != (gid < 0)) {
@@ -608,6 +709,7 @@ int main(int argc, char **argv) {
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) die("prctl");
     /* After the uid change too: it makes us undumpable again, and the counters need us dumpable. */
     if (ncounters > 0) await_counters(sync[1]);
+    confine_untrusted();
     execvp(cmd[0], cmd);
     fprintf(stderr, "sandbox-helper: cannot execute %s: %s\n", cmd[0], strerror(errno));
     _exit(127);

@@ -51,6 +51,11 @@ export interface SandboxRequest {
    * counts them with perf_event_open, so nothing inside the sandbox can see or forge them.
    */
   counters?: string[];
+  /**
+   * Syscalls of contracts' DENIED_SYSCALLS this run may use (the challenge's manifest
+   * limits.allowSyscalls, or a trusted tool such as perf); every other one fails with EPERM.
+   */
+  allowSyscalls?: string[];
   limits: SandboxLimits;
   signal?: AbortSignal;
 }

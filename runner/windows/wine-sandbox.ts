@@ -124,6 +124,8 @@ export class WineSandbox implements Sandbox {
         stdout: req.stdout,
         stderrBytes: req.stderrBytes,
         ...(req.cpu !== undefined ? { cpu: req.cpu } : {}),
+        // Wine runs under the same syscall filter as a Linux program (tests/integration/windows-*).
+        ...(request.allowSyscalls ? { allowSyscalls: request.allowSyscalls } : {}),
         limits: {
           wallTimeMs: req.limits.wallTimeMs + WINE_START_MS,
           memoryBytes: req.limits.memoryBytes + WINE_MEMORY_BYTES,

@@ -2,13 +2,20 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { JudgingResult, Limits, RunPolicy, TestCaseResult, Verdict } from '../../contracts';
+import {
+  DENIED_SYSCALLS,
+  type JudgingResult,
+  type Limits,
+  type RunPolicy,
+  type TestCaseResult,
+  type Verdict,
+} from '../../contracts';
 import { REPO_ROOT } from '../../lib/config/env';
 import { judgeForTest, makePatch, solutionSource, TEST_DATA_DIR } from '../helpers/judging';
 
@@ -58,6 +65,8 @@ const host = {
   secretExpected: path.join(TEST_DATA_DIR, 'expected', `attack-secret-${NONCE}.out`),
   secretInput: path.join(TEST_DATA_DIR, 'inputs', `attack-secret-${NONCE}.txt`),
   unixSocket: `/tmp/perfjudge-attack-${NONCE}.sock`,
+  /** A key the runner's own session keyring holds (keyring-between-runs). */
+  runnerKey: `perfjudge-runner-key-${NONCE}`,
   abstractSocket: `perfjudge-attack-${NONCE}`,
 };
 const MUST_NOT_EXIST = [
@@ -171,9 +180,20 @@ function attackConfig(): string {
     ATTACK_LISTEN_PORT: String(listenPort),
     ATTACK_NEIGHBOUR_PID: String(neighbour?.pid ?? 0),
     ATTACK_DISK_BYTES: `${2 * LIMITS.memory!}ll`,
+    ATTACK_RUNNER_KEY: cString(host.runnerKey),
   };
   const lines = Object.entries(defines).map(([k, v]) => `#define ${k} ${v}`);
-  return `// This judging's targets, written by tests/integration/attacks.test.ts.\n#pragma once\n${lines.join('\n')}\n`;
+  return `// This judging's targets, written by tests/integration/attacks.test.ts.\n#pragma once\n${lines.join('\n')}\n${deniedSyscallsTable()}`;
+}
+
+/** ATTACK_DENIED_SYSCALLS: `{"name", SYS_name},` for every denied syscall this libc numbers. */
+function deniedSyscallsTable(): string {
+  const entries = DENIED_SYSCALLS.map(
+    (name) =>
+      `#ifdef SYS_${name}\n#define ATTACK_SC_${name} {"${name}", SYS_${name}},\n#else\n#define ATTACK_SC_${name}\n#endif`,
+  );
+  const all = DENIED_SYSCALLS.map((name) => `ATTACK_SC_${name}`).join(' ');
+  return `#include <sys/syscall.h>\n${entries.join('\n')}\n#define ATTACK_DENIED_SYSCALLS ${all}\n`;
 }
 
 /** A patch whose SOLUTION branch is the fixture `<name>.cpp`, with the support header and config. */
@@ -410,7 +430,7 @@ describe('containment: attacks that must fail quietly (ACCEPTED)', () => {
     }
   });
 
-  it('state shared between runs (files, /dev/shm, System V shm) would allow caching', async () => {
+  it('state shared between runs (files, /dev/shm, System V and POSIX IPC) would allow caching', async () => {
     const judged = await judgeAttack('state-between-runs', await attackPatch('state-between-runs'));
     await expectContained(judged);
     expect(judged.elapsedMs).toBeLessThan(JUDGING_BUDGET_MS);
@@ -422,6 +442,61 @@ describe('containment: attacks that must fail quietly (ACCEPTED)', () => {
     // The daemon was seen alive next to the solution on the trigger case, and is gone now.
     expect(judged.seenDuring).toBeGreaterThanOrEqual(2);
     expect(judged.elapsedMs).toBeLessThan(JUDGING_BUDGET_MS);
+  });
+});
+
+describe('kernel interfaces: the syscall filter and the keyrings (issue 14)', () => {
+  it('every denied syscall family fails with EPERM (clone3 with ENOSYS, 32-bit syscalls too)', async () => {
+    const judged = await judgeAttack('denied-syscalls', await attackPatch('denied-syscalls'));
+    await expectContained(judged);
+    expect(judged.elapsedMs).toBeLessThan(JUDGING_BUDGET_MS);
+  });
+
+  it('the keyrings are no channel between runs, even when the runner has a session keyring', async () => {
+    // The judge runs in a process of its own under `keyctl session`, as a systemd service or a login
+    // shell would run it, with a key of the runner's in that session keyring.
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-keyring-attack-'));
+    const payload = `runner-secret-${randomBytes(16).toString('hex')}`;
+    secrets.push(payload);
+    try {
+      const patchFile = path.join(dir, 'attack.patch');
+      const resultFile = path.join(dir, 'result.json');
+      await writeFile(patchFile, await attackPatch('keyring-between-runs'));
+      const options = {
+        limits: LIMITS,
+        runPolicy: POLICY,
+        benchmarkBytes: 256 << 10,
+        publicBytes: null,
+      };
+      const script = [
+        `keyctl add user ${host.runnerKey} ${payload} @s >/dev/null`,
+        `keyctl search @s user ${host.runnerKey} >/dev/null || { echo "the runner has no key" >&2; exit 99; }`,
+        'exec node --import tsx tests/helpers/judge-in-child.ts "$0" "$1" "$2"',
+      ].join('\n');
+      const started = performance.now();
+      const { stderr } = await execFileAsync(
+        'keyctl',
+        ['session', '-', 'sh', '-c', script, patchFile, resultFile, JSON.stringify(options)],
+        { cwd: REPO_ROOT, timeout: 300_000, maxBuffer: 16 << 20 },
+      );
+      const judged: Judged = {
+        result: JSON.parse(await readFile(resultFile, 'utf8')) as JudgingResult,
+        elapsedMs: performance.now() - started,
+        log: stderr,
+        seenDuring: 0,
+      };
+      timings.push({
+        name: 'keyring-between-runs (under keyctl session)',
+        verdict: judged.result.verdict,
+        seconds: judged.elapsedMs / 1000,
+        message: judged.result.message.slice(0, 120),
+      });
+      await expectContained(judged);
+      // Every edge case and every timed run looked: the channel had many chances.
+      expect(judged.result.stages.test?.cases.length).toBeGreaterThan(10);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

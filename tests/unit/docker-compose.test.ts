@@ -58,6 +58,10 @@ function checkCommand(service: string, command: string[]): void {
     expect(['start', 'build']).toContain(command[2]);
     return;
   }
+  if (command[0] === 'node' && command[1] === 'scripts/web-server.mjs') {
+    expect(existsSync(path.join(REPO_ROOT, command[1])), 'the web server').toBe(true);
+    return;
+  }
   if (command[0] === 'sh' && command[1] === '-c') {
     const scripts = [...command[2]!.matchAll(/npm run ([\w:-]+)/g)].map((m) => m[1]!);
     expect(scripts.length, `${service}: no npm script in ${command[2]}`).toBeGreaterThan(0);

@@ -1,11 +1,12 @@
 // Better Auth's endpoints: sign-up, sign-in, sign-out, session (lib/auth/auth.ts).
 import { toNextJsHandler } from 'better-auth/next-js';
 import { auth } from '../../../../lib/auth/auth';
+import { withTrustedClientAddress } from '../../../../lib/web/client-address';
 
 export async function GET(request: Request): Promise<Response> {
-  return toNextJsHandler(auth()).GET(request);
+  return toNextJsHandler(auth()).GET(withTrustedClientAddress(request));
 }
 
 export async function POST(request: Request): Promise<Response> {
-  return toNextJsHandler(auth()).POST(request);
+  return toNextJsHandler(auth()).POST(withTrustedClientAddress(request));
 }
