@@ -292,13 +292,18 @@ async function judgeUnderHostLock(
     file: settings.hostLockFile,
     owner: settings.runnerId,
     ...(signal ? { signal } : {}),
-    onWait: (holder) => {
+    onQueue: (ahead, holder) => {
+      if (ahead === 0) {
+        note('the host lock is ours');
+        return;
+      }
       const who = holder ? `${holder.owner} (pid ${holder.pid})` : 'another process';
-      note(`waiting for the host lock held by ${who}`);
+      note(`waiting for the host lock: ${ahead} judging(s) ahead, first ${who}`);
       publisher.progress({
-        stage: 'intake',
+        stage: 'waiting',
         fraction: 0,
-        message: 'waiting for another judging on this host to finish',
+        message: `waiting for the host: ${ahead} judging${ahead === 1 ? '' : 's'} ahead`,
+        detail: { aheadForHost: ahead },
       });
     },
   });
