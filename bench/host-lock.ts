@@ -7,7 +7,7 @@
 //   npm run bench -- host-lock [--count 6] [--patch FILE] [--input-size 1MiB]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
@@ -107,6 +107,8 @@ export default async function hostLock(args: string[]): Promise<void> {
   const patchText = await readFile(options.patch, 'utf8');
   const prefix = `bench-host-lock-${randomBytes(4).toString('hex')}`;
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-bench-host-lock-'));
+  // The sandbox's user works in the judgings' folders under it.
+  await chmod(tmp, 0o755);
   const database = await createTestDatabase();
   const redis = createHttpConnection({ connectionName: 'perfjudge-bench-host-lock' });
   const queues = createQueueSet({ connection: redis, prefix });
