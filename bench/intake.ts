@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { judgeQueueName, scoreJobId, type TargetId } from '../contracts';
+import { judgeQueueName, judgingScoreJobId, type TargetId } from '../contracts';
 import { REPO_ROOT } from '../lib/config/env';
 import { createHttpConnection } from '../lib/queue/connection';
 import { createQueueSet } from '../lib/queue/producer';
@@ -95,8 +95,13 @@ export default async function intake(args: string[]): Promise<void> {
 
     // None lost: every submission in PostgreSQL, and its score job and judging jobs in Redis.
     const stored = await db.submission.count({ where: { id: { in: ids } } });
+    // One score parent per judging (per target).
+    const judgings = await db.judging.findMany({
+      where: { submissionId: { in: ids } },
+      select: { id: true, round: true },
+    });
     const parents = await Promise.all(
-      ids.map((id) => queues.scoreQueue().getJobState(scoreJobId(id, 0))),
+      judgings.map((j) => queues.scoreQueue().getJobState(judgingScoreJobId(j.id, j.round))),
     );
     const missingParents = parents.filter((s) => s === 'unknown').length;
     const targets = Object.keys(manifest.targets) as TargetId[];
@@ -110,9 +115,9 @@ export default async function intake(args: string[]): Promise<void> {
         `intake: ${options.count} submissions of ${Buffer.byteLength(patchText)} bytes, ${options.concurrency} in flight`,
         `  accepted and queued: ${(options.count / seconds).toFixed(0)} submissions/s (${seconds.toFixed(2)} s)`,
         `  per submission: median ${median(xs).toFixed(1)} ms, p95 ${quantileOfSorted(xs, 0.95).toFixed(1)} ms`,
-        `  stored in PostgreSQL: ${stored}/${options.count}; score jobs in Redis: ${options.count - missingParents}/${options.count}; not queued: ${notQueued}`,
+        `  stored in PostgreSQL: ${stored}/${options.count}; score jobs in Redis: ${parents.length - missingParents}/${judgings.length}; not queued: ${notQueued}`,
         `  judging jobs waiting per target (incl. warm-up): ${targets.map((t) => `${t} ${waiting[t]}`).join(', ')}`,
-        stored === options.count && missingParents === 0 && notQueued === 0
+        stored === options.count && judgings.length > 0 && missingParents === 0 && notQueued === 0
           ? '  none lost'
           : '  LOST SUBMISSIONS',
         '',

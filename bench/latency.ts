@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { judgingJobId, scoreJobId, type Manifest } from '../contracts';
+import { judgingJobId, judgingScoreJobId, type Manifest } from '../contracts';
 import { loadChallenge } from '../lib/challenge/load-manifest';
 import { env, REPO_ROOT } from '../lib/config/env';
 import { upsertChallengeVersion } from '../lib/db/upsert-challenge-version';
@@ -169,7 +169,7 @@ export default async function latency(args: string[]): Promise<void> {
       const child = await queues
         .judgeQueue('linux-intel')
         .getJob(judgingJobId(judging.id, judging.round));
-      const parent = await queues.scoreQueue().getJob(scoreJobId(result.submissionId, 0));
+      const parent = await queues.scoreQueue().getJob(judgingScoreJobId(judging.id, judging.round));
       if (i === 0) {
         process.stdout.write(`latency: warm-up submission took ${total} ms (cold caches)\n`);
         continue;

@@ -20,8 +20,25 @@ export function judgeQueueName(target: TargetId, prefix = ''): string {
 export function judgingJobId(judgingId: string, round: number): string {
   return `judging-${judgingId}-r${round}`;
 }
+/** The score parent of a whole submission's flow (how submissions were queued before per-target recording). */
 export function scoreJobId(submissionId: string, round: number): string {
   return `score-${submissionId}-r${round}`;
+}
+/** The score parent of one judging: it runs as soon as that target's judging is done. */
+export function judgingScoreJobId(judgingId: string, round: number): string {
+  return `score-judging-${judgingId}-r${round}`;
+}
+
+/** Set by the scorer when a judging can no longer count; the runner stops it (runner/service). */
+export function judgingCancelKey(prefix: string, judgingId: string, round: number): string {
+  return `${prefix}:cancel:${judgingJobId(judgingId, round)}`;
+}
+/** How long a cancel flag is kept: longer than any judging waits in a queue. */
+export const JUDGING_CANCEL_TTL_SECONDS = 7 * 24 * 3600;
+
+/** A cancelled judging's message, shown where its verdict would be. */
+export function notJudgedMessage(failedTarget: string): string {
+  return `not judged: the submission failed on ${failedTarget}`;
 }
 
 /** Largest benchmark input an organizer may set (the Challenge column is a 32-bit integer). */

@@ -1,13 +1,16 @@
-// Marks judgings as JUDGING when a runner takes their job. Runners never touch the database, so the
-// scorer watches the judge queues' `active` events and records the claim (status, attempt, runner).
+// Records where judgings stand while runners hold them. Runners never touch the database, so the
+// scorer watches the judge queues' events: `active` (a runner took the job: WAITING for the host
+// lock, an attempt counted) and the first `progress` past the 'waiting' stage (JUDGING).
 import { QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { TARGET_IDS, judgeQueueName } from '../contracts';
+import { TARGET_IDS, judgeQueueName, type TargetId } from '../contracts';
 import { claimJudging } from '../lib/db/claim-judging';
 import type { Db } from '../lib/db/client';
 import type { QueueSet } from '../lib/queue/producer';
 
 const JOB_ID = /^judging-(.+)-r(\d+)$/;
+/** Jobs already seen judging, so a judging's many progress events cost one database write. */
+const SEEN_JUDGING_LIMIT = 10_000;
 
 export interface ClaimTracker {
   /** Resolves once every listener is connected (events before that are not seen). */
@@ -27,6 +30,31 @@ export function startClaimTracker(options: {
   log: (line: string) => void;
 }): ClaimTracker {
   const { db, queues, log } = options;
+  // One chain per job keeps its claims in order (WAITING must not land after JUDGING).
+  const chains = new Map<string, Promise<void>>();
+  const judging = new Set<string>();
+  const claim = (target: TargetId, jobId: string, status: 'WAITING' | 'JUDGING') => {
+    const m = JOB_ID.exec(jobId);
+    if (!m) return;
+    const judgingId = m[1] as string;
+    const round = Number(m[2]);
+    const previous = chains.get(jobId) ?? Promise.resolve();
+    const next = previous
+      .then(async () => {
+        const job = await queues.judgeQueue(target).getJob(jobId);
+        const runner = job?.processedBy ?? 'unknown';
+        const claimed = await claimJudging(db, { judgingId, round, runner, status });
+        if (claimed.claimed)
+          log(
+            `judging ${judgingId} r${round}: ${status === 'WAITING' ? 'taken by' : 'judged by'} ${runner}`,
+          );
+      })
+      .catch((error: Error) => log(`claim of ${jobId} not recorded: ${error.message}`))
+      .finally(() => {
+        if (chains.get(jobId) === next) chains.delete(jobId);
+      });
+    chains.set(jobId, next);
+  };
   const listeners = TARGET_IDS.map((target) => {
     const events = new QueueEvents(judgeQueueName(target), {
       connection: options.connect(`claims-${target}`),
@@ -34,20 +62,15 @@ export function startClaimTracker(options: {
     });
     events.on('error', (error) => log(`claim tracker (${target}): ${error.message}`));
     events.on('active', ({ jobId }) => {
-      const m = JOB_ID.exec(jobId);
-      if (!m) return;
-      const judgingId = m[1] as string;
-      const round = Number(m[2]);
-      void (async () => {
-        const job = await queues.judgeQueue(target).getJob(jobId);
-        const claim = await claimJudging(db, {
-          judgingId,
-          round,
-          runner: job?.processedBy ?? 'unknown',
-        });
-        if (claim.claimed)
-          log(`judging ${judgingId} r${round}: taken by ${job?.processedBy ?? 'a runner'}`);
-      })().catch((error: Error) => log(`claim of ${jobId} not recorded: ${error.message}`));
+      judging.delete(jobId); // a new attempt waits for the host lock again
+      claim(target, jobId, 'WAITING');
+    });
+    events.on('progress', ({ jobId, data }) => {
+      const stage = (data as { stage?: unknown } | null)?.stage;
+      if (typeof stage !== 'string' || stage === 'waiting' || judging.has(jobId)) return;
+      if (judging.size >= SEEN_JUDGING_LIMIT) judging.clear();
+      judging.add(jobId);
+      claim(target, jobId, 'JUDGING');
     });
     return events;
   });
@@ -57,6 +80,7 @@ export function startClaimTracker(options: {
     },
     async close() {
       await Promise.allSettled(listeners.map((l) => l.close()));
+      await Promise.allSettled([...chains.values()]);
     },
   };
 }

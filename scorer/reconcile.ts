@@ -1,9 +1,12 @@
-// The reconciler: PostgreSQL says what must be judged, Redis what is in flight. Judgings still waiting
-// whose jobs Redis no longer has (flushed, restarted without persistence, never reached because it
-// was down at submit time) are queued again; the same ids make a duplicate impossible.
+// The reconciler: PostgreSQL says what must be judged, Redis what is in flight. Judgings still
+// unsettled (queued, waiting for the host, judging) whose jobs Redis no longer has (flushed,
+// restarted without persistence, never reached because it was down at submit time) are queued
+// again; the same ids make a duplicate impossible. A judging whose result is recorded (DONE) or that
+// was cancelled is never listed, so it is never judged again.
 import {
   judgeQueueName,
   judgingJobId,
+  judgingScoreJobId,
   scoreJobId,
   SCORE_QUEUE,
   targetIdSchema,
@@ -50,6 +53,19 @@ async function stateOf(queues: QueueSet, queueName: string, jobId: string): Prom
   );
 }
 
+/** The score parent of a judging: its own, or (queued before per-target recording) its submission's. */
+async function parentOf(
+  queues: QueueSet,
+  judging: UnqueuedJudging,
+  childKnown: boolean,
+): Promise<{ id: string; state: JobState }> {
+  const own = judgingScoreJobId(judging.judgingId, judging.round);
+  const state = await stateOf(queues, SCORE_QUEUE, own);
+  if (state !== 'unknown' || !childKnown) return { id: own, state };
+  const legacy = scoreJobId(judging.submissionId, judging.round);
+  return { id: legacy, state: await stateOf(queues, SCORE_QUEUE, legacy) };
+}
+
 async function reconcileSubmission(
   db: Db,
   queues: QueueSet,
@@ -58,47 +74,54 @@ async function reconcileSubmission(
   report: ReconcileReport,
   log: (line: string) => void,
 ): Promise<void> {
-  const round = Math.max(...judgings.map((j) => j.round));
-  const parentId = scoreJobId(submissionId, round);
-  const parent = await stateOf(queues, SCORE_QUEUE, parentId);
-  const children = await Promise.all(
-    judgings.map((j) => {
-      const target = targetIdSchema.safeParse(j.target);
-      // A target this version of the platform does not know has no queue to look in.
-      if (!target.success) return 'unknown' as const;
-      return stateOf(queues, judgeQueueName(target.data), judgingJobId(j.judgingId, j.round));
-    }),
-  );
-  if (parent === 'failed') {
-    // Its children's answers are still held by the parent: running it again records them.
-    const job = await withTimeout(
-      queues.scoreQueue().getJob(parentId),
-      queues.enqueueTimeoutMs,
-      `Looking up job ${parentId}`,
-    );
-    await withTimeout(
-      job?.retry('failed') ?? Promise.resolve(),
-      queues.enqueueTimeoutMs,
-      `Retrying job ${parentId}`,
-    );
-    report.retried.push(submissionId);
-    log(`submission ${submissionId}: score job had failed, retried`);
-    return;
+  const missing: string[] = [];
+  const stuck: string[] = [];
+  let retried = false;
+  for (const judging of judgings) {
+    const target = targetIdSchema.safeParse(judging.target);
+    // A target this version of the platform does not know has no queue to look in.
+    const child = target.success
+      ? await stateOf(
+          queues,
+          judgeQueueName(target.data),
+          judgingJobId(judging.judgingId, judging.round),
+        )
+      : ('unknown' as const);
+    const parent = await parentOf(queues, judging, child !== 'unknown');
+    if (parent.state === 'failed') {
+      // Its child's answer is still held by the parent: running it again records it.
+      const job = await withTimeout(
+        queues.scoreQueue().getJob(parent.id),
+        queues.enqueueTimeoutMs,
+        `Looking up job ${parent.id}`,
+      );
+      await withTimeout(
+        job?.retry('failed') ?? Promise.resolve(),
+        queues.enqueueTimeoutMs,
+        `Retrying job ${parent.id}`,
+      );
+      retried = true;
+      log(`submission ${submissionId}: score job ${parent.id} had failed, retried`);
+    } else if (parent.state === 'unknown' && child === 'unknown') {
+      missing.push(judging.judgingId);
+    } else if (parent.state === 'completed' || parent.state === 'unknown' || child === 'unknown') {
+      // Scored without it, or half of its flow lost: nothing in the queue will change that.
+      stuck.push(
+        `${judging.judgingId} (${judging.status}, score job ${parent.state}, judging job ${child})`,
+      );
+    }
   }
-  if (parent === 'unknown' || children.includes('unknown')) {
-    await enqueueSubmission(db, queues, submissionId);
+  if (retried) report.retried.push(submissionId);
+  if (missing.length) {
+    await enqueueSubmission(db, queues, submissionId, { judgingIds: missing });
     report.requeued.push(submissionId);
-    log(`submission ${submissionId}: jobs missing from Redis, queued again`);
-    return;
-  }
-  if (parent === 'completed') {
-    // The scorer ran but these judgings are not done: nothing in the queue will change that.
-    report.stuck.push(submissionId);
     log(
-      `submission ${submissionId}: scored round ${round} but judgings ${judgings
-        .map((j) => j.judgingId)
-        .join(', ')} are still ${judgings[0]?.status}; rejudge it`,
+      `submission ${submissionId}: jobs of ${missing.join(', ')} missing from Redis, queued again`,
     );
+  }
+  if (stuck.length) {
+    report.stuck.push(submissionId);
+    log(`submission ${submissionId}: judgings ${stuck.join('; ')} cannot finish; rejudge it`);
   }
 }
 

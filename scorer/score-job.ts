@@ -1,5 +1,7 @@
-// The scorer's job handler: a submission's flow parent runs once every judging child has answered or
-// finally failed; it validates each answer and records it (the database layer settles the score).
+// The scorer's job handler: a judging's flow parent runs as soon as its judging child has answered or
+// finally failed (a submission's parent from before per-target recording, once all of them have);
+// it validates each answer and records it (the database layer settles the score), then stops the
+// judgings a contestant fault made pointless.
 import { UnrecoverableError, type Job } from 'bullmq';
 import {
   issuesInline,
@@ -12,14 +14,21 @@ import type { Db } from '../lib/db/client';
 import { InvalidResultError, NotFoundError } from '../lib/db/errors';
 import { getJudgingJob } from '../lib/db/get-judging-job';
 import { recordHostCalibration } from '../lib/db/record-host-calibration';
+import { listCancelledJudgings } from '../lib/db/list-cancelled-judgings';
 import {
   recordJudgingResult,
+  type CancelledJudging,
   type RecordJudgingResultOutcome,
 } from '../lib/db/record-judging-result';
 import { benchmarkMismatch } from '../lib/challenge/benchmark-definition';
 import { judgeErrorResult } from './judge-error-result';
 
 export type ScoreLog = (line: string) => void;
+
+/** Tells the runners of these judgings to stop (a flag in Redis); must be safe to repeat. */
+export type CancelJudgings = (
+  judgings: (CancelledJudging & { message: string })[],
+) => Promise<void>;
 
 /** What a child answered, keyed by its judging and round (taken from the job id, not the payload). */
 type ChildAnswer =
@@ -176,6 +185,7 @@ export async function scoreSubmission(
   db: Db,
   job: Pick<Job, 'data' | 'getChildrenValues' | 'getIgnoredChildrenFailures'>,
   log: ScoreLog = () => {},
+  cancelJudgings?: CancelJudgings,
 ): Promise<ScoreJobReturn> {
   const payload = scoreJobSchema.safeParse(job.data);
   // A malformed payload will be as malformed on every retry.
@@ -200,6 +210,17 @@ export async function scoreSubmission(
     }
     last = outcome;
     judgings.push({ judgingId: answer.judgingId, round: answer.round, outcome: outcome.outcome });
+  }
+  // Every cancelled judging of the submission, not only those this job cancelled: a retry after
+  // Redis failed mid-way raises the flags it missed.
+  if (cancelJudgings && last?.submission.status === 'DONE') {
+    const cancelled = (await listCancelledJudgings(db, submissionId)).filter(
+      (j) => j.round === round,
+    );
+    if (cancelled.length) {
+      await cancelJudgings(cancelled);
+      log(`cancelled ${cancelled.map((j) => `${j.target} (${j.judgingId})`).join(', ')}`);
+    }
   }
   return {
     submissionId,

@@ -2,7 +2,12 @@
 // PostgreSQL, plus the reconciler and the claim tracker, started and stopped together.
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { SCORE_QUEUE } from '../contracts';
+import {
+  JUDGING_CANCEL_TTL_SECONDS,
+  SCORE_QUEUE,
+  judgingCancelKey,
+  targetIdSchema,
+} from '../contracts';
 import type { Db } from '../lib/db/client';
 import type { QueueSet } from '../lib/queue/producer';
 import { startClaimTracker, type ClaimTracker } from './claim-tracker';
@@ -12,7 +17,7 @@ import {
   type ReconcileReport,
   type ReconcilerHandle,
 } from './reconcile';
-import { scoreSubmission, type ScoreJobReturn } from './score-job';
+import { scoreSubmission, type CancelJudgings, type ScoreJobReturn } from './score-job';
 
 export interface ScorerOptions {
   db: Db;
@@ -78,10 +83,17 @@ export function startScorer(options: ScorerOptions): Scorer {
     connections.push(connection);
     return connection;
   };
+  // Plain commands (the cancel flags) next to the worker's own connection.
+  const flags = connect('scorer-flags');
   const worker = new Worker(
     SCORE_QUEUE,
     async (job: Job) => {
-      const result = await scoreSubmission(db, job, (line) => log(`${job.id}: ${line}`));
+      const result = await scoreSubmission(
+        db,
+        job,
+        (line) => log(`${job.id}: ${line}`),
+        (judgings) => raiseCancelFlags(flags, queues.prefix, judgings),
+      );
       options.onScored?.(result);
       return result;
     },
@@ -159,4 +171,24 @@ export function startScorer(options: ScorerOptions): Scorer {
       return closing;
     },
   };
+}
+
+/**
+ * The flag a runner polls while it holds a judging (runner/service/judging-processor.ts): one still
+ * queued fails the moment a runner takes it, one running stops within about a second.
+ */
+async function raiseCancelFlags(
+  redis: Redis,
+  prefix: string,
+  judgings: Parameters<CancelJudgings>[0],
+): Promise<void> {
+  for (const j of judgings) {
+    if (!targetIdSchema.safeParse(j.target).success) continue;
+    await redis.set(
+      judgingCancelKey(prefix, j.judgingId, j.round),
+      j.message,
+      'EX',
+      JUDGING_CANCEL_TTL_SECONDS,
+    );
+  }
 }

@@ -28,10 +28,17 @@ export function VerdictBadge({
   disqualified?: boolean;
 }) {
   if (disqualified) return <span className="badge bad">Disqualified</span>;
+  if (status === 'CANCELLED') return <span className="badge">Not judged</span>;
   if (!verdict)
     return (
       <span className="badge info">
-        {status === 'JUDGING' ? 'Judging…' : status === 'FAILED' ? 'Judge error' : 'Queued'}
+        {status === 'JUDGING'
+          ? 'Judging…'
+          : status === 'WAITING'
+            ? 'Waiting for the host'
+            : status === 'FAILED'
+              ? 'Judge error'
+              : 'Queued'}
       </span>
     );
   const tone = verdict === 'ACCEPTED' ? 'ok' : verdict === 'JUDGE_ERROR' ? 'warn' : 'bad';

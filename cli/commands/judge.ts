@@ -1,5 +1,7 @@
 // `perfjudge judge --challenge wordcount --patch FILE`: the very pipeline a queue worker runs,
 // locally, with live progress and a readable report. Exit 0 ACCEPTED, 1 contestant fault, 2 otherwise.
+// It takes the runners' host lock first (in turn with them), so a local judging on a judge host
+// never times its runs on the same CPU as a runner's.
 import { readFile, writeFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import {
@@ -15,6 +17,11 @@ import { cpuVendor } from '../../runner/host/fingerprint';
 import { checkHostMemory } from '../../runner/host/memory';
 import { formatReport } from '../../runner/judge/format-report';
 import { judge } from '../../runner/judge/judge';
+import {
+  acquireHostLock,
+  DEFAULT_HOST_LOCK_FILE,
+  type HostLock,
+} from '../../runner/service/host-lock';
 import { createSandbox } from '../../runner/sandbox';
 import { checkChallengePackage } from '../../lib/challenge/challenge-package';
 import { pickTarget, resolveChallenge } from '../challenge-args';
@@ -33,6 +40,25 @@ interface JudgeCliOptions {
   cpu?: string;
   strictHost?: boolean;
   quiet?: boolean;
+  /** A file, or false with --no-host-lock. */
+  hostLock: string | false;
+}
+
+/** Waits for the host lock, saying so (the runners of this host may be judging). */
+async function takeHostLock(file: string, quiet: boolean): Promise<HostLock> {
+  return acquireHostLock({
+    file,
+    owner: `perfjudge judge (pid ${process.pid})`,
+    onQueue: (ahead, holder) => {
+      if (quiet) return;
+      if (ahead === 0) process.stderr.write('[waiting] the host is ours\n');
+      else
+        process.stderr.write(
+          `[waiting] for the host lock (${file}): ${ahead} judging${ahead === 1 ? '' : 's'} ahead` +
+            `${holder ? `, held by ${holder.owner}` : ''}\n`,
+        );
+    },
+  });
 }
 
 /** A single updating line on a terminal; one line per stage change otherwise (logs, CI). */
@@ -91,6 +117,12 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
       'refuse to judge when this host does not match the target or its memory conditions (default: label the result dev mode)',
     )
     .option('-q, --quiet', 'no progress output')
+    .option(
+      '--host-lock <file>',
+      "the host-wide judging lock shared with this host's runners (theirs: --host-lock, or npm start's PERFJUDGE_HOST_LOCK)",
+      DEFAULT_HOST_LOCK_FILE,
+    )
+    .option('--no-host-lock', 'judge at once, without waiting for runners on this host')
     .action(async (opts: JudgeCliOptions) => {
       const challenge = await resolveChallenge(opts.challenge);
       await checkChallengePackage(challenge);
@@ -126,6 +158,7 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
         ? { maxPairs, minPairs: Math.min(manifest.runPolicy.minPairs, maxPairs) }
         : {};
 
+      const lock = opts.hostLock ? await takeHostLock(opts.hostLock, opts.quiet ?? false) : null;
       const result = await judge({
         challenge,
         target,
@@ -147,7 +180,7 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
         ...(cpu !== undefined ? { cpu } : {}),
         devMode: !matches,
         onProgress: progressPrinter(opts.quiet ?? false),
-      });
+      }).finally(() => lock?.release());
       process.stdout.write(formatReport(result));
       if (opts.json)
         await writeFile(

@@ -1,4 +1,6 @@
-// Marks a judging as taken by a runner (called when its job becomes active), counting the attempt.
+// Marks a judging as taken by a runner: WAITING when its job becomes active (the runner queues for
+// the host lock, nothing runs yet; the attempt is counted), JUDGING once the runner reports a stage
+// past the wait.
 import type { Db } from './client';
 
 export interface ClaimJudgingOptions {
@@ -6,25 +8,36 @@ export interface ClaimJudgingOptions {
   round: number;
   /** The runner's id (as in its heartbeat). */
   runner: string;
+  /** 'WAITING': the job was taken (an attempt); 'JUDGING' (default): the judge is running it. */
+  status?: 'WAITING' | 'JUDGING';
 }
 
 export type ClaimJudgingResult =
   | { claimed: true; attempts: number }
-  /** Unknown judging, a later round exists (rejudged), or the result is already recorded. */
+  /** Unknown judging, a later round exists (rejudged), already settled, or already further on. */
   | { claimed: false; reason: 'not-found' | 'stale-round' | 'done' };
 
 export async function claimJudging(
   db: Db,
   options: ClaimJudgingOptions,
 ): Promise<ClaimJudgingResult> {
+  const status = options.status ?? 'JUDGING';
   return db.$transaction(async (tx) => {
     const updated = await tx.judging.updateMany({
-      where: { id: options.judgingId, round: options.round, status: { not: 'DONE' } },
+      where: {
+        id: options.judgingId,
+        round: options.round,
+        // A new attempt may follow any unsettled state; JUDGING only follows the wait (or a missed one).
+        status: {
+          in: status === 'WAITING' ? ['QUEUED', 'WAITING', 'JUDGING'] : ['QUEUED', 'WAITING'],
+        },
+      },
       data: {
-        status: 'JUDGING',
-        attempts: { increment: 1 },
+        status,
         runner: options.runner,
-        startedAt: new Date(),
+        ...(status === 'WAITING'
+          ? { attempts: { increment: 1 }, startedAt: null }
+          : { startedAt: new Date() }),
       },
     });
     const judging = await tx.judging.findUnique({
@@ -34,10 +47,11 @@ export async function claimJudging(
     if (!judging) return { claimed: false, reason: 'not-found' };
     if (updated.count === 0)
       return { claimed: false, reason: judging.round !== options.round ? 'stale-round' : 'done' };
-    await tx.submission.updateMany({
-      where: { id: judging.submissionId, status: 'QUEUED' },
-      data: { status: 'JUDGING' },
-    });
+    if (status === 'JUDGING')
+      await tx.submission.updateMany({
+        where: { id: judging.submissionId, status: 'QUEUED' },
+        data: { status: 'JUDGING' },
+      });
     return { claimed: true, attempts: judging.attempts };
   });
 }

@@ -8,6 +8,8 @@ export interface ChallengeSettingsValues {
   precision: number | null;
   benchmarkBytes: number | null;
   benchmarkSeedSet: boolean;
+  /** Every target judged even after a contestant fault on one (default: the others are cancelled). */
+  judgeAllTargets: boolean;
 }
 
 export async function getChallengeSettings(
@@ -22,6 +24,7 @@ export async function getChallengeSettings(
       precision: true,
       benchmarkBytes: true,
       benchmarkSeed: true,
+      judgeAllTargets: true,
     },
   });
   if (!c) return null;

@@ -12,6 +12,8 @@ export interface JudgingStatusRow {
   round: number;
   attempts: number;
   verdict: Verdict | null;
+  /** Why a CANCELLED judging was not judged (other statuses: the verdict's message or null). */
+  message: string | null;
   speedup: number | null;
   ciLow: number | null;
   ciHigh: number | null;
@@ -51,6 +53,7 @@ export async function getSubmissionStatus(
           round: true,
           attempts: true,
           verdict: true,
+          message: true,
           speedup: true,
           ciLow: true,
           ciHigh: true,
@@ -75,6 +78,7 @@ export async function getSubmissionStatus(
       round: j.round,
       attempts: j.attempts,
       verdict: j.verdict,
+      message: j.message,
       speedup: j.speedup,
       ciLow: j.ciLow,
       ciHigh: j.ciHigh,

@@ -14,7 +14,7 @@ export interface UnqueuedJudging {
   round: number;
   submissionId: string;
   target: string;
-  status: 'QUEUED' | 'JUDGING';
+  status: 'QUEUED' | 'WAITING' | 'JUDGING';
   updatedAt: Date;
 }
 
@@ -23,7 +23,10 @@ export async function listUnqueuedJudgings(
   options: ListUnqueuedJudgingsOptions,
 ): Promise<UnqueuedJudging[]> {
   const rows = await db.judging.findMany({
-    where: { status: { in: ['QUEUED', 'JUDGING'] }, updatedAt: { lt: options.olderThan } },
+    where: {
+      status: { in: ['QUEUED', 'WAITING', 'JUDGING'] },
+      updatedAt: { lt: options.olderThan },
+    },
     orderBy: { updatedAt: 'asc' },
     take: options.limit ?? 500,
     select: {
@@ -40,7 +43,7 @@ export async function listUnqueuedJudgings(
     round: r.round,
     submissionId: r.submissionId,
     target: r.target.name,
-    status: r.status as 'QUEUED' | 'JUDGING',
+    status: r.status as UnqueuedJudging['status'],
     updatedAt: r.updatedAt,
   }));
 }

@@ -1,8 +1,10 @@
-// The scorer's write: stores one judging's final result with its runs, then settles the submission
-// (status, verdict, combined score, leaderboard), all in one transaction. Delivering the same result
-// twice, or a result of an earlier round, changes nothing.
-import type { JudgingResult } from '../../contracts';
-import type { Db } from './client';
+// The scorer's write: stores one judging's final result with its runs, cancels the submission's other
+// judgings when this one failed for the contestant (unless the organizer asked for every target),
+// then settles the submission (status, verdict, combined score, leaderboard), all in one
+// transaction. Delivering the same result twice, a result of an earlier round, or one for a
+// cancelled judging changes nothing.
+import { isContestantFault, notJudgedMessage, type JudgingResult } from '../../contracts';
+import type { Db, Tx } from './client';
 import { InvalidResultError, NotFoundError } from './errors';
 import type { Prisma } from './generated/prisma/client';
 import { hostFingerprintHash } from './host-fingerprint-hash';
@@ -17,10 +19,22 @@ export interface RecordJudgingResultOptions {
   result: JudgingResult;
 }
 
+/** A judging this result made pointless: the scorer tells its runner to stop. */
+export interface CancelledJudging {
+  judgingId: string;
+  round: number;
+  target: string;
+}
+
 export interface RecordJudgingResultOutcome {
-  /** 'duplicate': this round's result was already stored; 'stale': the judging was rejudged since. */
-  outcome: 'recorded' | 'duplicate' | 'stale';
+  /**
+   * 'duplicate': this round's result was already stored; 'stale': the judging was rejudged since;
+   * 'cancelled': the judging was cancelled (the submission failed on another target) before it ended.
+   */
+  outcome: 'recorded' | 'duplicate' | 'stale' | 'cancelled';
   submission: SettledSubmission;
+  /** The submission's other judgings cancelled by this result (recorded outcomes only). */
+  cancelled: CancelledJudging[];
 }
 
 export async function recordJudgingResult(
@@ -51,7 +65,10 @@ export async function recordJudgingResult(
               verdict: true,
               score: true,
               challengeVersion: {
-                select: { version: true, challenge: { select: { slug: true } } },
+                select: {
+                  version: true,
+                  challenge: { select: { slug: true, judgeAllTargets: true } },
+                },
               },
             },
           },
@@ -63,8 +80,11 @@ export async function recordJudgingResult(
         verdict: judging.submission.verdict,
         score: judging.submission.score,
       };
-      if (judging.round !== round) return { outcome: 'stale', submission: current };
-      if (judging.status === 'DONE') return { outcome: 'duplicate', submission: current };
+      if (judging.round !== round) return { outcome: 'stale', submission: current, cancelled: [] };
+      if (judging.status === 'DONE')
+        return { outcome: 'duplicate', submission: current, cancelled: [] };
+      if (judging.status === 'CANCELLED')
+        return { outcome: 'cancelled', submission: current, cancelled: [] };
 
       const expected = judging.submission.challengeVersion;
       if (
@@ -101,10 +121,48 @@ export async function recordJudgingResult(
           finishedAt: new Date(result.finishedAt),
         },
       });
-      return { outcome: 'recorded', submission: await settleSubmission(tx, submissionId) };
+      const cancelled =
+        isContestantFault(result.verdict) && !expected.challenge.judgeAllTargets
+          ? await cancelOtherJudgings(tx, submissionId, judgingId, judging.target.name)
+          : [];
+      return {
+        outcome: 'recorded',
+        submission: await settleSubmission(tx, submissionId),
+        cancelled,
+      };
     },
     { timeout: 30_000 },
   );
+}
+
+/**
+ * The submission can no longer be accepted: its other targets' unsettled judgings are cancelled
+ * rather than judged for nothing (the scorer then stops any runner still on them).
+ */
+async function cancelOtherJudgings(
+  tx: Tx,
+  submissionId: string,
+  failedJudgingId: string,
+  failedTarget: string,
+): Promise<CancelledJudging[]> {
+  const others = await tx.judging.findMany({
+    where: {
+      submissionId,
+      id: { not: failedJudgingId },
+      status: { in: ['QUEUED', 'WAITING', 'JUDGING'] },
+    },
+    select: { id: true, round: true, target: { select: { name: true } } },
+  });
+  if (others.length === 0) return [];
+  await tx.judging.updateMany({
+    where: { id: { in: others.map((j) => j.id) } },
+    data: {
+      status: 'CANCELLED',
+      message: notJudgedMessage(failedTarget),
+      finishedAt: new Date(),
+    },
+  });
+  return others.map((j) => ({ judgingId: j.id, round: j.round, target: j.target.name }));
 }
 
 type ResultRun = NonNullable<JudgingResult['stages']['measure']>['runs'][number];

@@ -1,5 +1,6 @@
 // Derives a submission's status, verdict and combined score from its judgings, then its leaderboard
 // row. Runs inside the transaction that changed a judging, with the submission row locked.
+import { isContestantFault } from '../../contracts';
 import { combineSpeedups } from './combine-speedups';
 import type { Tx } from './client';
 import type { SubmissionStatus, Verdict } from './generated/prisma/enums';
@@ -35,8 +36,12 @@ export async function settleSubmission(tx: Tx, submissionId: string): Promise<Se
   let status: SubmissionStatus;
   let verdict: Verdict | null = null;
   let score: number | null = null;
-  if (judgings.some((j) => j.status !== 'DONE')) {
-    status = judgings.some((j) => j.status !== 'QUEUED') ? 'JUDGING' : 'QUEUED';
+  // CANCELLED judgings are settled too: another target's contestant fault already decided.
+  if (judgings.some((j) => j.status !== 'DONE' && j.status !== 'CANCELLED')) {
+    // Runners only waiting for the host lock have not started judging it yet.
+    status = judgings.some((j) => j.status !== 'QUEUED' && j.status !== 'WAITING')
+      ? 'JUDGING'
+      : 'QUEUED';
   } else if (judgings.every((j) => j.verdict === 'ACCEPTED' && j.speedup !== null)) {
     status = 'DONE';
     verdict = 'ACCEPTED';
@@ -46,7 +51,7 @@ export async function settleSubmission(tx: Tx, submissionId: string): Promise<Se
     );
   } else {
     // A contestant's fault on any target is final; only when there is none is it the platform's.
-    const fault = judgings.find((j) => j.verdict !== 'ACCEPTED' && j.verdict !== 'JUDGE_ERROR');
+    const fault = judgings.find((j) => j.verdict !== null && isContestantFault(j.verdict));
     verdict = fault?.verdict ?? 'JUDGE_ERROR';
     status = verdict === 'JUDGE_ERROR' ? 'FAILED' : 'DONE';
   }

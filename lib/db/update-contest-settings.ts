@@ -21,6 +21,8 @@ export const contestSettingsUpdateSchema = z.strictObject({
   benchmarkBytes: z.number().int().min(MIN_BENCHMARK_BYTES).max(MAX_BENCHMARK_BYTES).nullable(),
   /** Undefined keeps the seed, null removes it (back to the runners' environment), a string sets it. */
   benchmarkSeed: z.string().min(8).max(4096).nullable().optional(),
+  /** Judge every target even after one failed for the contestant; undefined keeps it. */
+  judgeAllTargets: z.boolean().optional(),
 });
 export type ContestSettingsUpdate = z.infer<typeof contestSettingsUpdateSchema>;
 
@@ -51,6 +53,7 @@ export async function updateContestSettings(
         precision: true,
         benchmarkBytes: true,
         benchmarkSeed: true,
+        judgeAllTargets: true,
       },
     });
     if (!before) throw new NotFoundError(`No challenge ${options.slug}`);
@@ -66,6 +69,8 @@ export async function updateContestSettings(
     compare('submissionsPerHour', before.submissionsPerHour, settings.submissionsPerHour);
     compare('precision', before.precision, settings.precision);
     compare('benchmarkBytes', before.benchmarkBytes, settings.benchmarkBytes);
+    if (settings.judgeAllTargets !== undefined)
+      compare('judgeAllTargets', before.judgeAllTargets, settings.judgeAllTargets);
     if (settings.benchmarkSeed !== undefined && settings.benchmarkSeed !== before.benchmarkSeed)
       // Whether it is set, never the value: the audit log is readable by every organizer.
       changes.benchmarkSeed = {
@@ -82,6 +87,9 @@ export async function updateContestSettings(
         precision: settings.precision,
         benchmarkBytes: settings.benchmarkBytes,
         ...(settings.benchmarkSeed !== undefined ? { benchmarkSeed: settings.benchmarkSeed } : {}),
+        ...(settings.judgeAllTargets !== undefined
+          ? { judgeAllTargets: settings.judgeAllTargets }
+          : {}),
       },
     });
     await appendAuditLog(tx, {

@@ -1,5 +1,6 @@
-// The producer side of the queue: one BullMQ flow per submission (a `score` parent, one judging child
-// per target), with job ids derived from database ids so that enqueuing again never duplicates work.
+// The producer side of the queue: one small BullMQ flow per judging (a `score` parent over one
+// judging child), so each target's result is recorded as soon as it is done, with job ids derived
+// from database ids so that enqueuing again never duplicates work.
 import {
   FlowProducer,
   Queue,
@@ -12,7 +13,7 @@ import {
   judgeQueueName,
   judgingJobId,
   judgingJobSchema,
-  scoreJobId,
+  judgingScoreJobId,
   scoreJobSchema,
   type JudgingJob,
   type TargetId,
@@ -126,8 +127,8 @@ export interface EnqueueOptions {
 
 export interface EnqueuedSubmission {
   submissionId: string;
-  /** Null when every judging of the submission is already done: nothing was enqueued. */
-  scoreJobId: string | null;
+  /** One score parent per judging enqueued; empty when every judging is already settled. */
+  scoreJobIds: string[];
   judgingJobIds: string[];
 }
 
@@ -155,12 +156,21 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
 }
 
 /**
- * The judgings of a submission that still need a result. The data-access layer has no listing of
- * a submission's judgings yet, so this one read lives here; each job's content comes from getJudgingJob.
+ * The judgings of a submission that still need a result (not DONE, not CANCELLED). The data-access
+ * layer has no listing of a submission's judgings yet, so this one read lives here; each job's
+ * content comes from getJudgingJob.
  */
-async function pendingJudgings(db: Db, submissionId: string): Promise<JudgingJob[]> {
+async function pendingJudgings(
+  db: Db,
+  submissionId: string,
+  only?: readonly string[],
+): Promise<JudgingJob[]> {
   const rows = await db.judging.findMany({
-    where: { submissionId, status: { not: 'DONE' } },
+    where: {
+      submissionId,
+      status: { in: ['QUEUED', 'WAITING', 'JUDGING'] },
+      ...(only ? { id: { in: [...only] } } : {}),
+    },
     select: { id: true },
   });
   const jobs: JudgingJob[] = [];
@@ -173,24 +183,36 @@ async function pendingJudgings(db: Db, submissionId: string): Promise<JudgingJob
 }
 
 /**
- * Enqueues a submission's flow: one child per judging not yet done (read back from the database),
- * then the score parent. The same (judging, round) always gives the same job ids, so a repeated
- * enqueue (a retry, the reconciler, a race with it) adds nothing; a new round (rejudge) gets new
- * jobs. Throws when Redis does not answer in time; the submission is already in the database, so
- * the reconciler queues it later.
+ * Enqueues a submission's judgings not yet settled (read back from the database), each as its own
+ * flow. The same (judging, round) always gives the same job ids, so a repeated enqueue (a retry,
+ * the reconciler, a race with it) adds nothing; a new round (rejudge) gets new jobs. Throws when
+ * Redis does not answer in time; the submission is already in the database, so the reconciler
+ * queues it later.
  */
 export async function enqueueSubmission(
   db: Db,
   queues: QueueSet,
   submissionId: string,
-  options: EnqueueOptions = {},
+  options: EnqueueOptions & {
+    /** Only these judgings of the submission (the reconciler's: those whose jobs Redis lost). */
+    judgingIds?: readonly string[];
+  } = {},
 ): Promise<EnqueuedSubmission> {
-  return enqueueJudgings(queues, submissionId, await pendingJudgings(db, submissionId), options);
+  const { judgingIds, ...enqueue } = options;
+  return enqueueJudgings(
+    queues,
+    submissionId,
+    await pendingJudgings(db, submissionId, judgingIds),
+    enqueue,
+  );
 }
 
 /**
- * The flow for judgings the caller already holds (a submission just created: no need to read it
- * back). Each job is parsed with the contract first, so one the runners could not take fails here.
+ * The flows for judgings the caller already holds (a submission just created: no need to read it
+ * back), added together in one call. Each job is parsed with the contract first, so one the
+ * runners could not take fails here. Each flow is a `score` parent over one judging child: the
+ * parent runs (and the scorer records that target's result) the moment its child is done, whatever
+ * the other targets are doing.
  */
 export async function enqueueJudgings(
   queues: QueueSet,
@@ -201,35 +223,37 @@ export async function enqueueJudgings(
   const judgings = jobs
     .map((j) => judgingJobSchema.parse(j))
     .sort((a, b) => a.target.localeCompare(b.target));
-  if (judgings.length === 0) return { submissionId, scoreJobId: null, judgingJobIds: [] };
   if (judgings.some((j) => j.submissionId !== submissionId))
     throw new Error(`A judging of another submission in the flow of ${submissionId}`);
-  // Rejudges move every judging of a submission to the next round together.
-  const round = Math.max(...judgings.map((j) => j.round));
-  const parentId = scoreJobId(submissionId, round);
-  const childIds = judgings.map((j) => judgingJobId(j.judgingId, j.round));
   const { judge, score } = queues.policies;
-  const flow: FlowJob = {
+  const flows: FlowJob[] = judgings.map((j) => ({
     name: 'score',
     queueName: SCORE_QUEUE,
-    data: scoreJobSchema.parse({ submissionId, round }),
-    opts: jobOptions(score, parentId),
-    children: judgings.map((j, i) => ({
-      name: 'judge',
-      queueName: judgeQueueName(j.target),
-      data: j,
-      opts: {
-        ...jobOptions(judge, childIds[i] as string),
-        // A judging that finally fails still lets the scorer run, which records it as JUDGE_ERROR.
-        ignoreDependencyOnFailure: true,
-        ...(options.priority ? { priority: options.priority } : {}),
+    data: scoreJobSchema.parse({ submissionId, round: j.round }),
+    opts: jobOptions(score, judgingScoreJobId(j.judgingId, j.round)),
+    children: [
+      {
+        name: 'judge',
+        queueName: judgeQueueName(j.target),
+        data: j,
+        opts: {
+          ...jobOptions(judge, judgingJobId(j.judgingId, j.round)),
+          // A judging that finally fails still lets the scorer run, which records it as JUDGE_ERROR.
+          ignoreDependencyOnFailure: true,
+          ...(options.priority ? { priority: options.priority } : {}),
+        },
       },
-    })),
+    ],
+  }));
+  if (flows.length > 0)
+    await withTimeout(
+      queues.flows.addBulk(flows),
+      queues.enqueueTimeoutMs,
+      `Enqueuing submission ${submissionId}`,
+    );
+  return {
+    submissionId,
+    scoreJobIds: judgings.map((j) => judgingScoreJobId(j.judgingId, j.round)),
+    judgingJobIds: judgings.map((j) => judgingJobId(j.judgingId, j.round)),
   };
-  await withTimeout(
-    queues.flows.add(flow),
-    queues.enqueueTimeoutMs,
-    `Enqueuing submission ${submissionId}`,
-  );
-  return { submissionId, scoreJobId: parentId, judgingJobIds: childIds };
 }

@@ -1,6 +1,6 @@
 // An organizer's rejudge of one submission or of a whole challenge: a new round in the database
 // (audit-logged), the previous round's waiting jobs withdrawn, the new round queued.
-import { scoreJobId } from '../../contracts';
+import { judgingScoreJobId, scoreJobId } from '../../contracts';
 import type { Db } from '../db/client';
 import { requestRejudge } from '../db/request-rejudge';
 import { enqueueSubmission, withTimeout, type QueueSet } from '../queue/producer';
@@ -34,8 +34,11 @@ export async function rejudge(options: RejudgeOptions): Promise<RejudgeOutcome> 
       : { challengeSlug: options.challengeSlug }),
   });
   const rounds = new Map<string, number>();
-  for (const j of judgings)
+  const judgingsOf = new Map<string, string[]>();
+  for (const j of judgings) {
     rounds.set(j.submissionId, Math.max(rounds.get(j.submissionId) ?? 0, j.round));
+    judgingsOf.set(j.submissionId, [...(judgingsOf.get(j.submissionId) ?? []), j.judgingId]);
+  }
 
   let queued = 0;
   for (const [submissionId, round] of rounds) {
@@ -43,12 +46,20 @@ export async function rejudge(options: RejudgeOptions): Promise<RejudgeOutcome> 
       // The old round's result would be ignored anyway; withdrawing its jobs saves the runners'
       // time. A job a runner holds right now cannot be removed (BullMQ answers 0): it finishes and
       // the scorer discards its stale result.
-      if (round > 0)
+      if (round > 0) {
+        // One flow per judging, or (queued before per-target recording) one for the submission.
+        const parents = [
+          scoreJobId(submissionId, round - 1),
+          ...(judgingsOf.get(submissionId) ?? []).map((id) => judgingScoreJobId(id, round - 1)),
+        ];
         await withTimeout(
-          queues.scoreQueue().remove(scoreJobId(submissionId, round - 1), { removeChildren: true }),
+          Promise.all(
+            parents.map((id) => queues.scoreQueue().remove(id, { removeChildren: true })),
+          ),
           queues.enqueueTimeoutMs,
           `Withdrawing round ${round - 1} of submission ${submissionId}`,
         );
+      }
       await enqueueSubmission(db, queues, submissionId, {
         priority: 'challengeSlug' in options ? REJUDGE_PRIORITY : 0,
       });

@@ -70,6 +70,8 @@ export const settingsFormSchema = z.strictObject({
     .refine((t) => t === '' || t.length >= 8, 'At least 8 characters (or empty to keep it)')
     .refine((t) => t.length <= 4096, 'At most 4096 characters'),
   clearSeed: z.boolean(),
+  /** Judge every target even after one failed for the contestant (absent: unchanged). */
+  judgeAllTargets: z.boolean().optional(),
   reason: z.string().trim().max(REASON_MAX, `At most ${REASON_MAX} characters`),
 });
 export type SettingsFormInput = z.input<typeof settingsFormSchema>;

@@ -67,6 +67,9 @@ export function progressFromStatus(
     };
     if (j.status === 'DONE')
       return { ...base, stage: 'done', stageFraction: 1, overall: 1, message: null };
+    // Not judged: the submission already failed on another target ("not judged: …").
+    if (j.status === 'CANCELLED')
+      return { ...base, stage: 'done', stageFraction: 1, overall: 1, message: j.message };
     const event = events.get(j.judgingId);
     if (event && event.round === j.round) {
       const index = STAGES.indexOf(event.stage);
@@ -97,7 +100,7 @@ export function progressFromStatus(
     // Settled, not only judged: the overall verdict and score are written with the last judging.
     done:
       (row.status === 'DONE' || row.status === 'FAILED') &&
-      row.judgings.every((j) => j.status === 'DONE'),
+      row.judgings.every((j) => j.status === 'DONE' || j.status === 'CANCELLED'),
     live,
     targets,
   };
@@ -111,7 +114,7 @@ export async function readJobProgress(
   row: SubmissionStatusRow,
 ): Promise<{ events: Map<string, JudgingProgress>; live: boolean }> {
   const events = new Map<string, JudgingProgress>();
-  const open = row.judgings.filter((j) => j.status !== 'DONE');
+  const open = row.judgings.filter((j) => j.status !== 'DONE' && j.status !== 'CANCELLED');
   try {
     await Promise.all(
       open.map(async (j) => {

@@ -374,6 +374,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
         sandbox: runSandbox,
         toolchain: platform.toolchain,
         baselineBinary: baseline.binary,
+        baselineBuildKey: baseline.key,
         solutionBinary,
         solutionTree: srcDir,
         boxDir,

@@ -1,8 +1,18 @@
 // The profile stage: untimed extra runs that explain a speedup — memory over time, Top-Down level 1
 // and cachegrind's noise-free counts. Nothing here can change a verdict or the speedup: a part that
-// fails or is unsupported becomes a note.
+// fails or is unsupported becomes a note. The baseline's memory series and cachegrind counts are
+// the same for every judging on a host, so they come from a cache after the first
+// (baseline-profile-cache.ts).
 import path from 'node:path';
-import type { ProfileStage, RunPolicy, Toolchain, Topdown } from '../../contracts';
+import { z } from 'zod';
+import {
+  cachegrindCountsSchema,
+  memoryProfileSchema,
+  type ProfileStage,
+  type RunPolicy,
+  type Toolchain,
+  type Topdown,
+} from '../../contracts';
 import type { Challenge } from '../../lib/challenge/load-manifest';
 import { buildChallengeTree, cachedBuild } from '../build';
 import {
@@ -17,6 +27,7 @@ import { cpuVendor } from '../host/fingerprint';
 import { runProgram } from './run-program';
 import { profileMemory } from '../measure/memory-profile';
 import type { Sandbox } from '../sandbox/sandbox';
+import { cachedBaselineProfile } from './baseline-profile-cache';
 import { takeBinary } from './binaries';
 import { ensureInput, type GeneratedInput } from './inputs';
 import { BUILD_PATH, sandboxedExecutor } from './sandboxed-executor';
@@ -26,6 +37,8 @@ export interface ProfileStageOptions {
   sandbox: Sandbox;
   toolchain: Toolchain;
   baselineBinary: string;
+  /** The baseline's build key (cachedBuild): its profile runs are cached under it; '' never caches. */
+  baselineBuildKey?: string;
   solutionBinary: string;
   /** The patched tree and the sandbox folder it lives in (for the deterministic rebuild). */
   solutionTree: string;
@@ -41,6 +54,7 @@ export interface ProfileStageOptions {
 }
 
 const TOPDOWN_FILE = '.topdown.csv';
+const MEMORY_CACHE_SCHEMA = z.object({ profile: memoryProfileSchema, notes: z.array(z.string()) });
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0]! : String(error);
@@ -61,10 +75,24 @@ export async function runProfile(options: ProfileStageOptions): Promise<ProfileS
         limits,
         ...(options.signal ? { signal: options.signal } : {}),
       });
-    const baseline = await side(options.baselineBinary);
+    const baseline = await cachedBaselineProfile({
+      dataDir: options.dataDir,
+      key: {
+        kind: 'memory',
+        buildKey: options.baselineBuildKey ?? '',
+        inputSha256: options.benchmarkInput.sha256,
+        settings: { limits, sandbox: options.sandbox.kind },
+      },
+      schema: MEMORY_CACHE_SCHEMA,
+      compute: async () => {
+        const run = await side(options.baselineBinary);
+        return { profile: run.profile, notes: run.notes };
+      },
+    });
+    if (baseline.cached) options.log('baseline memory profile: reused from an earlier judging');
     const solution = await side(options.solutionBinary);
-    stage.memory = { baseline: baseline.profile, solution: solution.profile };
-    stage.notes.push(...new Set([...baseline.notes, ...solution.notes]));
+    stage.memory = { baseline: baseline.value.profile, solution: solution.profile };
+    stage.notes.push(...new Set([...baseline.value.notes, ...solution.notes]));
   } catch (error) {
     if (options.signal?.aborted) throw error;
     stage.notes.push(`memory profile failed: ${reason(error)}`);
@@ -193,7 +221,21 @@ async function deterministicCounts(
       cpu: options.cpu,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-  const baselineCounts = await run(baseline.binary);
+  const baselineBinary = baseline.binary;
+  const cachedCounts = await cachedBaselineProfile({
+    dataDir: options.dataDir,
+    key: {
+      kind: 'cachegrind',
+      buildKey: baseline.key,
+      inputSha256: input.sha256,
+      settings: { limits, sandbox: options.sandbox.kind },
+    },
+    schema: cachegrindCountsSchema,
+    compute: () => run(baselineBinary),
+  });
+  if (cachedCounts.cached)
+    options.log('baseline cachegrind counts: reused from an earlier judging');
+  const baselineCounts = cachedCounts.value;
   const solutionCounts = await run(solutionBinary);
   options.log(
     `cachegrind: ${baselineCounts.instructions} vs ${solutionCounts.instructions} instructions`,

@@ -1,8 +1,16 @@
 // The host-wide judging lock: one judging (builds included) at a time on this machine, whichever
-// runner process runs it. A lock file created with O_EXCL holds the owner's pid and process start
-// time; a lock whose process is gone (kill -9, crash) is stale and is broken by the next taker.
+// runner process (or `perfjudge judge`) runs it, first come first served.
+//
+// Fairness: a taker first draws a ticket, a file `<seq>-<pid>-<start>` in the folder `<lock>.queue`
+// next to the lock, numbered above every ticket present (O_EXCL, so two takers never share a
+// number). Only the lowest live ticket may take the lock, so a holder that comes back for its next
+// job queues behind everyone who waited meanwhile. A ticket whose process is gone (kill -9, crash)
+// is removed by whoever sees it. The lock itself is a file created with O_EXCL that holds the
+// owner's pid and process start time; a lock whose process is gone is stale and is broken by the
+// next taker.
 import { randomBytes } from 'node:crypto';
-import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { watch, type FSWatcher } from 'node:fs';
+import { link, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -33,9 +41,12 @@ export interface AcquireHostLockOptions {
   /** Who takes it (the runner id), for the operator reading the file. */
   owner: string;
   signal?: AbortSignal;
+  /** How often a waiter looks again when no file change woke it (the queue folder is watched). */
   pollMs?: number;
-  /** Called once while another live process holds the lock. */
+  /** Called once while another live process holds the lock or queues before this taker. */
   onWait?: (holder: LockHolder | null) => void;
+  /** Called whenever the number of takers before this one changes (0: taking it now). */
+  onQueue?: (ahead: number, holder: LockHolder | null) => void;
 }
 
 export class HostLockAbortedError extends Error {
@@ -119,30 +130,117 @@ async function breakStale(file: string, staleText: string): Promise<void> {
   await unlink(aside).catch(() => undefined);
 }
 
-export async function acquireHostLock(options: AcquireHostLockOptions): Promise<HostLock> {
-  const file = options.file ?? DEFAULT_HOST_LOCK_FILE;
-  const pollMs = options.pollMs ?? 500;
-  const holder: LockHolder = {
-    pid: process.pid,
-    startTime: await processStartTime(process.pid),
-    owner: options.owner,
-    since: new Date().toISOString(),
-    token: randomBytes(8).toString('hex'),
-  };
-  let brokeStale: LockHolder | null = null;
-  let waitReported = false;
-  for (;;) {
-    if (options.signal?.aborted)
-      throw new HostLockAbortedError('stopped waiting for the host lock');
-    try {
-      const handle = await open(file, 'wx', 0o644);
+/** The folder of tickets next to the lock file. */
+export function hostLockQueueDir(file: string): string {
+  return `${file}.queue`;
+}
+
+const TICKET_NAME = /^\d{12}$/;
+
+interface Ticket {
+  seq: number;
+  file: string;
+}
+
+async function listTickets(dir: string): Promise<Ticket[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names
+    .filter((name) => TICKET_NAME.test(name))
+    .map((name) => ({ seq: Number(name), file: path.join(dir, name) }))
+    .sort((a, b) => a.seq - b.seq);
+}
+
+/**
+ * A ticket numbered above every ticket present. Written aside and hard-linked into place: the link
+ * fails if another taker drew the same number first, and a ticket is never seen half-written.
+ */
+async function drawTicket(dir: string, holder: LockHolder): Promise<Ticket> {
+  await mkdir(dir, { recursive: true });
+  const aside = path.join(dir, `.draw-${process.pid}-${holder.token}`);
+  await writeFileExclusive(aside, `${JSON.stringify(holder)}\n`);
+  try {
+    for (;;) {
+      const last = (await listTickets(dir)).at(-1);
+      const seq = (last?.seq ?? 0) + 1;
+      const file = path.join(dir, String(seq).padStart(12, '0'));
       try {
-        holder.since = new Date().toISOString();
-        await handle.writeFile(`${JSON.stringify(holder)}\n`);
-      } finally {
-        await handle.close();
+        await link(aside, file);
+        return { seq, file };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
-      return { holder, brokeStale, release: () => releaseHostLock(file, holder.token) };
+    }
+  } finally {
+    await unlink(aside).catch(() => undefined);
+  }
+}
+
+async function writeFileExclusive(file: string, text: string): Promise<void> {
+  const handle = await open(file, 'wx', 0o644);
+  try {
+    await handle.writeFile(text);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The live tickets before `seq`, oldest first; those of dead processes are removed on the way. */
+async function liveTicketsBefore(dir: string, seq: number): Promise<LockHolder[]> {
+  const ahead: LockHolder[] = [];
+  for (const ticket of await listTickets(dir)) {
+    if (ticket.seq >= seq) break;
+    const holder = await readHolder(ticket.file).then(
+      (h) => h.holder,
+      () => undefined,
+    );
+    if (holder === undefined) continue; // released in between
+    // Tickets are complete when they appear (linked into place), so an unreadable one is garbage.
+    if (holder === null || !(await processAlive(holder.pid, holder.startTime))) {
+      await unlink(ticket.file).catch(() => undefined);
+      continue;
+    }
+    ahead.push(holder);
+  }
+  return ahead;
+}
+
+/** Resolves when the queue folder changes, after `ms` at the latest, or when aborted. */
+function changeWaiter(dir: string): {
+  next(ms: number, signal?: AbortSignal): Promise<void>;
+  close(): void;
+} {
+  let wake: (() => void) | null = null;
+  let watcher: FSWatcher | null = null;
+  try {
+    watcher = watch(dir, () => wake?.());
+    watcher.on('error', () => undefined);
+  } catch {
+    watcher = null; // no file watching here: polling alone
+  }
+  return {
+    next(ms, signal) {
+      return new Promise<void>((resolve) => {
+        wake = resolve;
+        void sleep(ms, signal).then(resolve);
+      }).finally(() => (wake = null));
+    },
+    close: () => watcher?.close(),
+  };
+}
+
+/** Takes the lock file once this taker is first in line; false while a live holder has it. */
+async function tryTakeLockFile(
+  file: string,
+  holder: LockHolder,
+): Promise<
+  { taken: true; brokeStale: LockHolder | null } | { taken: false; holder: LockHolder | null }
+> {
+  let brokeStale: LockHolder | null = null;
+  for (;;) {
+    try {
+      holder.since = new Date().toISOString();
+      await writeFileExclusive(file, `${JSON.stringify(holder)}\n`);
+      return { taken: true, brokeStale };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
@@ -158,21 +256,70 @@ export async function acquireHostLock(options: AcquireHostLockOptions): Promise<
       );
       stale = age > UNREADABLE_GRACE_MS;
     }
-    if (stale) {
-      await breakStale(file, current.text);
-      brokeStale = current.holder ?? brokeStale;
-      continue;
-    }
-    if (!waitReported) {
-      waitReported = true;
-      options.onWait?.(current.holder);
-    }
-    await sleep(pollMs, options.signal);
+    if (!stale) return { taken: false, holder: current.holder };
+    await breakStale(file, current.text);
+    brokeStale = current.holder ?? brokeStale;
   }
 }
 
-async function releaseHostLock(file: string, token: string): Promise<void> {
+export async function acquireHostLock(options: AcquireHostLockOptions): Promise<HostLock> {
+  const file = options.file ?? DEFAULT_HOST_LOCK_FILE;
+  const queueDir = hostLockQueueDir(file);
+  const pollMs = options.pollMs ?? 500;
+  const holder: LockHolder = {
+    pid: process.pid,
+    startTime: await processStartTime(process.pid),
+    owner: options.owner,
+    since: new Date().toISOString(),
+    token: randomBytes(8).toString('hex'),
+  };
+  if (options.signal?.aborted) throw new HostLockAbortedError('stopped waiting for the host lock');
+  const ticket = await drawTicket(queueDir, holder);
+  const changes = changeWaiter(queueDir);
+  let waitReported = false;
+  let lastAhead = -1;
+  try {
+    for (;;) {
+      if (options.signal?.aborted)
+        throw new HostLockAbortedError('stopped waiting for the host lock');
+      const ahead = await liveTicketsBefore(queueDir, ticket.seq);
+      let current: LockHolder | null = ahead[0] ?? null;
+      if (ahead.length === 0) {
+        const attempt = await tryTakeLockFile(file, holder);
+        if (attempt.taken) {
+          if (lastAhead > 0) options.onQueue?.(0, null);
+          return {
+            holder,
+            brokeStale: attempt.brokeStale,
+            release: () => releaseHostLock(file, holder.token, ticket.file),
+          };
+        }
+        // A holder without a ticket (a perfjudge from before tickets): first in line behind it.
+        current = attempt.holder;
+      }
+      const count = Math.max(1, ahead.length);
+      if (!waitReported) {
+        waitReported = true;
+        options.onWait?.(current);
+      }
+      if (count !== lastAhead) {
+        lastAhead = count;
+        options.onQueue?.(count, current);
+      }
+      await changes.next(pollMs, options.signal);
+    }
+  } catch (error) {
+    await unlink(ticket.file).catch(() => undefined);
+    throw error;
+  } finally {
+    changes.close();
+  }
+}
+
+async function releaseHostLock(file: string, token: string, ticketFile: string): Promise<void> {
   const current = await readHolder(file).catch(() => null);
   // Only our own lock: if it was broken and retaken meanwhile, the file is someone else's now.
   if (current?.holder?.token === token) await unlink(file).catch(() => undefined);
+  // The ticket last: the next in line moves only once the lock file is free.
+  await unlink(ticketFile).catch(() => undefined);
 }

@@ -13,6 +13,7 @@ import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   emptyStages,
+  judgingCancelKey,
   judgingJobId,
   judgingJobResultSchema,
   issuesInline,
@@ -42,6 +43,10 @@ import { sweepStaleScratch } from './work-root';
 /** Abort reasons the runner gives BullMQ's per-job AbortSignal (`worker.cancelJob`). */
 export const CANCEL_SHUTDOWN = 'perfjudge: runner shutting down';
 export const CANCEL_LOCK_LOST = 'perfjudge: job lock lost';
+/** The scorer cancelled the judging: it can no longer count (the submission failed elsewhere). */
+export const CANCEL_NOT_COUNTING = 'perfjudge: judging cancelled by the scorer';
+/** How often a runner looks for the scorer's cancel flag while it waits or judges. */
+export const CANCEL_CHECK_MS = 1_000;
 
 export interface JudgingSettings {
   target: TargetId;
@@ -189,11 +194,23 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
     note(`attempt ${attempt} of ${attempts} on ${settings.host.hostname}`);
     settings.onJobStart?.(data);
 
+    // The scorer's cancel flag aborts the judging like a shutdown would, but the job then ends.
+    const cancel = watchCancelFlag(data, settings, signal);
+    const cancelledBefore = await cancel.check();
+    if (cancelledBefore !== null) {
+      cancel.stop();
+      note(`not judged: ${cancelledBefore}`);
+      settings.onJobEnd?.(data);
+      await publisher.flush();
+      throw new UnrecoverableError(cancelledBefore);
+    }
+    const judging = cancel.signal;
+
     let result: JudgingResult;
     try {
-      result = await judgeUnderHostLock(data, settings, publisher, note, signal);
+      result = await judgeUnderHostLock(data, settings, publisher, note, judging);
     } catch (error) {
-      if (signal?.aborted) result = platformErrorResult(data, 'cancelled', settings.host, started);
+      if (judging.aborted) result = platformErrorResult(data, 'cancelled', settings.host, started);
       else {
         const message =
           error instanceof PlatformError
@@ -203,13 +220,24 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
         result = platformErrorResult(data, message, settings.host, started);
       }
     } finally {
+      cancel.stop();
       await publisher.flush();
       settings.onJobEnd?.(data);
     }
+    if (
+      judging.aborted &&
+      judging.reason === CANCEL_NOT_COUNTING &&
+      result.verdict === 'JUDGE_ERROR'
+    ) {
+      const why = cancel.message() ?? 'cancelled by the scorer';
+      log(`job ${job.id}: stopped, ${why}`);
+      // Final: retrying a judging that cannot count would only waste the host again.
+      throw new UnrecoverableError(why);
+    }
 
     // A verdict reached before the cancellation arrived still stands; a cancelled judging does not.
-    if (signal?.aborted && result.verdict === 'JUDGE_ERROR') {
-      const reason: unknown = signal.reason;
+    if (judging.aborted && result.verdict === 'JUDGE_ERROR') {
+      const reason: unknown = judging.reason;
       if (reason === CANCEL_LOCK_LOST)
         // Another runner may be judging it now; whatever we wrote would be refused anyway.
         throw new Error('the job lock was lost mid-judging; this judging was abandoned');
@@ -247,6 +275,52 @@ export type JobJudgeInputs = Pick<
  * none. A job of an older producer, without a definition, is judged on the organizer's settings
  * or the manifest's size. The runner's pair budget still caps the runs (development mode).
  */
+interface CancelWatch {
+  /** Aborts with CANCEL_NOT_COUNTING once the flag is seen, or with the job's own reason. */
+  signal: AbortSignal;
+  /** The flag's message now, or null (also when Redis cannot be asked: judging goes on). */
+  check(): Promise<string | null>;
+  message(): string | null;
+  stop(): void;
+}
+
+/** Polls the judging's cancel flag (set by the scorer in Redis) while the job is in hand. */
+function watchCancelFlag(
+  data: JudgingJob,
+  settings: Pick<JudgingSettings, 'redis' | 'prefix'>,
+  jobSignal: AbortSignal | undefined,
+): CancelWatch {
+  const controller = new AbortController();
+  const onJobAbort = () => controller.abort(jobSignal?.reason);
+  if (jobSignal?.aborted) onJobAbort();
+  else jobSignal?.addEventListener('abort', onJobAbort, { once: true });
+  const { redis, prefix } = settings;
+  let seen: string | null = null;
+  const check = async (): Promise<string | null> => {
+    if (!redis || prefix === undefined || redis.status !== 'ready') return null;
+    const value = await redis
+      .get(judgingCancelKey(prefix, data.judgingId, data.round))
+      .catch(() => null);
+    if (value !== null) seen = value || 'cancelled by the scorer';
+    return seen;
+  };
+  const timer = setInterval(() => {
+    void check().then((message) => {
+      if (message !== null && !controller.signal.aborted) controller.abort(CANCEL_NOT_COUNTING);
+    });
+  }, CANCEL_CHECK_MS);
+  timer.unref();
+  return {
+    signal: controller.signal,
+    check,
+    message: () => seen,
+    stop: () => {
+      clearInterval(timer);
+      jobSignal?.removeEventListener('abort', onJobAbort);
+    },
+  };
+}
+
 export function judgeInputsForJob(
   data: JudgingJob,
   challenge: Challenge,
@@ -296,13 +370,18 @@ async function judgeUnderHostLock(
     file: settings.hostLockFile,
     owner: settings.runnerId,
     ...(signal ? { signal } : {}),
-    onWait: (holder) => {
+    onQueue: (ahead, holder) => {
+      if (ahead === 0) {
+        note('the host lock is ours');
+        return;
+      }
       const who = holder ? `${holder.owner} (pid ${holder.pid})` : 'another process';
-      note(`waiting for the host lock held by ${who}`);
+      note(`waiting for the host lock: ${ahead} judging(s) ahead, first ${who}`);
       publisher.progress({
-        stage: 'intake',
+        stage: 'waiting',
         fraction: 0,
-        message: 'waiting for another judging on this host to finish',
+        message: `waiting for the host: ${ahead} judging${ahead === 1 ? '' : 's'} ahead`,
+        detail: { aheadForHost: ahead },
       });
     },
   });

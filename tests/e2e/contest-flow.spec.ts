@@ -169,7 +169,9 @@ test('an organizer rejudges the submission and disqualifies it with a reason', a
   await confirmAction(page, submissionId, 'Rejudge', REJUDGE_REASON);
   await page.goto(`/submissions/${submissionId}`);
   for (const target of TARGETS)
-    await expect(page.getByTestId(`verdict-${target}`)).toHaveText(/Queued|Judging…/);
+    await expect(page.getByTestId(`verdict-${target}`)).toHaveText(
+      /Queued|Waiting for the host|Judging…/,
+    );
   await waitForVerdictsByReloading(page, 'Accepted');
   await expectLeaderboardRows(page, contestant.name, 1);
 

@@ -19,7 +19,7 @@ import {
   judgeQueueName,
   judgingJobResultSchema,
   judgingJobSchema,
-  scoreJobId,
+  judgingScoreJobId,
   TARGET_IDS,
   type TargetId,
 } from '../../contracts';
@@ -167,10 +167,12 @@ describe('scorer process', () => {
     });
     if (!result.ok) throw new Error(result.message);
     const { submissionId } = result;
-    const parentId = scoreJobId(submissionId, 0);
+    // One score parent per target: each runs as soon as its judging answered.
+    const parentIds = result.judgings.map((j) => judgingScoreJobId(j.judgingId, j.round));
+    const states = () => Promise.all(parentIds.map((id) => queues.scoreQueue().getJobState(id)));
     fakeRunners();
     await until('both judgings answered', async () =>
-      (await queues.scoreQueue().getJobState(parentId)) === 'waiting' ? true : null,
+      (await states()).every((state) => state === 'waiting') ? true : null,
     );
 
     // Hold the submission's row lock, so the scorer's recording transaction is sure to be under way
@@ -215,7 +217,7 @@ describe('scorer process', () => {
       60_000,
       first.output,
     );
-    expect(await queues.scoreQueue().getJobState(parentId)).toBe('active');
+    expect(await states()).toContain('active');
     first.child.kill('SIGKILL');
     await first.exited;
     await holder.query('COMMIT');
@@ -223,9 +225,8 @@ describe('scorer process', () => {
     expect(await db.judging.count({ where: { submissionId, status: 'DONE' } })).toBe(0);
 
     const second = perfjudge([...scorerArgs, '--name', 'scorer-b']);
-    await until(
-      'the second scorer to record the results',
-      async () => (await queues.scoreQueue().getJobState(parentId)) === 'completed',
+    await until('the second scorer to record the results', async () =>
+      (await states()).every((state) => state === 'completed'),
     );
     const s = await db.submission.findUniqueOrThrow({
       where: { id: submissionId },
@@ -234,12 +235,13 @@ describe('scorer process', () => {
     expect(s.status).toBe('DONE');
     expect(s.score).toBeCloseTo(5, 9);
     expect(await db.run.count({ where: { judging: { submissionId } } })).toBe(16);
-    const job = await queues.scoreQueue().getJob(parentId);
-    expect(job?.processedBy).toBe('scorer-b');
-    expect(job?.returnvalue.judgings.map((j: { outcome: string }) => j.outcome)).toEqual([
-      'recorded',
-      'recorded',
-    ]);
+    for (const parentId of parentIds) {
+      const job = await queues.scoreQueue().getJob(parentId);
+      expect(job?.processedBy).toBe('scorer-b');
+      expect(job?.returnvalue.judgings.map((j: { outcome: string }) => j.outcome)).toEqual([
+        'recorded',
+      ]);
+    }
 
     // SIGTERM: a graceful stop, exit code 0.
     second.child.kill('SIGTERM');
@@ -259,14 +261,17 @@ describe('perfjudge reconcile', () => {
       patchText: PATCH,
     });
     if (!result.ok) throw new Error(result.message);
-    await queues.scoreQueue().remove(scoreJobId(result.submissionId, 0), { removeChildren: true });
-    expect(await queues.scoreQueue().getJob(scoreJobId(result.submissionId, 0))).toBeUndefined();
+    const parentIds = result.judgings.map((j) => judgingScoreJobId(j.judgingId, j.round));
+    for (const id of parentIds) {
+      await queues.scoreQueue().remove(id, { removeChildren: true });
+      expect(await queues.scoreQueue().getJob(id)).toBeUndefined();
+    }
 
     const run = perfjudge(['reconcile', '--once', '--older-than', '0', '--json']);
     expect(await run.exited).toBe(0);
     const report = JSON.parse(run.output().trim().split('\n').at(-1) ?? '{}');
     expect(report.requeued).toContain(result.submissionId);
-    expect(await queues.scoreQueue().getJob(scoreJobId(result.submissionId, 0))).toBeDefined();
+    for (const id of parentIds) expect(await queues.scoreQueue().getJob(id)).toBeDefined();
   });
 });
 
@@ -334,7 +339,10 @@ describe('perfjudge submit', () => {
       select: { patchText: true, status: true },
     });
     expect(stored).toEqual({ patchText: PATCH, status: 'QUEUED' });
-    expect(await queues.scoreQueue().getJob(scoreJobId(id as string, 0))).toBeDefined();
+    const judgings = await db.judging.findMany({ where: { submissionId: id as string } });
+    expect(judgings).toHaveLength(2);
+    for (const j of judgings)
+      expect(await queues.scoreQueue().getJob(judgingScoreJobId(j.id, 0))).toBeDefined();
   });
 
   it('a rejected patch: exit 1 with the reason', async () => {

@@ -7,7 +7,13 @@ import net from 'node:net';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { judgingJobId, judgingJobSchema, scoreJobId, scoreJobSchema } from '../../contracts';
+import {
+  judgingJobId,
+  judgingJobSchema,
+  judgingScoreJobId,
+  scoreJobId,
+  scoreJobSchema,
+} from '../../contracts';
 import { env, REPO_ROOT } from '../../lib/config/env';
 import type { Db } from '../../lib/db/client';
 import { createQueueSet, enqueueSubmission, type QueueSet } from '../../lib/queue/producer';
@@ -92,20 +98,24 @@ afterAll(async () => {
 });
 
 describe('submitPatch and the producer', () => {
-  it('commits the submission, then queues one flow: a score parent and a child per target, with the contract payloads', async () => {
+  it('commits the submission, then queues one flow per target: a score parent over its judging, with the contract payloads', async () => {
     const userId = await makeUser(db);
     const result = await submitOk(userId);
     expect(result.queued).toBe(true);
     expect(result.judgings.map((j) => j.target)).toEqual(['linux-intel', 'windows-amd']);
+    // No parent for the whole submission any more: each target is recorded on its own.
+    expect(await queues.scoreQueue().getJob(scoreJobId(result.submissionId, 0))).toBeUndefined();
 
-    const parent = await queues.scoreQueue().getJob(scoreJobId(result.submissionId, 0));
-    expect(parent).toBeDefined();
-    expect(scoreJobSchema.parse(parent?.data)).toEqual({
-      submissionId: result.submissionId,
-      round: 0,
-    });
-    expect(await parent?.getState()).toBe('waiting-children');
-    expect(parent?.opts.attempts).toBeGreaterThan(1);
+    for (const j of result.judgings) {
+      const parent = await queues.scoreQueue().getJob(judgingScoreJobId(j.judgingId, j.round));
+      expect(parent).toBeDefined();
+      expect(scoreJobSchema.parse(parent?.data)).toEqual({
+        submissionId: result.submissionId,
+        round: 0,
+      });
+      expect(await parent?.getState()).toBe('waiting-children');
+      expect(parent?.opts.attempts).toBeGreaterThan(1);
+    }
 
     for (const j of result.judgings) {
       const child = await queues
@@ -126,7 +136,7 @@ describe('submitPatch and the producer', () => {
         removeOnComplete: { age: expect.any(Number), count: expect.any(Number) },
         removeOnFail: { age: expect.any(Number), count: expect.any(Number) },
       });
-      expect(child?.parentKey).toBe(`${PREFIX}:score:${scoreJobId(result.submissionId, 0)}`);
+      expect(child?.parentKey).toBe(`${PREFIX}:score:${judgingScoreJobId(j.judgingId, j.round)}`);
     }
     const stored = await db.submission.findUniqueOrThrow({
       where: { id: result.submissionId },
@@ -153,7 +163,11 @@ describe('submitPatch and the producer', () => {
       windows: await jobIds('judge-windows-amd'),
       score: await jobIds('score'),
     }).toEqual(before);
-    expect(before.score.filter((id) => id.includes(submissionId))).toHaveLength(1);
+    const { judgings } = await db.submission.findUniqueOrThrow({
+      where: { id: submissionId },
+      select: { judgings: { select: { id: true } } },
+    });
+    expect(before.score.filter((id) => judgings.some((j) => id.includes(j.id)))).toHaveLength(2);
   });
 
   it('refuses an obviously bad patch with its reason, and stores nothing', async () => {
@@ -223,17 +237,16 @@ describe('submitPatch and the producer', () => {
       });
       expect(stored.status).toBe('QUEUED');
       expect(stored.judgings.map((j) => j.status)).toEqual(['QUEUED', 'QUEUED']);
-      expect(await queues.scoreQueue().getJob(scoreJobId(result.submissionId, 0))).toBeUndefined();
+      const parents = result.judgings.map((j) => judgingScoreJobId(j.judgingId, j.round));
+      for (const id of parents) expect(await queues.scoreQueue().getJob(id)).toBeUndefined();
 
       // Redis works again (the real one): the reconciler finds the submission and queues it.
       const report = await reconcile(db, queues, { olderThanMs: 0 });
       expect(report.requeued).toContain(result.submissionId);
-      expect(await queues.scoreQueue().getJob(scoreJobId(result.submissionId, 0))).toBeDefined();
+      for (const id of parents) expect(await queues.scoreQueue().getJob(id)).toBeDefined();
       const second = await reconcile(db, queues, { olderThanMs: 0 });
       expect(second.requeued).toEqual([]);
-      expect((await jobIds('score')).filter((id) => id.includes(result.submissionId))).toHaveLength(
-        1,
-      );
+      expect((await jobIds('score')).filter((id) => parents.includes(id))).toHaveLength(2);
     } finally {
       await downQueues.close();
       down.disconnect();
@@ -242,8 +255,11 @@ describe('submitPatch and the producer', () => {
 
   it('the reconciler leaves recent judgings alone (their enqueue may be under way)', async () => {
     const userId = await makeUser(db);
-    const { submissionId } = await submitOk(userId);
-    await queues.scoreQueue().remove(scoreJobId(submissionId, 0), { removeChildren: true });
+    const { submissionId, judgings } = await submitOk(userId);
+    for (const j of judgings)
+      await queues
+        .scoreQueue()
+        .remove(judgingScoreJobId(j.judgingId, j.round), { removeChildren: true });
     const report = await reconcile(db, queues, { olderThanMs: 60_000 });
     expect(report.requeued).not.toContain(submissionId);
   });
@@ -262,8 +278,10 @@ describe('rejudge', () => {
     });
     expect(outcome).toEqual({ submissions: 1, judgings: 2, queued: 1 });
 
-    expect(await queues.scoreQueue().getJob(scoreJobId(submissionId, 0))).toBeUndefined();
-    expect(await queues.scoreQueue().getJob(scoreJobId(submissionId, 1))).toBeDefined();
+    for (const j of judgings) {
+      expect(await queues.scoreQueue().getJob(judgingScoreJobId(j.judgingId, 0))).toBeUndefined();
+      expect(await queues.scoreQueue().getJob(judgingScoreJobId(j.judgingId, 1))).toBeDefined();
+    }
     for (const j of judgings) {
       const q = queues.judgeQueue(j.target as 'linux-intel');
       expect(await q.getJob(judgingJobId(j.judgingId, 0))).toBeUndefined();
@@ -298,6 +316,7 @@ describe('rejudge', () => {
       .judgeQueue(j.target as 'linux-intel')
       .getJob(judgingJobId(j.judgingId, round));
     expect(child?.opts.priority).toBe(REJUDGE_PRIORITY);
-    expect(await queues.scoreQueue().getJob(scoreJobId(submissionId, round))).toBeDefined();
+    expect(await queues.scoreQueue().getJob(judgingScoreJobId(j.judgingId, round))).toBeDefined();
+    expect(submissionId).toBeTruthy();
   });
 });

@@ -94,13 +94,23 @@ describe('claimJudging', () => {
     });
     const [linux] = judgings;
     if (!linux) throw new Error('no judging');
-    expect(
-      await claimJudging(t.db, { judgingId: linux.judgingId, round: 0, runner: 'r1' }),
-    ).toEqual({ claimed: true, attempts: 1 });
-    // The runner died; the queue hands the job to another one.
-    expect(
-      await claimJudging(t.db, { judgingId: linux.judgingId, round: 0, runner: 'r2' }),
-    ).toEqual({ claimed: true, attempts: 2 });
+    const claim = (runner: string, status: 'WAITING' | 'JUDGING', round = 0) =>
+      claimJudging(t.db, { judgingId: linux.judgingId, round, runner, status });
+    // Taken from the queue: waiting for the host lock, the submission still queued.
+    expect(await claim('r1', 'WAITING')).toEqual({ claimed: true, attempts: 1 });
+    expect(await t.db.judging.findUniqueOrThrow({ where: { id: linux.judgingId } })).toMatchObject({
+      status: 'WAITING',
+      runner: 'r1',
+    });
+    expect((await t.db.submission.findUniqueOrThrow({ where: { id: submissionId } })).status).toBe(
+      'QUEUED',
+    );
+    expect(await claim('r1', 'JUDGING')).toEqual({ claimed: true, attempts: 1 });
+    // The runner died; the queue hands the job to another one: a second attempt.
+    expect(await claim('r2', 'WAITING')).toEqual({ claimed: true, attempts: 2 });
+    expect(await claim('r2', 'JUDGING')).toEqual({ claimed: true, attempts: 2 });
+    // A late progress event changes nothing once it is judging.
+    expect(await claim('r2', 'JUDGING')).toEqual({ claimed: false, reason: 'done' });
     expect(
       await claimJudging(t.db, { judgingId: linux.judgingId, round: 1, runner: 'r2' }),
     ).toEqual({ claimed: false, reason: 'stale-round' });
@@ -125,7 +135,7 @@ describe('listUnqueuedJudgings and getJudgingJob', () => {
     const ids = judgings.map((j) => j.judgingId);
     const later = await listUnqueuedJudgings(t.db, { olderThan: new Date(Date.now() + 60_000) });
     expect(later.map((j) => j.judgingId)).toEqual(expect.arrayContaining(ids));
-    expect(later.every((j) => j.status === 'QUEUED' || j.status === 'JUDGING')).toBe(true);
+    expect(later.every((j) => ['QUEUED', 'WAITING', 'JUDGING'].includes(j.status))).toBe(true);
     const earlier = await listUnqueuedJudgings(t.db, { olderThan: new Date(Date.now() - 60_000) });
     expect(earlier).toEqual([]);
 

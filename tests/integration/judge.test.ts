@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgingResultSchema, type ProgressEvent } from '../../contracts';
 import { REPO_ROOT } from '../../lib/config/env';
 import { judge } from '../../runner/judge/judge';
+import { acquireHostLock } from '../../runner/service/host-lock';
 import { createSandbox } from '../../runner/sandbox';
 import {
   judgeForTest,
@@ -152,8 +153,13 @@ describe('judge', () => {
 
 describe('perfjudge judge (CLI)', () => {
   const cli = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
+  // A private host lock: the machine's own may be held by runners that are not this test's.
+  const lockFile = () => path.join(dir, 'host.lock');
   const run = (args: string[]) =>
-    execFileAsync('node', [cli, 'judge', ...args], { cwd: REPO_ROOT, maxBuffer: 64 << 20 }).then(
+    execFileAsync('node', [cli, 'judge', '--host-lock', lockFile(), ...args], {
+      cwd: REPO_ROOT,
+      maxBuffer: 64 << 20,
+    }).then(
       (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
       (e: { code: number; stdout: string; stderr: string }) => ({
         code: e.code,
@@ -184,6 +190,23 @@ describe('perfjudge judge (CLI)', () => {
     expect(r.stdout).toMatch(/Speedup \d+\.\d{3}× +\(\d+% CI \d+\.\d{3}–\d+\.\d{3}/);
     const result = judgingResultSchema.parse(JSON.parse(await readFile(json, 'utf8')));
     expect(result.verdict).toBe('ACCEPTED');
+  });
+
+  it('waits for the host lock the runners hold, and says so', async () => {
+    const patch = path.join(dir, 'driver-locked.patch');
+    await writeFile(patch, '--- a/main.cpp\n+++ b/main.cpp\n@@ -1 +1 @@\n-x\n+y\n');
+    const held = await acquireHostLock({ file: lockFile(), owner: 'runner test-linux' });
+    const started = Date.now();
+    const pending = run(['--patch', patch]);
+    await new Promise((r) => setTimeout(r, 4_000));
+    await held.release();
+    const r = await pending;
+    expect(r.code).toBe(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4_000);
+    expect(r.stderr).toMatch(
+      /\[waiting\] for the host lock .*1 judging ahead, held by runner test-linux/,
+    );
+    expect(r.stderr).toMatch(/\[waiting\] the host is ours/);
   });
 
   it('exit 1 for a contestant fault, 2 for bad usage', async () => {

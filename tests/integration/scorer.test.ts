@@ -13,7 +13,8 @@ import {
   judgeQueueName,
   judgingJobResultSchema,
   judgingJobSchema,
-  scoreJobId,
+  judgingCancelKey,
+  judgingScoreJobId,
   TARGET_IDS,
   type JudgingJobResult,
   type TargetId,
@@ -64,9 +65,14 @@ async function deletePrefixKeys(redis: Redis, prefix: string): Promise<number> {
   return deleted;
 }
 
+/** Every judging a fake runner took: `<target>:<judgingId>` (to prove one was not judged again). */
+const calls: string[] = [];
+
 type FakeAnswer = {
   speedup?: number;
-  verdict?: 'ACCEPTED' | 'WRONG_ANSWER';
+  verdict?: 'ACCEPTED' | 'WRONG_ANSWER' | 'BUILD_ERROR';
+  /** Report a stage past the host-lock wait before holding (as a real runner's judge does). */
+  progress?: boolean;
   fail?: string;
   /** Answer something that breaks the contract (a runner of another version, a bug). */
   garbage?: boolean;
@@ -84,6 +90,15 @@ function fakeRunner(
     async (job: Job): Promise<JudgingJobResult> => {
       const data = judgingJobSchema.parse(job.data);
       const a = answer(data.judgingId);
+      calls.push(`${target}:${data.judgingId}`);
+      if (a.progress)
+        await job.updateProgress({
+          stage: 'build',
+          fraction: 0,
+          message: 'building',
+          judgingId: data.judgingId,
+          round: data.round,
+        });
       await a.hold;
       if (a.fail) throw new Error(a.fail);
       if (a.garbage)
@@ -257,18 +272,35 @@ describe('scorer', () => {
     expect(JSON.stringify(bad.result)).toContain('breaks the contract');
   });
 
-  it('marks a judging JUDGING, with its runner and attempt, when a runner takes it', async () => {
+  it('marks a judging WAITING when a runner takes it, then JUDGING once it reports a stage past the wait', async () => {
     const userId = await makeUser(db);
     let release = () => {};
     const hold = new Promise<void>((resolve) => (release = resolve));
-    fakeRunners(() => ({ hold }));
+    let startJudging = () => {};
+    const judgingStarts = new Promise<void>((resolve) => (startJudging = resolve));
+    // linux-intel takes its job and waits (for the host, say); windows-amd starts judging.
+    for (const t of TARGET_IDS)
+      fakeRunner(t, () =>
+        t === 'linux-intel'
+          ? { hold: judgingStarts.then(() => hold), progress: false }
+          : { hold, progress: true },
+      );
     await scorerFor(db, { trackClaims: true }).ready();
     const id = await submit(userId);
-    const judging = await until('the claims to be recorded', async () => {
-      const s = await submission(id);
-      return s.status === 'JUDGING' && s.judgings.every((j) => j.status === 'JUDGING') ? s : null;
+    const statusOf = async () =>
+      Object.fromEntries(
+        (
+          await db.judging.findMany({
+            where: { submissionId: id },
+            select: { status: true, target: { select: { name: true } } },
+          })
+        ).map((j) => [j.target.name, j.status]),
+      );
+    await until('the claims to be recorded', async () => {
+      const s = await statusOf();
+      return s['linux-intel'] === 'WAITING' && s['windows-amd'] === 'JUDGING';
     });
-    expect(judging.judgings).toHaveLength(2);
+    expect((await submission(id)).status).toBe('JUDGING');
     const runners = await db.judging.findMany({
       where: { submissionId: id },
       select: { runner: true, attempts: true },
@@ -278,18 +310,63 @@ describe('scorer', () => {
       { runner: 'fake-linux-intel', attempts: 1 },
       { runner: 'fake-windows-amd', attempts: 1 },
     ]);
+    startJudging();
     release();
     expect((await settled(id)).status).toBe('DONE');
   });
 
-  it('a contestant fault on one target is final: DONE with that verdict, no score', async () => {
+  it('a contestant fault on one target is final: DONE at once, the other target cancelled and told to stop', async () => {
     const userId = await makeUser(db);
+    let release = () => {};
+    const hold = new Promise<void>((resolve) => (release = resolve));
+    const scored: string[][] = [];
     for (const t of TARGET_IDS)
-      fakeRunner(t, () => (t === 'linux-intel' ? { verdict: 'WRONG_ANSWER' } : {}));
-    scorerFor(db);
+      fakeRunner(t, () => (t === 'windows-amd' ? { verdict: 'BUILD_ERROR' } : { hold }));
+    scorerFor(db, { onScored: (r) => scored.push(r.judgings.map((j) => j.outcome)) });
     const id = await submit(userId);
+    // Settled while linux-intel is still being judged: it cannot make the submission count.
     const s = await settled(id);
-    expect(s).toMatchObject({ status: 'DONE', verdict: 'WRONG_ANSWER', score: null });
+    expect(s).toMatchObject({ status: 'DONE', verdict: 'BUILD_ERROR', score: null });
+    const linux = await db.judging.findFirstOrThrow({
+      where: { submissionId: id, target: { name: 'linux-intel' } },
+      select: { id: true, round: true, status: true, message: true, verdict: true },
+    });
+    expect(linux).toMatchObject({
+      status: 'CANCELLED',
+      verdict: null,
+      message: 'not judged: the submission failed on windows-amd',
+    });
+    // The flag its runner polls (runner/service/judging-processor.ts).
+    expect(await producerRedis.get(judgingCancelKey(PREFIX, linux.id, linux.round))).toBe(
+      'not judged: the submission failed on windows-amd',
+    );
+    // A result that arrives anyway changes nothing.
+    release();
+    await until('the late result', async () => scored.some((o) => o.includes('cancelled')));
+    expect(await submission(id)).toMatchObject({ status: 'DONE', verdict: 'BUILD_ERROR' });
+    expect(
+      (await db.judging.findUniqueOrThrow({ where: { id: linux.id }, select: { status: true } }))
+        .status,
+    ).toBe('CANCELLED');
+  });
+
+  it('with judgeAllTargets the organizer gets every target judged after a contestant fault', async () => {
+    const userId = await makeUser(db);
+    await db.challenge.update({ where: { slug: 'wordcount' }, data: { judgeAllTargets: true } });
+    try {
+      for (const t of TARGET_IDS)
+        fakeRunner(t, () => (t === 'windows-amd' ? { verdict: 'BUILD_ERROR' } : {}));
+      scorerFor(db);
+      const id = await submit(userId);
+      const s = await until('both targets', async () => {
+        const sub = await submission(id);
+        return sub.status === 'DONE' && sub.judgings.every((j) => j.status === 'DONE') ? sub : null;
+      });
+      expect(s.verdict).toBe('BUILD_ERROR');
+      expect(s.judgings.map((j) => j.verdict).sort()).toEqual(['ACCEPTED', 'BUILD_ERROR']);
+    } finally {
+      await db.challenge.update({ where: { slug: 'wordcount' }, data: { judgeAllTargets: false } });
+    }
   });
 
   it('a result delivered twice (the score job run again) is recorded once: same runs, same score', async () => {
@@ -304,15 +381,16 @@ describe('scorer', () => {
       select: { id: true },
       orderBy: { id: 'asc' },
     });
-    const round = first.judgings[0]?.round ?? 0;
-    const job = await until('the score job to complete', async () => {
-      const j = await queues.scoreQueue().getJob(scoreJobId(id, round));
-      return j && (await j.isCompleted()) ? j : null;
-    });
-    // A real second delivery through BullMQ: the completed parent runs again with the same children.
-    await job.retry('completed');
-    await until('the second delivery', async () => scored.length === 2);
-    expect(scored[1]).toEqual(['duplicate', 'duplicate']);
+    // A real second delivery through BullMQ: each completed parent runs again with its child.
+    for (const judging of first.judgings) {
+      const job = await until('the score job to complete', async () => {
+        const j = await queues.scoreQueue().getJob(judgingScoreJobId(judging.id, judging.round));
+        return j && (await j.isCompleted()) ? j : null;
+      });
+      await job.retry('completed');
+    }
+    await until('the second deliveries', async () => scored.length === 4);
+    expect(scored.slice(2)).toEqual([['duplicate'], ['duplicate']]);
     const again = await submission(id);
     expect(again.score).toBe(first.score);
     expect(again.status).toBe('DONE');
@@ -384,6 +462,46 @@ describe('scorer', () => {
     fakeRunners();
     const s = await settled(id);
     expect(s).toMatchObject({ status: 'DONE', verdict: 'ACCEPTED' });
+  });
+
+  it('a target recorded before Redis loses every key is never judged again', async () => {
+    const userId = await makeUser(db);
+    // Only linux-intel has a runner: its result is recorded while windows-amd still waits.
+    fakeRunner('linux-intel');
+    scorerFor(db);
+    const id = await submit(userId);
+    await until('linux-intel recorded', async () => {
+      const s = await submission(id);
+      return s.judgings.some((j) => j.status === 'DONE');
+    });
+    const recorded = await db.judging.findFirstOrThrow({
+      where: { submissionId: id, target: { name: 'linux-intel' } },
+      select: { id: true, status: true, attempts: true, finishedAt: true, speedup: true },
+    });
+    expect(recorded).toMatchObject({ status: 'DONE', speedup: 2 });
+    expect((await submission(id)).status).toBe('JUDGING');
+    for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+    // As FLUSHALL would, for this file's keys only.
+    expect(await deletePrefixKeys(producerRedis, PREFIX)).toBeGreaterThan(0);
+
+    const report = await reconcile(db, queues, { olderThanMs: 0 });
+    expect(report.requeued).toEqual([id]);
+    expect(await queues.judgeQueue('linux-intel').getJobCounts('wait')).toEqual({ wait: 0 });
+    expect(await queues.judgeQueue('windows-amd').getJobCounts('wait')).toEqual({ wait: 1 });
+
+    calls.length = 0;
+    fakeRunners();
+    scorerFor(db);
+    const s = await settled(id);
+    expect(s).toMatchObject({ status: 'DONE', verdict: 'ACCEPTED' });
+    expect(s.score).toBeCloseTo(5, 9);
+    expect(calls.filter((c) => c.endsWith(`:${recorded.id}`))).toEqual([]);
+    expect(
+      await db.judging.findUniqueOrThrow({
+        where: { id: recorded.id },
+        select: { id: true, status: true, attempts: true, finishedAt: true, speedup: true },
+      }),
+    ).toEqual(recorded);
   });
 
   it('a score job that failed for good (a long outage) is retried by the reconciler', async () => {

@@ -302,6 +302,7 @@ describe('contest settings', () => {
       precision: 0.02,
       benchmarkBytes: 4 << 20,
       benchmarkSeedSet: true,
+      judgeAllTargets: false,
     });
 
     // New submissions and re-enqueued judgings carry the settings to the runners.
@@ -354,6 +355,33 @@ describe('contest settings', () => {
     const cleared = await getContest(t.db, 'wordcount');
     expect(cleared.settings.precision).toBe(cleared.manifest.runPolicy.precision);
     expect(cleared.settings.benchmarkSeedSet).toBe(false);
+
+    // Judging every target after a contestant fault: off by default, audited when turned on.
+    expect((await getChallengeSettings(t.db, 'wordcount'))?.judgeAllTargets).toBe(false);
+    const all = await updateContestSettings(t.db, {
+      actorId: organizerId,
+      slug: 'wordcount',
+      settings: {
+        deadline: null,
+        submissionsPerHour: null,
+        precision: null,
+        benchmarkBytes: null,
+        judgeAllTargets: true,
+      },
+    });
+    expect(all.changed).toEqual(['judgeAllTargets']);
+    expect((await getChallengeSettings(t.db, 'wordcount'))?.judgeAllTargets).toBe(true);
+    await updateContestSettings(t.db, {
+      actorId: organizerId,
+      slug: 'wordcount',
+      settings: {
+        deadline: null,
+        submissionsPerHour: null,
+        precision: null,
+        benchmarkBytes: null,
+        judgeAllTargets: false,
+      },
+    });
   });
 
   it('form text is parsed with units and named errors', () => {

@@ -139,13 +139,14 @@ describe('getSubmissionView', () => {
     expect(await getSubmissionView(t.db, { submissionId: 'nope', viewer: other })).toBeNull();
 
     const asOrganizer = await getSubmissionView(t.db, { submissionId: s.id, viewer: organizer });
-    expect(asOrganizer).toMatchObject({ isAuthor: false, status: 'JUDGING' });
+    // Settled by the wrong answer: the other target is not judged (CANCELLED).
+    expect(asOrganizer).toMatchObject({ isAuthor: false, status: 'DONE' });
     expect(asOrganizer!.judgings[0]).toMatchObject({ status: 'DONE', verdict: 'WRONG_ANSWER' });
     const wrong = asOrganizer!.judgings[0]!.result!.stages.test!.cases.find(
       (c) => c.outcome === 'wrong-answer',
     );
     expect(wrong!.diff[0]).toEqual({ line: 5, expected: 'A\t1', got: '_\t1' });
-    expect(asOrganizer!.judgings[1]).toMatchObject({ status: 'QUEUED', result: null });
+    expect(asOrganizer!.judgings[1]).toMatchObject({ status: 'CANCELLED', result: null });
     expect(
       (await getSubmissionPatch(t.db, { submissionId: s.id, viewer: organizer }))?.patchText,
     ).toBe('secret patch\n');
@@ -251,6 +252,20 @@ describe('readSubmissionProgress', () => {
     }
   });
 
+  it('shows a target not judged after the submission failed on another as settled, saying why', async () => {
+    const s = await submit(author.id);
+    await record(s.windows, onTarget(fixture('wrong-answer-linux-intel'), 'windows-amd'));
+    const read = await readSubmissionProgress(t.db, queues, s.id);
+    expect(read!.progress).toMatchObject({ done: true, status: 'DONE', verdict: 'WRONG_ANSWER' });
+    expect(read!.progress.targets[0]).toMatchObject({
+      target: 'linux-intel',
+      status: 'CANCELLED',
+      verdict: null,
+      stage: 'done',
+      message: 'not judged: the submission failed on windows-amd',
+    });
+  });
+
   it('falls back to the database alone when Redis does not answer', async () => {
     const s = await submit(author.id);
     const deadUrl = new URL(testRedisUrl());
@@ -304,10 +319,11 @@ describe('listMySubmissions', () => {
     const mine = await listMySubmissions(t.db, { userId: me });
     expect(mine.total).toBe(5);
     expect(mine.rows.map((r) => r.id)).toEqual([failed.id, ...[...ids].reverse()]);
-    expect(mine.rows[0]).toMatchObject({ status: 'JUDGING', verdict: null, score: null });
+    // A contestant fault settles the submission at once; its other target is not judged.
+    expect(mine.rows[0]).toMatchObject({ status: 'DONE', verdict: 'BUILD_ERROR', score: null });
     expect(mine.rows[0]!.targets).toMatchObject([
       { target: 'linux-intel', status: 'DONE', verdict: 'BUILD_ERROR', speedup: null },
-      { target: 'windows-amd', status: 'QUEUED', verdict: null },
+      { target: 'windows-amd', status: 'CANCELLED', verdict: null },
     ]);
     expect(mine.rows[1]!.targets[0]).toMatchObject({ verdict: 'ACCEPTED', speedup: 1.25 });
     expect(mine.best).toHaveLength(1);

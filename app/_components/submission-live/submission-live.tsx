@@ -192,7 +192,7 @@ export function LiveTargetStatus({ target }: { target: string }) {
           </span>
           <span className="muted"> · {STAGE_WORDS[t.stage]}</span>
         </span>
-        {t.attempts > 1 && t.status !== 'DONE' && (
+        {t.attempts > 1 && t.status !== 'DONE' && t.status !== 'CANCELLED' && (
           <span className="badge warn" title="A platform fault was retried; not your patch's doing">
             attempt {t.attempts}
           </span>
@@ -201,7 +201,12 @@ export function LiveTargetStatus({ target }: { target: string }) {
           <span className="num">{formatSpeedupInterval(t.speedup, t.ciLow, t.ciHigh)}</span>
         )}
       </div>
-      {t.status !== 'DONE' && (
+      {t.status === 'CANCELLED' && (
+        <p className="small muted" data-testid={`not-judged-${target}`} style={{ margin: 0 }}>
+          {t.message ?? 'not judged'}
+        </p>
+      )}
+      {t.status !== 'DONE' && t.status !== 'CANCELLED' && (
         <>
           <div
             className="progress"
@@ -219,7 +224,7 @@ export function LiveTargetStatus({ target }: { target: string }) {
           </p>
           {t.stage === 'report' && t.stageFraction === 1 && (
             <p className="small muted" style={{ margin: 0 }}>
-              Judged on the runner; its results are recorded once every target is done.
+              Judged on the runner; its result is being recorded.
             </p>
           )}
         </>

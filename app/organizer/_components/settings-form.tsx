@@ -18,6 +18,7 @@ export interface SettingsFormValues {
   precision: string;
   benchmarkSize: string;
   seedSet: boolean;
+  judgeAllTargets: boolean;
   /** The manifest's values, shown as what an empty field means. */
   defaults: { submissionsPerHour: string; precision: string; benchmarkSize: string };
 }
@@ -45,6 +46,7 @@ export function SettingsForm({
       benchmarkSize: String(form.get('benchmarkSize') ?? ''),
       benchmarkSeed: String(form.get('benchmarkSeed') ?? ''),
       clearSeed: form.get('clearSeed') === 'on',
+      judgeAllTargets: form.get('judgeAllTargets') === 'on',
       reason: String(form.get('reason') ?? ''),
     };
     const parsed = settingsFormSchema.safeParse(input);
@@ -162,6 +164,14 @@ export function SettingsForm({
           environment&apos;s)
         </label>
       )}
+      <label
+        className="row"
+        style={{ fontWeight: 400, flexWrap: 'nowrap', alignItems: 'flex-start' }}
+      >
+        <input type="checkbox" name="judgeAllTargets" defaultChecked={values.judgeAllTargets} />{' '}
+        Judge every target even after a submission failed on one (by default its other targets are
+        not judged: it can no longer be accepted)
+      </label>
       {field('reason', 'Note for the audit log (optional)', `At most ${REASON_MAX} characters.`, {
         type: 'text',
         maxLength: REASON_MAX,

@@ -82,6 +82,7 @@ export default async function ChallengeSettingsPage({
           precision: stored.precision?.toString() ?? '',
           benchmarkSize: stored.benchmarkBytes !== null ? exactSize(stored.benchmarkBytes) : '',
           seedSet: stored.benchmarkSeedSet,
+          judgeAllTargets: stored.judgeAllTargets,
           defaults: {
             submissionsPerHour: String(manifest.quota.submissionsPerHour),
             precision: String(manifest.runPolicy.precision),

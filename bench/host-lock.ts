@@ -1,0 +1,266 @@
+// The fair host lock under load: 6 submissions on two targets whose runners share one host (one
+// host lock), judged by real runner processes (linux-intel, and windows-amd emulated under Wine)
+// and a real scorer. Prints, for every judging, how long it waited for the host lock and which
+// judgings held it meanwhile, and the time until every submission is settled. Target: no judging
+// waits behind a judging of a later submission (first come, first served between the runners).
+// Private PostgreSQL schema, Redis prefix and lock file, removed after.
+//   npm run bench -- host-lock [--count 6] [--patch FILE] [--input-size 1MiB]
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { judgingJobId } from '../contracts';
+import { loadChallenge } from '../lib/challenge/load-manifest';
+import { env, REPO_ROOT } from '../lib/config/env';
+import { upsertChallengeVersion } from '../lib/db/upsert-challenge-version';
+import { createHttpConnection } from '../lib/queue/connection';
+import { createQueueSet } from '../lib/queue/producer';
+import { submitPatch } from '../lib/submit/submit-patch';
+import { createTestDatabase } from '../tests/helpers/database';
+import { makeUser } from '../tests/helpers/db-fixtures';
+import { median } from '../runner/stats';
+import { TEST_DATA_DIR } from '../tests/helpers/judging';
+
+const BIN = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
+const TARGETS = ['linux-intel', 'windows-amd'] as const;
+
+interface Options {
+  count: number;
+  patch: string;
+  inputSize: string;
+}
+
+function parseArgs(args: string[]): Options {
+  const options: Options = {
+    count: 6,
+    patch: path.join(REPO_ROOT, 'challenges/wordcount/submissions/accepted/baseline-copy.patch'),
+    inputSize: '1MiB',
+  };
+  for (let i = 0; i < args.length; i++) {
+    const value = args[i + 1] ?? '';
+    if (args[i] === '--count') {
+      options.count = Number(value);
+      if (!Number.isInteger(options.count) || options.count < 1 || options.count > 50)
+        throw new Error(`--count: "${value}" is not from 1 to 50`);
+    } else if (args[i] === '--patch') options.patch = path.resolve(value);
+    else if (args[i] === '--input-size') options.inputSize = value;
+    else throw new Error(`unknown option ${args[i]} (--count, --patch, --input-size)`);
+    i++;
+  }
+  return options;
+}
+
+function startProcess(args: string[], childEnv: NodeJS.ProcessEnv, ready: RegExp) {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: REPO_ROOT,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const isReady = new Promise<void>((resolve, reject) => {
+    const onData = (d: Buffer) => {
+      output += d.toString();
+      if (ready.test(output)) resolve();
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${args[0]} exited (${code}):\n${output}`)));
+  });
+  return { child, isReady, output: () => output };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** When a runner's log line about a job appeared (its lines start with an ISO time). */
+function lineTime(output: string, jobId: string, pattern: RegExp): number | null {
+  for (const line of output.split('\n')) {
+    if (!line.includes(`job ${jobId}: `)) continue;
+    const rest = line.slice(line.indexOf(`job ${jobId}: `) + jobId.length + 6);
+    if (pattern.test(rest)) return Date.parse(line.slice(0, line.indexOf(' ')));
+  }
+  return null;
+}
+
+interface JudgingTimes {
+  submission: number;
+  target: string;
+  /** Taken from the queue by its runner: it asks for the host lock now. */
+  asked: number;
+  /** Got the host lock. */
+  got: number;
+  /** Ended (the lock released). */
+  ended: number;
+  verdict: string;
+}
+
+export default async function hostLock(args: string[]): Promise<void> {
+  const options = parseArgs(args);
+  const patchText = await readFile(options.patch, 'utf8');
+  const prefix = `bench-host-lock-${randomBytes(4).toString('hex')}`;
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-bench-host-lock-'));
+  // The sandbox's user works in the judgings' folders under it.
+  await chmod(tmp, 0o755);
+  const database = await createTestDatabase();
+  const redis = createHttpConnection({ connectionName: 'perfjudge-bench-host-lock' });
+  const queues = createQueueSet({ connection: redis, prefix });
+  const processes: ChildProcess[] = [];
+  try {
+    const { db } = database;
+    const { manifest } = await loadChallenge('wordcount');
+    await upsertChallengeVersion(db, manifest);
+    const userId = await makeUser(db);
+
+    const { DATABASE_URL: _notForRunners, ...inherited } = process.env;
+    const base = {
+      ...inherited,
+      REDIS_URL: env().REDIS_URL,
+      PERFJUDGE_QUEUE_PREFIX: prefix,
+      PERFJUDGE_DATA_DIR: TEST_DATA_DIR,
+    };
+    // Both runners on this host, one lock file: the situation of npm start's two runners.
+    const runnerArgs = (target: string) => [
+      'runner',
+      '--target',
+      target,
+      '--id',
+      `bench-${target}`,
+      '--dev-mode',
+      '--input-size',
+      options.inputSize,
+      '--public-size',
+      '256KiB',
+      '--runs',
+      '3',
+      '--no-deterministic',
+      '--host-lock',
+      path.join(tmp, 'host.lock'),
+      '--work-root',
+      path.join(tmp, `work-${target}`),
+    ];
+    const runners = TARGETS.map((target) =>
+      startProcess(runnerArgs(target), base, new RegExp(`serving judge-${target}`)),
+    );
+    const scorer = startProcess(
+      ['scorer', '--reconcile-every', '0'],
+      { ...base, DATABASE_URL: database.url },
+      /scorer ready/,
+    );
+    processes.push(...runners.map((r) => r.child), scorer.child);
+    await Promise.all([...runners.map((r) => r.isReady), scorer.isReady]);
+
+    // All submitted at once, in order: submission k's judgings are queued before k+1's.
+    const started = Date.now();
+    const ids: string[] = [];
+    for (let i = 0; i < options.count; i++) {
+      const result = await submitPatch({
+        db,
+        queues,
+        userId,
+        challengeSlug: 'wordcount',
+        patchText,
+      });
+      if (!result.ok) throw new Error(`rejected: ${result.message}`);
+      ids.push(result.submissionId);
+    }
+    for (;;) {
+      const open = await db.submission.count({
+        where: { id: { in: ids }, status: { notIn: ['DONE', 'FAILED'] } },
+      });
+      if (open === 0) break;
+      if (Date.now() - started > 60 * 60_000) throw new Error('not settled within an hour');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const settledMs = Date.now() - started;
+
+    const times: JudgingTimes[] = [];
+    for (const [index, submissionId] of ids.entries()) {
+      const judgings = await db.judging.findMany({
+        where: { submissionId },
+        select: {
+          id: true,
+          round: true,
+          verdict: true,
+          status: true,
+          target: { select: { name: true } },
+        },
+      });
+      for (const j of judgings) {
+        const runner = runners[TARGETS.indexOf(j.target.name as (typeof TARGETS)[number])]!;
+        const jobId = judgingJobId(j.id, j.round);
+        const out = runner.output();
+        const asked = lineTime(out, jobId, /^attempt \d+ of/);
+        const ended =
+          lineTime(out, jobId, /^[A-Z_]+ in [\d.]+ s$/) ?? lineTime(out, jobId, /^stopped, /);
+        if (asked === null || ended === null) {
+          times.push({
+            submission: index + 1,
+            target: j.target.name,
+            asked: NaN,
+            got: NaN,
+            ended: NaN,
+            verdict: j.verdict ?? j.status,
+          });
+          continue;
+        }
+        const got = lineTime(out, jobId, /^the host lock is ours$/) ?? asked;
+        times.push({
+          submission: index + 1,
+          target: j.target.name,
+          asked,
+          got,
+          ended,
+          verdict: j.verdict ?? j.status,
+        });
+      }
+    }
+
+    // Who held the lock while each judging waited, and whether any came from a later submission.
+    const rows = times
+      .sort((a, b) => a.got - b.got)
+      .map((t) => {
+        const heldMeanwhile = times.filter((o) => o !== t && o.got < t.got && o.ended > t.asked);
+        // Unfair: asked for the lock after this one and got it first, or came from a later submission.
+        const later = heldMeanwhile.filter((o) => o.asked > t.asked || o.submission > t.submission);
+        return { ...t, heldMeanwhile, later };
+      });
+    const s = (ms: number) => (Number.isFinite(ms) ? (ms / 1000).toFixed(1) : '?');
+    const lines = [
+      `host-lock: ${options.count} submissions (${path.basename(options.patch)}) × ${TARGETS.join(' + ')} on one host, one lock; ${options.inputSize} benchmark input, ≤3 pairs`,
+      `  ${'#'.padEnd(3)}${'target'.padEnd(13)}${'asked at'.padStart(9)}${'waited'.padStart(9)}${'judged'.padStart(9)}  ${'verdict'.padEnd(13)}held the lock meanwhile`,
+      ...rows.map(
+        (r) =>
+          `  ${String(r.submission).padEnd(3)}${r.target.padEnd(13)}${`${s(r.asked - started)} s`.padStart(9)}${`${s(r.got - r.asked)} s`.padStart(9)}${`${s(r.ended - r.got)} s`.padStart(9)}  ${r.verdict.padEnd(13)}${
+            r.heldMeanwhile.map((o) => `#${o.submission} ${o.target}`).join(', ') || '-'
+          }${r.later.length ? `  ← ${r.later.length} unfair` : ''}`,
+      ),
+      `  waits: median ${s(median(rows.map((r) => r.got - r.asked).filter(Number.isFinite)))} s, max ${s(Math.max(...rows.map((r) => r.got - r.asked)))} s; most judgings held the lock while one waited: ${Math.max(...rows.map((r) => r.heldMeanwhile.length))}`,
+      `  settled all ${options.count} submissions in ${s(settledMs)} s`,
+      `  judgings that waited behind one asking later or of a later submission: ${rows.filter((r) => r.later.length).length} (target 0)`,
+      '',
+    ];
+    process.stdout.write(lines.join('\n'));
+  } finally {
+    await Promise.all(processes.map(stop));
+    await queues.close();
+    const scan = new Redis(env().REDIS_URL);
+    let cursor = '0';
+    do {
+      const [next, keys] = await scan.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length) await scan.del(...keys);
+    } while (cursor !== '0');
+    await scan.quit();
+    await redis.quit();
+    await database.drop();
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
