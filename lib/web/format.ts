@@ -52,3 +52,12 @@ export function formatDate(date: Date | string | null | undefined): string {
   const d = typeof date === 'string' ? new Date(date) : date;
   return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
+
+/** "2026-12-01 14:05:09 UTC": when seconds matter (how old a cached page is). */
+export function formatDateSeconds(date: Date): string {
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** The one interval convention: "95% interval 1.97–2.59", its real low and high, never a symmetric ±. */
+export const INTERVAL_WORDS =
+  'the range is the 95% confidence interval of the speedup (bootstrap over the timed pairs): the true speedup lies in it 19 times out of 20';

@@ -75,7 +75,12 @@ describe('getLeaderboardTable', () => {
     await disqualifySubmission(t.db, { actorId: ada, submissionId: deeCheat, reason: 'cached' });
 
     const table = await getLeaderboardTable(t.db, { challengeSlug: 'wordcount' });
-    expect(table.challenge).toEqual({ slug: 'wordcount', title: 'Word count', formula: 'SUM' });
+    expect(table.challenge).toEqual({
+      slug: 'wordcount',
+      title: 'Word count',
+      formula: 'SUM',
+      solutionsPublished: false,
+    });
     expect(table.targets).toEqual(['linux-intel', 'windows-amd']);
     expect(
       table.rows.map((r) => [r.rank, r.userName, r.score, r.submissions, r.tiedWithAbove]),
@@ -91,6 +96,7 @@ describe('getLeaderboardTable', () => {
     expect(first?.submittedAt).toEqual(new Date(Date.UTC(2026, 10, 30, 12, 2)));
     expect(first?.targets['linux-intel']).toEqual({
       solutionMs: 25, // makeResult: 100 ms baseline / 4×
+      baselineMs: 100,
       speedup: 4,
       ciLow: 4 * 0.98,
       ciHigh: 4 * 1.02,
@@ -100,6 +106,11 @@ describe('getLeaderboardTable', () => {
     expect(first?.targets['windows-amd']).toMatchObject({ solutionMs: 50, emulated: true });
     expect(first?.scoreLow).toBeCloseTo(6 * 0.98);
     expect(first?.scoreHigh).toBeCloseTo(6 * 1.02);
+    // Each row names its contestant and the submission that counts (the page links it once published).
+    expect(first?.userId).toBe(ada);
+    expect(first?.submissionId).toBe(
+      (await t.db.leaderboardEntry.findFirstOrThrow({ where: { userId: ada } })).submissionId,
+    );
 
     // The export lists the same rows and never the disqualified score.
     const csv = leaderboardCsv(table).trim().split('\r\n');
