@@ -31,7 +31,15 @@ export function VerdictBadge({
   if (!verdict)
     return (
       <span className="badge info">
-        {status === 'JUDGING' ? 'Judging…' : status === 'FAILED' ? 'Judge error' : 'Queued'}
+        {status === 'JUDGING'
+          ? 'Judging…'
+          : status === 'WAITING'
+            ? 'Waiting for the host'
+            : status === 'CANCELLED'
+              ? 'Not judged'
+              : status === 'FAILED'
+                ? 'Judge error'
+                : 'Queued'}
       </span>
     );
   const tone = verdict === 'ACCEPTED' ? 'ok' : verdict === 'JUDGE_ERROR' ? 'warn' : 'bad';

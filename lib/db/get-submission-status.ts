@@ -15,6 +15,9 @@ export interface JudgingStatusRow {
   speedup: number | null;
   ciLow: number | null;
   ciHigh: number | null;
+  /** When it entered the queue and when a runner took it: the queue position and time estimates. */
+  queuedAt: Date;
+  startedAt: Date | null;
 }
 
 export interface SubmissionStatusRow {
@@ -54,6 +57,8 @@ export async function getSubmissionStatus(
           speedup: true,
           ciLow: true,
           ciHigh: true,
+          queuedAt: true,
+          startedAt: true,
           target: { select: { name: true } },
         },
       },
@@ -78,6 +83,8 @@ export async function getSubmissionStatus(
       speedup: j.speedup,
       ciLow: j.ciLow,
       ciHigh: j.ciHigh,
+      queuedAt: j.queuedAt,
+      startedAt: j.startedAt,
     })),
   };
 }
