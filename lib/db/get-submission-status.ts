@@ -12,6 +12,8 @@ export interface JudgingStatusRow {
   round: number;
   attempts: number;
   verdict: Verdict | null;
+  /** The judge's one-line reason for a finished judging ("error: expected ';'…"). */
+  message: string | null;
   speedup: number | null;
   ciLow: number | null;
   ciHigh: number | null;
@@ -54,6 +56,7 @@ export async function getSubmissionStatus(
           round: true,
           attempts: true,
           verdict: true,
+          message: true,
           speedup: true,
           ciLow: true,
           ciHigh: true,
@@ -80,6 +83,7 @@ export async function getSubmissionStatus(
       round: j.round,
       attempts: j.attempts,
       verdict: j.verdict,
+      message: j.message,
       speedup: j.speedup,
       ciLow: j.ciLow,
       ciHigh: j.ciHigh,

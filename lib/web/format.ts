@@ -58,6 +58,15 @@ export function formatDateSeconds(date: Date): string {
   return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
-/** The one interval convention: "95% interval 1.97–2.59", its real low and high, never a symmetric ±. */
+/** "95%": the interval's stated level, floored, since the judge's interval covers at least that. */
+export function formatConfidence(confidence: number | null | undefined): string {
+  const c = confidence ?? 0.95;
+  return `${Math.floor(c * 100 + 1e-9)}%`;
+}
+
+/**
+ * The one interval convention, said once per page: the real low and high of a 95% confidence
+ * interval around the median of the pairwise ratios, never a symmetric ±.
+ */
 export const INTERVAL_WORDS =
-  'the range is the 95% confidence interval of the speedup (bootstrap over the timed pairs): the true speedup lies in it 19 times out of 20';
+  'Speedups are the median of the pairwise baseline ÷ solution time ratios; the range after one is its 95% confidence interval (low–high), which covers the true speedup at least 95% of the time.';

@@ -129,7 +129,7 @@ export function progressFromStatus(
       etaMs: null,
     };
     if (j.status === 'DONE')
-      return { ...base, stage: 'done', stageFraction: 1, overall: 1, message: null };
+      return { ...base, stage: 'done', stageFraction: 1, overall: 1, message: j.message };
     if (j.status === 'CANCELLED')
       return { ...base, stage: 'cancelled', stageFraction: null, overall: 0, message: null };
     const event = events.get(j.judgingId);

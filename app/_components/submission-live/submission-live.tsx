@@ -7,6 +7,7 @@ import { useRouter } from 'next/navigation';
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { SubmissionProgress } from '../../../lib/web/submission-progress';
 import { formatScore, formatSpeedupInterval } from '../../../lib/web/format';
+import { summarizeOutcome } from '../../../lib/web/outcome-summary';
 import { describeTargetProgress } from '../../../lib/web/progress-words';
 import { VerdictBadge } from '../verdict-badge';
 
@@ -205,6 +206,38 @@ export function LiveTargetStatus({ target }: { target: string }) {
         >
           <span style={{ width: `${percent}%` }} />
         </div>
+      )}
+    </div>
+  );
+}
+
+/** The header's summary: each target's verdict and speedup, and a mixed outcome said in words. */
+export function LiveOutcome() {
+  const p = useLive();
+  const mixed = summarizeOutcome(p.targets);
+  return (
+    <div data-testid="outcome-summary">
+      <ul className="outcome-list">
+        {p.targets.map((t) => (
+          <li key={t.target} data-testid={`outcome-${t.target}`}>
+            <a href={`#heading-${t.target}`}>{t.target}</a>{' '}
+            <VerdictBadge verdict={t.verdict} status={t.status} />{' '}
+            {t.status === 'DONE' && t.speedup !== null ? (
+              <span className="num">{formatSpeedupInterval(t.speedup, t.ciLow, t.ciHigh)}</span>
+            ) : t.status !== 'DONE' && t.status !== 'CANCELLED' ? (
+              <span className="small muted">{describeTargetProgress(t)}</span>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {mixed && (
+        <p
+          className="notice error small"
+          data-testid="mixed-outcome"
+          style={{ margin: '0.4em 0 0' }}
+        >
+          {mixed}
+        </p>
       )}
     </div>
   );

@@ -1,7 +1,13 @@
 // The measure stage of an accepted judging: the speedup with its interval, baseline vs solution
 // times, every timed run as a chart, and the counters side by side.
 import type { CounterComparison, JudgingResult, TimeSummary } from '../../../contracts';
-import { formatBytes, formatCount, formatMs, formatSpeedupInterval } from '../../../lib/web/format';
+import {
+  formatBytes,
+  formatConfidence,
+  formatCount,
+  formatMs,
+  formatSpeedupInterval,
+} from '../../../lib/web/format';
 import { runsChartData, stopReasonText } from '../../../lib/web/submission-result';
 import { RunsChart } from '../charts/runs-chart';
 
@@ -110,9 +116,8 @@ export function Measurement({ target, measure }: { target: string; measure: Meas
           </strong>
           <br />
           <span className="small muted">
-            median of the pairwise baseline ÷ solution ratios, {(e.confidence * 100).toFixed(0)}%
-            interval ±{(e.halfWidthRel * 100).toFixed(1)}%, {e.pairs} pairs;{' '}
-            {stopReasonText(e.stopReason)}.
+            {formatConfidence(e.confidence)} interval {e.ciLow.toFixed(2)}–{e.ciHigh.toFixed(2)}{' '}
+            from {e.pairs} pairs; {stopReasonText(e.stopReason)}.
           </span>
         </p>
       ) : (

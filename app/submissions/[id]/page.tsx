@@ -5,6 +5,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound, redirect } from 'next/navigation';
 import {
+  LiveOutcome,
   LiveOverallVerdict,
   LiveScore,
   LiveTargetStatus,
@@ -64,6 +65,10 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
           <dt>Status</dt>
           <dd>
             <LiveOverallVerdict />
+          </dd>
+          <dt>Targets</dt>
+          <dd>
+            <LiveOutcome />
           </dd>
           <dt>Combined score</dt>
           <dd>
