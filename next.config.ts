@@ -20,7 +20,7 @@ const nextConfig: NextConfig = {
   // The leaderboard pages and exports are the only ISR routes (revalidate = 1): a cached copy older
   // than this many seconds is never served, the request waits for a fresh render instead of getting
   // an arbitrarily old page after a quiet spell (lib/web/leaderboard-freshness.ts, LEADERBOARD_MAX_AGE_S).
-  expireTime: 4,
+  expireTime: 3,
   experimental: {
     authInterrupts: true,
     // A page the browser already visited is reused on client navigation for this long (Next's

@@ -5,4 +5,4 @@
 // disqualification within this many seconds plus one render; the bench (`web-latency`) measures it.
 // Route segment config and next.config need literals: keep them equal to these numbers.
 export const LEADERBOARD_REVALIDATE_S = 1;
-export const LEADERBOARD_MAX_AGE_S = 4;
+export const LEADERBOARD_MAX_AGE_S = 3;
