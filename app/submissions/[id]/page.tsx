@@ -22,10 +22,51 @@ import { webQueues } from '../../../lib/web/services';
 import { currentUser } from '../../../lib/web/session';
 import { submissionIdSchema } from '../../../lib/web/submission-id';
 import { readSubmissionProgress } from '../../../lib/web/submission-progress';
+import { z } from 'zod';
+import { listComparableSubmissions } from '../../../lib/db/list-comparable-submissions';
+import type { SubmissionView, SubmissionViewer } from '../../../lib/db/get-submission-view';
+import { compareSubmissions } from '../../../lib/web/compare-submissions';
+import { CompareSection } from './compare';
+
+/** The author's comparison choices and, when one was picked, the comparison; null for others. */
+async function loadComparison(
+  view: SubmissionView,
+  user: SubmissionViewer | null,
+  param: string | string[] | undefined,
+) {
+  if (!user || !view.isAuthor) return null;
+  const choices = await listComparableSubmissions(db(), {
+    userId: user.id,
+    submissionId: view.id,
+  });
+  const parsed = compareSchema.safeParse(param);
+  if (!parsed.success) return { choices, compareParam: null, other: null, comparison: null };
+  const otherId = parsed.data === 'best' ? choices.bestId : parsed.data;
+  // Only the author's own other submissions to this challenge are comparable.
+  const allowed = otherId !== null && choices.options.some((o) => o.id === otherId);
+  const other = allowed
+    ? await getSubmissionView(db(), { submissionId: otherId, viewer: user })
+    : null;
+  return {
+    choices,
+    compareParam: parsed.data,
+    other,
+    comparison: other ? compareSubmissions(view.judgings, other.judgings) : null,
+  };
+}
 
 export const metadata: Metadata = { title: 'Submission' };
 
-export default async function SubmissionPage({ params }: { params: Promise<{ id: string }> }) {
+/** The other submission to compare with: an id of the author's, or "best"; anything else is ignored. */
+const compareSchema = z.union([z.literal('best'), submissionIdSchema]);
+
+export default async function SubmissionPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const parsed = submissionIdSchema.safeParse((await params).id);
   if (!parsed.success) notFound();
   const id = parsed.data;
@@ -41,6 +82,7 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
     getSubmissionPatch(db(), { submissionId: id, viewer: user }),
   ]);
   if (!live) notFound();
+  const compare = await loadComparison(view, user, (await searchParams).compare);
   const patchHref = `/submissions/${encodeURIComponent(id)}/patch`;
 
   return (
@@ -126,6 +168,8 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
           )}
         </section>
       ))}
+
+      {compare && <CompareSection view={view} {...compare} />}
 
       {patch && (
         <details className="card">
