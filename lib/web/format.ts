@@ -70,3 +70,11 @@ export function formatConfidence(confidence: number | null | undefined): string 
  */
 export const INTERVAL_WORDS =
   'Speedups are the median of the pairwise baseline ÷ solution time ratios; the range after one is its 95% confidence interval (low–high), which covers the true speedup at least 95% of the time.';
+
+/** A chart axis tick for a time in milliseconds: "1.5 s", "250 ms", short enough for 375 px. */
+export function formatAxisMs(value: unknown): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '';
+  if (value === 0) return '0';
+  if (Math.abs(value) >= 1000) return `${(value / 1000).toFixed(value >= 10_000 ? 0 : 1)} s`;
+  return `${value.toFixed(0)} ms`;
+}

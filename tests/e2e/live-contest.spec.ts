@@ -153,7 +153,7 @@ test('live states: queued with its place, waiting for the host, a mixed outcome,
   await screenshots(page, testInfo, 'submission-mixed');
 
   // Compared with the previous (accepted) submission: speedups side by side with the change.
-  await page.getByLabel('Compare with').selectOption(previous.id);
+  await page.getByLabel('Compare with', { exact: true }).selectOption(previous.id);
   await page.getByRole('button', { name: 'Compare' }).click();
   await expect(page).toHaveURL(new RegExp(`compare=${previous.id}`));
   const table = page.getByTestId('compare-linux-intel');

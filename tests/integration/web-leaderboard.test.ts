@@ -6,6 +6,7 @@ import { createSubmission } from '../../lib/db/create-submission';
 import { disqualifySubmission } from '../../lib/db/disqualify-submission';
 import { NotFoundError } from '../../lib/db/errors';
 import { getLeaderboardTable } from '../../lib/db/get-leaderboard-table';
+import { getMyRanks } from '../../lib/db/get-my-ranks';
 import { recordJudgingResult } from '../../lib/db/record-judging-result';
 import { leaderboardCsv } from '../../lib/web/leaderboard-export';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
@@ -129,5 +130,23 @@ describe('getLeaderboardTable', () => {
     await expect(getLeaderboardTable(t.db, { challengeSlug: 'nope' })).rejects.toBeInstanceOf(
       NotFoundError,
     );
+  });
+});
+
+describe('getMyRanks', () => {
+  it('gives a contestant their shared place and the submission that counts', async () => {
+    const eve = await makeUser(t.db, 'eve');
+    await judged(eve, 8, { linux: 1.5, windows: 1.5 });
+    const best = await judged(eve, 9, { linux: 2.5, windows: 1 });
+    const [rank] = await getMyRanks(t.db, { userId: eve });
+    const table = await getLeaderboardTable(t.db, { challengeSlug: 'wordcount' });
+    const row = table.rows.find((r) => r.userId === eve)!;
+    expect({ rank: rank?.rank, of: rank?.of, submissionId: rank?.submissionId }).toEqual({
+      rank: row.rank,
+      of: table.rows.length,
+      submissionId: best,
+    });
+    expect(rank?.challenge.slug).toBe('wordcount');
+    expect(await getMyRanks(t.db, { userId: await makeUser(t.db, 'nobody') })).toEqual([]);
   });
 });

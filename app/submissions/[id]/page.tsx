@@ -3,7 +3,7 @@
 // are published (lib/db/get-submission-view.ts); 404 for anyone else, so ids are not confirmed.
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound, redirect } from 'next/navigation';
+import { notFound } from 'next/navigation';
 import {
   LiveOutcome,
   LiveOverallVerdict,
@@ -73,8 +73,27 @@ export default async function SubmissionPage({
   const user = await currentUser();
   const view = await getSubmissionView(db(), { submissionId: id, viewer: user });
   if (!view) {
-    // Whether or not it exists: a signed-out visitor is asked to sign in, anyone else sees 404.
-    if (!user) redirect(`/sign-in?next=${encodeURIComponent(`/submissions/${id}`)}`);
+    // Whether or not it exists: a signed-out visitor is told why and asked to sign in (the same
+    // words for any id, so none is confirmed), anyone else sees 404.
+    if (!user)
+      return (
+        <div className="card" data-testid="private-submission">
+          <h1 style={{ marginTop: 0 }}>This submission is private</h1>
+          <p>
+            A submission and its results are visible to its author and the organizers only, until
+            the organizers publish the solutions.
+          </p>
+          <p>
+            <Link
+              className="btn"
+              href={`/sign-in?next=${encodeURIComponent(`/submissions/${id}`)}`}
+            >
+              Sign in
+            </Link>{' '}
+            if it is yours.
+          </p>
+        </div>
+      );
     notFound();
   }
   const [live, patch] = await Promise.all([

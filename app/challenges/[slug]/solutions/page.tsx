@@ -40,8 +40,8 @@ export default async function SolutionsPage({ params }: { params: Promise<{ slug
       </h1>
       <p className="muted small">
         Every accepted submission, best score first; <span className="badge ok">counts</span> marks
-        the one on the contestant&apos;s leaderboard row. Each page shows the patch and its
-        results. <Link href={`${base}/leaderboard`}>Leaderboard</Link>.
+        the one on the contestant&apos;s leaderboard row. Each page shows the patch and its results.{' '}
+        <Link href={`${base}/leaderboard`}>Leaderboard</Link>.
       </p>
       {list.rows.length === 0 ? (
         <p className="card empty">No accepted submission.</p>
