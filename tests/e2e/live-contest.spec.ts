@@ -119,7 +119,7 @@ test('live states: queued with its place, waiting for the host, a mixed outcome,
   const s = await submission(user.id);
 
   await page.goto(`/submissions/${s.id}`);
-  await expect(page.getByTestId('stage-linux-intel')).toContainText(
+  await expect(page.getByTestId('progress-linux-intel')).toContainText(
     /Queued: (next in line|\d+ ahead)/,
   );
   await screenshots(page, testInfo, 'submission-queued');
@@ -129,7 +129,7 @@ test('live states: queued with its place, waiting for the host, a mixed outcome,
     where: { id: s.windows.judgingId },
     data: { status: 'WAITING', startedAt: new Date() },
   });
-  await expect(page.getByTestId('stage-windows-amd')).toContainText('Waiting for the host', {
+  await expect(page.getByTestId('progress-windows-amd')).toContainText('Waiting for the host', {
     timeout: 15_000,
   });
 
@@ -139,7 +139,7 @@ test('live states: queued with its place, waiting for the host, a mixed outcome,
     timeout: 15_000,
   });
   await expect(page.getByTestId('verdict-linux-intel')).toContainText('Accepted');
-  await expect(page.getByTestId('stage-windows-amd')).toContainText('Waiting for the host');
+  await expect(page.getByTestId('progress-windows-amd')).toContainText('Waiting for the host');
   await screenshots(page, testInfo, 'submission-one-target-done');
 
   // Windows fails to build: the header says which target failed and why, first.

@@ -186,14 +186,17 @@ export function LiveTargetStatus({ target }: { target: string }) {
           </span>
         )}
       </div>
-      <p
-        className="small live-line"
-        data-testid={`stage-${target}`}
-        data-stage={t.stage}
-        style={{ margin: '0.3em 0 0' }}
-      >
-        {describeTargetProgress(t)}
-      </p>
+      {/* The stage's id for scripts and tests (data-stage too); its words for people beside it. */}
+      {open && (
+        <p className="small live-line" style={{ margin: '0.3em 0 0' }}>
+          <span className="muted">Stage: </span>
+          <span data-testid={`stage-${target}`} data-stage={t.stage}>
+            {t.stage}
+          </span>
+          <span className="muted"> · </span>
+          <span data-testid={`progress-${target}`}>{describeTargetProgress(t)}</span>
+        </p>
+      )}
       {open && (
         <div
           className="progress"
