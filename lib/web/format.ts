@@ -64,13 +64,6 @@ export function formatConfidence(confidence: number | null | undefined): string 
   return `${Math.floor(c * 100 + 1e-9)}%`;
 }
 
-/**
- * The one interval convention, said once per page: the real low and high of a 95% confidence
- * interval around the median of the pairwise ratios, never a symmetric ±.
- */
-export const INTERVAL_WORDS =
-  'Speedups are the median of the pairwise baseline ÷ solution time ratios; the range after one is its 95% confidence interval (low–high), which covers the true speedup at least 95% of the time.';
-
 /** A chart axis tick for a time in milliseconds: "1.5 s", "250 ms", short enough for 375 px. */
 export function formatAxisMs(value: unknown): string {
   if (typeof value !== 'number' || !Number.isFinite(value)) return '';
