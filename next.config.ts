@@ -17,7 +17,16 @@ const nextConfig: NextConfig = {
     'archiver',
     'rate-limiter-flexible',
   ],
-  experimental: { authInterrupts: true },
+  // The leaderboard pages and exports are the only ISR routes (revalidate = 1): a cached copy older
+  // than this many seconds is never served, the request waits for a fresh render instead of getting
+  // an arbitrarily old page after a quiet spell (lib/web/leaderboard-freshness.ts, LEADERBOARD_MAX_AGE_S).
+  expireTime: 3,
+  experimental: {
+    authInterrupts: true,
+    // A page the browser already visited is reused on client navigation for this long (Next's
+    // default for static pages is 5 minutes, which would keep a leaderboard tab stale); 30 is the least.
+    staleTimes: { static: 30 },
+  },
   async headers() {
     return [
       {

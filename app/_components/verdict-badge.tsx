@@ -1,20 +1,9 @@
 // A verdict or status as a coloured badge with its words ("Wrong answer", "Judging…").
 import type { Verdict } from '../../contracts';
-
-const LABELS: Record<Verdict, string> = {
-  ACCEPTED: 'Accepted',
-  REJECTED: 'Rejected',
-  BUILD_ERROR: 'Build error',
-  WRONG_ANSWER: 'Wrong answer',
-  RUNTIME_ERROR: 'Runtime error',
-  TIME_LIMIT_EXCEEDED: 'Time limit exceeded',
-  MEMORY_LIMIT_EXCEEDED: 'Memory limit exceeded',
-  OUTPUT_LIMIT_EXCEEDED: 'Output limit exceeded',
-  JUDGE_ERROR: 'Judge error',
-};
+import { verdictWords } from '../../lib/web/verdict-words';
 
 export function verdictLabel(verdict: Verdict): string {
-  return LABELS[verdict];
+  return verdictWords(verdict);
 }
 
 export function VerdictBadge({
@@ -36,11 +25,13 @@ export function VerdictBadge({
           ? 'Judging…'
           : status === 'WAITING'
             ? 'Waiting for the host'
-            : status === 'FAILED'
-              ? 'Judge error'
-              : 'Queued'}
+            : status === 'CANCELLED'
+              ? 'Not judged'
+              : status === 'FAILED'
+                ? 'Judge error'
+                : 'Queued'}
       </span>
     );
   const tone = verdict === 'ACCEPTED' ? 'ok' : verdict === 'JUDGE_ERROR' ? 'warn' : 'bad';
-  return <span className={`badge ${tone}`}>{LABELS[verdict]}</span>;
+  return <span className={`badge ${tone}`}>{verdictWords(verdict)}</span>;
 }

@@ -118,6 +118,18 @@ export const reinstateAction = safeAction(
   ORGANIZER,
 );
 
+/** The settings' names as the form labels them, for the "Saved the …" message. */
+const SETTING_WORDS: Record<string, string> = {
+  deadline: 'deadline',
+  submissionsPerHour: 'submissions an hour',
+  precision: 'target precision',
+  benchmarkBytes: 'benchmark input size',
+  benchmarkSeed: 'benchmark seed',
+};
+function settingWords(field: string): string {
+  return SETTING_WORDS[field] ?? field;
+}
+
 export const updateSettingsAction = safeAction(
   settingsFormSchema,
   async (input, user): Promise<ConsoleOutcome> => {
@@ -147,7 +159,7 @@ export const updateSettingsAction = safeAction(
       message:
         changed.length === 0
           ? 'Nothing changed.'
-          : `Saved: ${changed.join(', ')}. New submissions and rejudges are judged with these settings.`,
+          : `Saved the ${changed.map(settingWords).join(', ')}. New submissions and rejudges are judged with these settings.`,
     };
   },
   ORGANIZER,

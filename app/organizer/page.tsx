@@ -141,7 +141,10 @@ export default async function OrganizerPage() {
                         )}
                         {r.currentJob && (
                           <div className="muted small">
-                            round {r.currentJob.round}, since {formatDate(r.currentJob.since)}
+                            {/* Round 0 is the first judging; later rounds are rejudges. */}
+                            {r.currentJob.round > 0
+                              ? `rejudge ${r.currentJob.round}, `
+                              : ''}since {formatDate(r.currentJob.since)}
                           </div>
                         )}
                       </td>
@@ -173,7 +176,12 @@ export default async function OrganizerPage() {
                   <th className="num">Prioritized</th>
                   <th className="num">Active</th>
                   <th className="num">Delayed</th>
-                  <th className="num">Waiting for children</th>
+                  <th
+                    className="num"
+                    title="BullMQ's waiting-children: jobs held until jobs they depend on finish"
+                  >
+                    Held
+                  </th>
                   <th className="num">Failed</th>
                   <th className="num">Completed</th>
                 </tr>

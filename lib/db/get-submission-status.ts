@@ -12,11 +12,14 @@ export interface JudgingStatusRow {
   round: number;
   attempts: number;
   verdict: Verdict | null;
-  /** Why a CANCELLED judging was not judged (other statuses: the verdict's message or null). */
+  /** The judge's one-line reason for a finished judging; why a CANCELLED one was not judged. */
   message: string | null;
   speedup: number | null;
   ciLow: number | null;
   ciHigh: number | null;
+  /** When it entered the queue and when a runner took it: the queue position and time estimates. */
+  queuedAt: Date;
+  startedAt: Date | null;
 }
 
 export interface SubmissionStatusRow {
@@ -57,6 +60,8 @@ export async function getSubmissionStatus(
           speedup: true,
           ciLow: true,
           ciHigh: true,
+          queuedAt: true,
+          startedAt: true,
           target: { select: { name: true } },
         },
       },
@@ -82,6 +87,8 @@ export async function getSubmissionStatus(
       speedup: j.speedup,
       ciLow: j.ciLow,
       ciHigh: j.ciHigh,
+      queuedAt: j.queuedAt,
+      startedAt: j.startedAt,
     })),
   };
 }

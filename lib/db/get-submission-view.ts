@@ -15,6 +15,61 @@ import {
 import { canViewPatch } from '../web/patch-access';
 import type { Db } from './client';
 
+/**
+ * Parsed results by judging id and last change. A finished judging's result never changes without
+ * its row changing (a rejudge bumps updatedAt), and reading and parsing two 30 KiB results was most
+ * of the submission page's time: a page reload now costs a small query. A Map kept in insertion
+ * order is the least-recently-used list; 200 results are a few tens of MiB at most.
+ */
+const RESULT_CACHE_SIZE = 200;
+const resultCache = new Map<string, { result: JudgingResult | null; unreadable: boolean }>();
+
+function rememberResult(key: string, value: { result: JudgingResult | null; unreadable: boolean }) {
+  resultCache.delete(key);
+  resultCache.set(key, value);
+  for (const oldest of resultCache.keys()) {
+    if (resultCache.size <= RESULT_CACHE_SIZE) break;
+    resultCache.delete(oldest);
+  }
+}
+
+function parseResult(json: unknown): { result: JudgingResult | null; unreadable: boolean } {
+  if (json === null || json === undefined) return { result: null, unreadable: false };
+  const parsed = judgingResultSchema.safeParse(json);
+  return parsed.success
+    ? { result: parsed.data, unreadable: false }
+    : { result: null, unreadable: true };
+}
+
+/** The results of these judgings, from the cache when their row has not changed since. */
+async function judgingResults(
+  db: Db,
+  judgings: { id: string; updatedAt: Date }[],
+): Promise<Map<string, { result: JudgingResult | null; unreadable: boolean }>> {
+  const key = (j: { id: string; updatedAt: Date }) => `${j.id}:${j.updatedAt.getTime()}`;
+  const found = new Map<string, { result: JudgingResult | null; unreadable: boolean }>();
+  const missing: { id: string; updatedAt: Date }[] = [];
+  for (const j of judgings) {
+    const hit = resultCache.get(key(j));
+    if (hit) {
+      rememberResult(key(j), hit);
+      found.set(j.id, hit);
+    } else missing.push(j);
+  }
+  if (missing.length === 0) return found;
+  const rows = await db.judging.findMany({
+    where: { id: { in: missing.map((j) => j.id) } },
+    select: { id: true, updatedAt: true, result: true },
+  });
+  for (const row of rows) {
+    const value = parseResult(row.result);
+    found.set(row.id, value);
+    // Keyed by the version read now: a row changed in between is cached under its new key.
+    if (row.result !== null) rememberResult(key(row), value);
+  }
+  return found;
+}
+
 export interface SubmissionViewer {
   id: string;
   role: 'CONTESTANT' | 'ORGANIZER';
@@ -102,7 +157,7 @@ export async function getSubmissionView(
           queuedAt: true,
           startedAt: true,
           finishedAt: true,
-          result: true,
+          updatedAt: true,
           target: { select: { name: true } },
         },
       },
@@ -111,6 +166,7 @@ export async function getSubmissionView(
   if (!row) return null;
   const subject = { userId: row.userId, solutionsPublishedAt: row.challenge.solutionsPublishedAt };
   if (!canViewPatch(options.viewer, subject)) return null;
+  const results = await judgingResults(db, row.judgings);
   return {
     id: row.id,
     challenge: {
@@ -130,7 +186,7 @@ export async function getSubmissionView(
     patchBytes: row.patchBytes,
     solutionsPublished: row.challenge.solutionsPublishedAt !== null,
     judgings: row.judgings.map((j) => {
-      const parsed = j.result === null ? null : judgingResultSchema.safeParse(j.result);
+      const parsed = results.get(j.id) ?? { result: null, unreadable: false };
       return {
         judgingId: j.id,
         target: j.target.name,
@@ -147,8 +203,8 @@ export async function getSubmissionView(
         queuedAt: j.queuedAt,
         startedAt: j.startedAt,
         finishedAt: j.finishedAt,
-        result: parsed?.success ? parsed.data : null,
-        resultUnreadable: parsed !== null && !parsed.success,
+        result: parsed.result,
+        resultUnreadable: parsed.unreadable,
       };
     }),
   };

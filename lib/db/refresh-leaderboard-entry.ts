@@ -1,6 +1,22 @@
 // Recomputes one user's leaderboard row for one challenge: their best accepted, not disqualified
-// submission (the earlier one of equal scores). Runs inside the transaction that changed a score.
+// submission (the earlier one of equal scores) with its per-target figures, so that the leaderboard
+// reads one row per contestant and no judging result. Runs inside the transaction that changed a
+// score.
+import type { LeaderboardCell } from './get-leaderboard-table';
 import type { Tx } from './client';
+import { toJson } from './json';
+
+/** The figures of each of a submission's judgings the leaderboard shows, by target name. */
+async function leaderboardCells(tx: Tx, submissionId: string): Promise<LeaderboardCell[]> {
+  return tx.$queryRaw<LeaderboardCell[]>`
+    SELECT t.name AS target,
+           (j.result #>> '{stages,measure,solution,medianMs}')::float8 AS "solutionMs",
+           (j.result #>> '{stages,measure,baseline,medianMs}')::float8 AS "baselineMs",
+           j.speedup, j."ciLow", j."ciHigh", j.emulated, j."devMode"
+    FROM "Judging" j JOIN "Target" t ON t.id = j."targetId"
+    WHERE j."submissionId" = ${submissionId}
+    ORDER BY t.name`;
+}
 
 export async function refreshLeaderboardEntry(
   tx: Tx,
@@ -27,7 +43,12 @@ export async function refreshLeaderboardEntry(
     });
     return;
   }
-  const entry = { submissionId: best.id, score: best.score, submittedAt: best.createdAt };
+  const entry = {
+    submissionId: best.id,
+    score: best.score,
+    submittedAt: best.createdAt,
+    cells: toJson(await leaderboardCells(tx, best.id)),
+  };
   await tx.leaderboardEntry.upsert({
     where: { challengeId_userId: { challengeId: options.challengeId, userId: options.userId } },
     create: { challengeId: options.challengeId, userId: options.userId, ...entry },

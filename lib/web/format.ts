@@ -52,3 +52,22 @@ export function formatDate(date: Date | string | null | undefined): string {
   const d = typeof date === 'string' ? new Date(date) : date;
   return `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
+
+/** "2026-12-01 14:05:09 UTC": when seconds matter (how old a cached page is). */
+export function formatDateSeconds(date: Date): string {
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** "95%": the interval's stated level, floored, since the judge's interval covers at least that. */
+export function formatConfidence(confidence: number | null | undefined): string {
+  const c = confidence ?? 0.95;
+  return `${Math.floor(c * 100 + 1e-9)}%`;
+}
+
+/** A chart axis tick for a time in milliseconds: "1.5 s", "250 ms", short enough for 375 px. */
+export function formatAxisMs(value: unknown): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '';
+  if (value === 0) return '0';
+  if (Math.abs(value) >= 1000) return `${(value / 1000).toFixed(value >= 10_000 ? 0 : 1)} s`;
+  return `${value.toFixed(0)} ms`;
+}

@@ -97,3 +97,40 @@ export function stopReasonText(reason: 'precise' | 'budget' | 'identical-binarie
       return 'the solution compiles to the baseline’s machine code: 1.00× without timing';
   }
 }
+
+/** A compiler's (or linker's) error line: clang/gcc "file:1:2: error:", "fatal error:", MSVC "error C2065:", ld. */
+const ERROR_LINE =
+  /(?:^|:\s?)(?:fatal )?error(?: [A-Z]+\d+)?:|^\S*ld(?:\.lld)?: error|undefined reference to|^CMake Error/i;
+
+export interface LogExcerpt {
+  /** The lines from just before the first error on, at most `lines` of them. */
+  text: string;
+  /** 1-based line of the first error in the whole log. */
+  line: number;
+}
+
+/**
+ * Where a failed build's log should open: the compiler's first error with two lines of context
+ * before it, not CMake's configure chatter. A compiler error is preferred to a CMake one (CMake
+ * reports the compiler's failure again after it). Null when no line looks like an error.
+ */
+export function firstCompilerError(log: string, lines = 30): LogExcerpt | null {
+  const all = log.split('\n');
+  let at = all.findIndex((l) => ERROR_LINE.test(l) && !/^CMake Error/i.test(l));
+  if (at < 0) at = all.findIndex((l) => ERROR_LINE.test(l));
+  if (at < 0) return null;
+  const from = Math.max(0, at - 2);
+  return { text: all.slice(from, from + lines).join('\n'), line: at + 1 };
+}
+
+/** Each note once, in first-seen order, leaving out the ones already shown elsewhere. */
+export function uniqueNotes(notes: readonly string[], shown: Iterable<string> = []): string[] {
+  const seen = new Set(shown);
+  const out: string[] = [];
+  for (const n of notes) {
+    if (seen.has(n)) continue;
+    seen.add(n);
+    out.push(n);
+  }
+  return out;
+}

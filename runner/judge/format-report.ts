@@ -1,6 +1,10 @@
 // Turns a judging result into the text report the CLI prints: verdict first, then the speedup with
 // its interval, the times side by side, every run, and where the judging's own time went.
 import type { CounterComparison, JudgingResult, Run, Topdown } from '../../contracts';
+import { describeFirstDifference, firstDifference } from '../../lib/challenge/first-difference';
+
+/** Failures whose differing lines the text report prints (every failure is named). */
+const REPORT_DIFFS = 5;
 
 const ms = (value: number) =>
   value >= 10_000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`;
@@ -121,21 +125,38 @@ export function formatReport(result: JudgingResult): string {
   }
   const failed =
     stages.test?.cases.filter((c) => c.outcome !== 'passed' && c.outcome !== 'skipped') ?? [];
-  const skipped = stages.test?.cases.filter((c) => c.outcome === 'skipped').length ?? 0;
+  const skipped = stages.test?.cases.filter((c) => c.outcome === 'skipped') ?? [];
   if (stages.test) {
     out.push('');
     out.push(
-      `Tests: ${stages.test.cases.length - failed.length - skipped}/${stages.test.cases.length} passed${skipped ? `, ${skipped} not run after a failure` : ''}`,
+      `Tests: ${stages.test.cases.length - failed.length - skipped.length}/${stages.test.cases.length} passed${skipped.length ? `, ${skipped.length} not run after a failure` : ''}`,
     );
-    for (const c of failed.slice(0, 5)) {
+    // Every failure is named; the diffs of the first few are printed, the rest are in --json.
+    failed.forEach((c, i) => {
       out.push(
         `  ${c.required ? 'FAILED' : 'advisory'} ${c.group}/${c.name}: ${c.outcome}${c.message ? ` — ${c.message}` : ''}`,
       );
+      if (i >= REPORT_DIFFS) return;
       for (const d of c.diff) {
-        out.push(`    line ${d.line}: expected ${JSON.stringify(d.expected)}`);
-        out.push(`    ${' '.repeat(String(d.line).length + 5)} got      ${JSON.stringify(d.got)}`);
+        const at = firstDifference(d.expected, d.got);
+        out.push(
+          `    line ${d.line}: expected ${JSON.stringify(at ? at.expectedExcerpt : d.expected)}`,
+        );
+        out.push(
+          `    ${' '.repeat(String(d.line).length + 5)} got      ${JSON.stringify(at ? at.gotExcerpt : d.got)}`,
+        );
+        if (at)
+          out.push(`    ${' '.repeat(String(d.line).length + 5)} ${describeFirstDifference(at)}`);
       }
-    }
+    });
+    if (failed.length > REPORT_DIFFS)
+      out.push(
+        `  (differences shown for the first ${REPORT_DIFFS} of ${failed.length} failures; all of them: --json)`,
+      );
+    if (skipped.length)
+      out.push(
+        `  not run after a failure: ${skipped.map((c) => `${c.group}/${c.name}`).join(', ')}`,
+      );
   }
 
   if (m?.runs.length) {

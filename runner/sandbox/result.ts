@@ -5,9 +5,11 @@ import { toCounters } from './counters';
 import type { HelperOutcome, HelperReport } from './run-helper';
 import type { LimitExceeded, SandboxResult } from './sandbox';
 
-const SIGNAL_NAMES = new Map<number, string>(
-  Object.entries(constants.signals).map(([name, n]) => [n, name] as [number, string]),
-);
+// One name per signal: Node lists aliases after the usual name (SIGABRT before SIGIOT, SIGIO before
+// SIGPOLL), so the first name of each number is kept, the one `perfjudge run` and the judge print.
+const SIGNAL_NAMES = new Map<number, string>();
+for (const [name, n] of Object.entries(constants.signals))
+  if (!SIGNAL_NAMES.has(n)) SIGNAL_NAMES.set(n, name);
 
 export function signalName(n: number): string {
   return SIGNAL_NAMES.get(n) ?? `SIG${n}`;

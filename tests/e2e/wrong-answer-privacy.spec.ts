@@ -63,12 +63,16 @@ test('another contestant cannot open the patch, its page or its JSON', async ({
   expect([403, 404]).toContain(api.status());
   expect(await api.text()).not.toContain('wordcount.cpp');
 
-  // Signed out: the page asks to sign in, the patch and the API stay closed.
+  // Signed out: the page says it is private and offers to sign in; patch and API stay closed.
   const anonymous = await browser.newContext();
   try {
     const visitor = await anonymous.newPage();
     await visitor.goto(`/submissions/${submissionId}`);
-    await expect(visitor).toHaveURL(/\/sign-in\?next=/);
+    await expect(visitor.getByTestId('private-submission')).toContainText('private');
+    await expect(visitor.getByRole('link', { name: 'Sign in' }).last()).toHaveAttribute(
+      'href',
+      /\/sign-in\?next=/,
+    );
     expect((await visitor.request.get(`/submissions/${submissionId}/patch`)).status()).toBe(404);
     expect([401, 403, 404]).toContain(
       (await visitor.request.get(`/api/submissions/${submissionId}`)).status(),

@@ -6,6 +6,7 @@ import { createSubmission } from '../../lib/db/create-submission';
 import { disqualifySubmission } from '../../lib/db/disqualify-submission';
 import { NotFoundError } from '../../lib/db/errors';
 import { getLeaderboardTable } from '../../lib/db/get-leaderboard-table';
+import { getMyRanks } from '../../lib/db/get-my-ranks';
 import { recordJudgingResult } from '../../lib/db/record-judging-result';
 import { leaderboardCsv } from '../../lib/web/leaderboard-export';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
@@ -75,7 +76,12 @@ describe('getLeaderboardTable', () => {
     await disqualifySubmission(t.db, { actorId: ada, submissionId: deeCheat, reason: 'cached' });
 
     const table = await getLeaderboardTable(t.db, { challengeSlug: 'wordcount' });
-    expect(table.challenge).toEqual({ slug: 'wordcount', title: 'Word count', formula: 'SUM' });
+    expect(table.challenge).toEqual({
+      slug: 'wordcount',
+      title: 'Word count',
+      formula: 'SUM',
+      solutionsPublished: false,
+    });
     expect(table.targets).toEqual(['linux-intel', 'windows-amd']);
     expect(
       table.rows.map((r) => [r.rank, r.userName, r.score, r.submissions, r.tiedWithAbove]),
@@ -91,6 +97,7 @@ describe('getLeaderboardTable', () => {
     expect(first?.submittedAt).toEqual(new Date(Date.UTC(2026, 10, 30, 12, 2)));
     expect(first?.targets['linux-intel']).toEqual({
       solutionMs: 25, // makeResult: 100 ms baseline / 4×
+      baselineMs: 100,
       speedup: 4,
       ciLow: 4 * 0.98,
       ciHigh: 4 * 1.02,
@@ -100,6 +107,11 @@ describe('getLeaderboardTable', () => {
     expect(first?.targets['windows-amd']).toMatchObject({ solutionMs: 50, emulated: true });
     expect(first?.scoreLow).toBeCloseTo(6 * 0.98);
     expect(first?.scoreHigh).toBeCloseTo(6 * 1.02);
+    // Each row names its contestant and the submission that counts (the page links it once published).
+    expect(first?.userId).toBe(ada);
+    expect(first?.submissionId).toBe(
+      (await t.db.leaderboardEntry.findFirstOrThrow({ where: { userId: ada } })).submissionId,
+    );
 
     // The export lists the same rows and never the disqualified score.
     const csv = leaderboardCsv(table).trim().split('\r\n');
@@ -118,5 +130,23 @@ describe('getLeaderboardTable', () => {
     await expect(getLeaderboardTable(t.db, { challengeSlug: 'nope' })).rejects.toBeInstanceOf(
       NotFoundError,
     );
+  });
+});
+
+describe('getMyRanks', () => {
+  it('gives a contestant their shared place and the submission that counts', async () => {
+    const eve = await makeUser(t.db, 'eve');
+    await judged(eve, 8, { linux: 1.5, windows: 1.5 });
+    const best = await judged(eve, 9, { linux: 2.5, windows: 1 });
+    const [rank] = await getMyRanks(t.db, { userId: eve });
+    const table = await getLeaderboardTable(t.db, { challengeSlug: 'wordcount' });
+    const row = table.rows.find((r) => r.userId === eve)!;
+    expect({ rank: rank?.rank, of: rank?.of, submissionId: rank?.submissionId }).toEqual({
+      rank: row.rank,
+      of: table.rows.length,
+      submissionId: best,
+    });
+    expect(rank?.challenge.slug).toBe('wordcount');
+    expect(await getMyRanks(t.db, { userId: await makeUser(t.db, 'nobody') })).toEqual([]);
   });
 });

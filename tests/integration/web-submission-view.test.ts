@@ -19,7 +19,12 @@ import { listMySubmissions, runningBest } from '../../lib/db/list-my-submissions
 import { recordJudgingResult } from '../../lib/db/record-judging-result';
 import { createHttpConnection } from '../../lib/queue/connection';
 import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
-import { readSubmissionProgress } from '../../lib/web/submission-progress';
+import { getSubmissionStatus } from '../../lib/db/get-submission-status';
+import {
+  progressFromStatus,
+  readQueueEstimates,
+  readSubmissionProgress,
+} from '../../lib/web/submission-progress';
 import {
   LOG_HEAD_CHARS,
   LOG_TAIL_CHARS,
@@ -261,9 +266,41 @@ describe('readSubmissionProgress', () => {
       target: 'linux-intel',
       status: 'CANCELLED',
       verdict: null,
-      stage: 'done',
+      stage: 'cancelled',
       message: 'not judged: the submission failed on windows-amd',
     });
+  });
+
+  it('tells a queued judging its place and an estimate from recent judgings; waiting is not judging', async () => {
+    const a = await submit(author.id);
+    const b = await submit(author.id);
+    // Recent linux-intel judgings took 4 minutes each from taken to done.
+    const done = await submit(author.id);
+    await record(done.linux, onTarget(fixture('accepted-linux-intel'), 'linux-intel'));
+    await t.db.$executeRaw`
+      UPDATE "Judging" j SET "startedAt" = j."finishedAt" - interval '240 seconds'
+      FROM "Target" tg WHERE tg.id = j."targetId" AND tg.name = 'linux-intel' AND j.status = 'DONE'`;
+    // A's windows judging was taken and waits for the host lock.
+    await t.db.judging.update({
+      where: { id: a.windows.judgingId },
+      data: { status: 'WAITING', startedAt: new Date() },
+    });
+
+    const read = async (id: string) => {
+      const row = (await getSubmissionStatus(t.db, id))!;
+      // A later `now` than any cached figure: the typical duration is read again.
+      const estimates = await readQueueEstimates(t.db, row, Date.now() + 60_000);
+      return progressFromStatus(row, new Map(), true, estimates).targets;
+    };
+    const [aLinux, aWindows] = await read(a.id);
+    const [bLinux, bWindows] = await read(b.id);
+    // B was queued after A on both targets: one more ahead of it.
+    expect(bLinux!.ahead).toBe(aLinux!.ahead! + 1);
+    expect(aWindows).toMatchObject({ stage: 'waiting', status: 'WAITING', ahead: null });
+    expect(bWindows!.ahead).toBeGreaterThanOrEqual(1);
+    // Queued with n ahead and nothing in progress on linux-intel: (n + 1) × 4 min.
+    expect(bLinux!.etaMs).toBeCloseTo((bLinux!.ahead! + 1) * 240_000, -3);
+    expect(aLinux!.stage).toBe('queued');
   });
 
   it('falls back to the database alone when Redis does not answer', async () => {

@@ -42,11 +42,15 @@ function parseCsv(text: string): string[][] {
 }
 
 const table: LeaderboardTable = {
-  challenge: { slug: 'wordcount', title: 'Word count', formula: 'SUM' },
+  challenge: { slug: 'wordcount', title: 'Word count', formula: 'SUM', solutionsPublished: false },
   targets: ['linux-intel', 'windows-amd'],
   rows: [
     {
       rank: 1,
+      userId: 'u1',
+
+      submissionId: 's1',
+
       userName: '=HYPERLINK("http://evil.test","click")',
       score: 5.123456,
       scoreLow: 5,
@@ -55,6 +59,7 @@ const table: LeaderboardTable = {
       targets: {
         'linux-intel': {
           solutionMs: 41.23456,
+          baselineMs: null,
           speedup: 2.5,
           ciLow: 2.45,
           ciHigh: 2.55,
@@ -63,6 +68,7 @@ const table: LeaderboardTable = {
         },
         'windows-amd': {
           solutionMs: 50,
+          baselineMs: null,
           speedup: 2.623456,
           ciLow: 2.55,
           ciHigh: 2.7,
@@ -75,6 +81,10 @@ const table: LeaderboardTable = {
     },
     {
       rank: 2,
+      userId: 'u2',
+
+      submissionId: 's2',
+
       userName: 'Ada, "the" | *Countess*\n<b>x</b>',
       score: 5.1,
       scoreLow: 4.9,
@@ -83,6 +93,7 @@ const table: LeaderboardTable = {
       targets: {
         'linux-intel': {
           solutionMs: null,
+          baselineMs: null,
           speedup: 5.1,
           ciLow: null,
           ciHigh: null,

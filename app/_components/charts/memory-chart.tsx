@@ -11,10 +11,11 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { formatAxisMs } from '../../../lib/web/format';
 import type { MemoryPoint } from '../../../lib/web/submission-result';
 
 const mib = (v: unknown) => (typeof v === 'number' ? `${v.toFixed(v >= 100 ? 0 : 1)} MiB` : '–');
-const t = (v: unknown) => (typeof v === 'number' ? `${v.toFixed(0)} ms` : '');
+const t = formatAxisMs;
 
 export function MemoryChart({
   baseline,
@@ -28,10 +29,10 @@ export function MemoryChart({
   return (
     <figure className="chart" aria-label={label} style={{ margin: 0 }}>
       <ResponsiveContainer width="100%" height={240}>
-        <LineChart margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+        <LineChart margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e0da" />
           <XAxis dataKey="tMs" type="number" domain={[0, 'dataMax']} tickFormatter={t} />
-          <YAxis tickFormatter={mib} width={72} domain={[0, 'auto']} />
+          <YAxis tickFormatter={mib} width={64} domain={[0, 'auto']} tickCount={5} />
           <Tooltip formatter={(v) => mib(v)} labelFormatter={(l) => t(l)} />
           <Legend />
           <Line

@@ -11,15 +11,17 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { formatAxisMs, formatMs } from '../../../lib/web/format';
 import type { RunPoint } from '../../../lib/web/submission-result';
 
-const ms = (v: unknown) => (typeof v === 'number' ? `${v.toFixed(v >= 100 ? 0 : 1)} ms` : '–');
+// Ticks in seconds past a second, one decimal at most: the axis fits a 375 px phone.
+const ms = (v: unknown) => (typeof v === 'number' ? formatMs(v) : '–');
 
 export function RunsChart({ data, label }: { data: RunPoint[]; label: string }) {
   return (
     <figure className="chart" aria-label={label} style={{ margin: 0 }}>
       <ResponsiveContainer width="100%" height={240}>
-        <LineChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+        <LineChart data={data} margin={{ top: 8, right: 8, bottom: 8, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e0da" />
           <XAxis
             dataKey="pair"
@@ -28,7 +30,7 @@ export function RunsChart({ data, label }: { data: RunPoint[]; label: string }) 
             allowDecimals={false}
             label={{ value: 'pair', position: 'insideBottomRight', offset: -4 }}
           />
-          <YAxis tickFormatter={ms} width={64} domain={[0, 'auto']} />
+          <YAxis tickFormatter={formatAxisMs} width={52} domain={[0, 'auto']} tickCount={5} />
           <Tooltip formatter={(v) => ms(v)} labelFormatter={(l) => `pair ${l}`} />
           <Legend />
           <Line

@@ -5,8 +5,10 @@
 // components are re-rendered (router.refresh()) so its results appear without a reload.
 import { useRouter } from 'next/navigation';
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { SubmissionProgress, TargetProgress } from '../../../lib/web/submission-progress';
+import type { SubmissionProgress } from '../../../lib/web/submission-progress';
 import { formatScore, formatSpeedupInterval } from '../../../lib/web/format';
+import { summarizeOutcome } from '../../../lib/web/outcome-summary';
+import { describeTargetProgress } from '../../../lib/web/progress-words';
 import { VerdictBadge } from '../verdict-badge';
 
 const POLL_MS = 1_000;
@@ -161,44 +163,27 @@ export function LiveScore() {
   );
 }
 
-const STAGE_WORDS: Record<TargetProgress['stage'], string> = {
-  queued: 'Waiting for a runner',
-  starting: 'Starting',
-  waiting: 'Waiting for the host',
-  intake: 'Checking the patch',
-  build: 'Building',
-  test: 'Testing',
-  measure: 'Measuring',
-  profile: 'Profiling',
-  report: 'Reporting',
-  done: 'Finished',
-};
-
 export function LiveTargetStatus({ target }: { target: string }) {
   const p = useLive();
   const t = p.targets.find((x) => x.target === target);
   if (!t) return null;
   const percent = Math.round(t.overall * 100);
+  const open = t.status !== 'DONE' && t.status !== 'CANCELLED';
   return (
     <div className="live-target" aria-live="polite">
       <div className="row">
         <span data-testid={`verdict-${target}`}>
           <VerdictBadge verdict={t.verdict} status={t.status} />
         </span>
-        <span className="small">
-          <span className="muted">Stage: </span>
-          <span data-testid={`stage-${target}`} data-stage={t.stage}>
-            {t.stage}
+        {t.status === 'DONE' && t.speedup !== null && (
+          <span className="num" data-testid={`live-speedup-${target}`}>
+            <strong>{formatSpeedupInterval(t.speedup, t.ciLow, t.ciHigh)}</strong>
           </span>
-          <span className="muted"> · {STAGE_WORDS[t.stage]}</span>
-        </span>
-        {t.attempts > 1 && t.status !== 'DONE' && t.status !== 'CANCELLED' && (
+        )}
+        {t.attempts > 1 && open && (
           <span className="badge warn" title="A platform fault was retried; not your patch's doing">
             attempt {t.attempts}
           </span>
-        )}
-        {t.status === 'DONE' && t.speedup !== null && (
-          <span className="num">{formatSpeedupInterval(t.speedup, t.ciLow, t.ciHigh)}</span>
         )}
       </div>
       {t.status === 'CANCELLED' && (
@@ -206,28 +191,61 @@ export function LiveTargetStatus({ target }: { target: string }) {
           {t.message ?? 'not judged'}
         </p>
       )}
-      {t.status !== 'DONE' && t.status !== 'CANCELLED' && (
-        <>
-          <div
-            className="progress"
-            role="progressbar"
-            aria-label={`${target} judging progress`}
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={percent}
-            style={{ margin: '0.5em 0 0.3em' }}
-          >
-            <span style={{ width: `${percent}%` }} />
-          </div>
-          <p className="small muted ellipsis" style={{ maxWidth: '100%', margin: 0 }}>
-            {t.message ?? (t.stage === 'queued' ? 'Queued behind other judgings.' : '\u00a0')}
-          </p>
-          {t.stage === 'report' && t.stageFraction === 1 && (
-            <p className="small muted" style={{ margin: 0 }}>
-              Judged on the runner; its result is being recorded.
-            </p>
-          )}
-        </>
+      {/* The stage's id for scripts and tests (data-stage too); its words for people beside it. */}
+      {open && (
+        <p className="small live-line" style={{ margin: '0.3em 0 0' }}>
+          <span className="muted">Stage: </span>
+          <span data-testid={`stage-${target}`} data-stage={t.stage}>
+            {t.stage}
+          </span>
+          <span className="muted"> · </span>
+          <span data-testid={`progress-${target}`}>{describeTargetProgress(t)}</span>
+        </p>
+      )}
+      {open && (
+        <div
+          className="progress"
+          role="progressbar"
+          aria-label={`${target} judging progress`}
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent}
+          style={{ margin: '0.5em 0 0.3em' }}
+        >
+          <span style={{ width: `${percent}%` }} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The header's summary: each target's verdict and speedup, and a mixed outcome said in words. */
+export function LiveOutcome() {
+  const p = useLive();
+  const mixed = summarizeOutcome(p.targets);
+  return (
+    <div data-testid="outcome-summary">
+      <ul className="outcome-list">
+        {p.targets.map((t) => (
+          <li key={t.target} data-testid={`outcome-${t.target}`}>
+            <a href={`#heading-${t.target}`}>{t.target}</a>{' '}
+            <VerdictBadge verdict={t.verdict} status={t.status} />{' '}
+            {t.status === 'DONE' && t.speedup !== null ? (
+              <span className="num">{formatSpeedupInterval(t.speedup, t.ciLow, t.ciHigh)}</span>
+            ) : t.status !== 'DONE' && t.status !== 'CANCELLED' ? (
+              <span className="small muted">{describeTargetProgress(t)}</span>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {mixed && (
+        <p
+          className="notice error small"
+          data-testid="mixed-outcome"
+          style={{ margin: '0.4em 0 0' }}
+        >
+          {mixed}
+        </p>
       )}
     </div>
   );

@@ -1,8 +1,9 @@
 // One target's finished judging: verdict and message, then what each stage produced. A JUDGE_ERROR
 // is shown as the platform's fault, never as the contestant's failure.
-import type { JudgingResult } from '../../../contracts';
+import { STAGES, type JudgingResult } from '../../../contracts';
 import type { JudgingView } from '../../../lib/db/get-submission-view';
 import { formatDate, formatMs } from '../../../lib/web/format';
+import { uniqueNotes } from '../../../lib/web/submission-result';
 import { verdictLabel } from '../verdict-badge';
 import { BuildLog } from './build-log';
 import { HostFingerprintView } from './host-labels';
@@ -57,6 +58,18 @@ export function JudgingResultView({
   const verdict = judging.verdict ?? r?.verdict ?? null;
   const message = r?.message ?? judging.message ?? '';
   const logHref = `/submissions/${encodeURIComponent(submissionId)}/log/${judging.target}`;
+  // A warning the profile section already says (its notes) is not said twice.
+  const warnings = r
+    ? uniqueNotes(r.warnings, r.verdict === 'ACCEPTED' ? (r.stages.profile?.notes ?? []) : [])
+    : [];
+  // Stage timings in the order the stages ran.
+  const timings = r
+    ? Object.entries(r.stageDurationsMs).sort(
+        ([a], [b]) =>
+          STAGES.indexOf(a as (typeof STAGES)[number]) -
+          STAGES.indexOf(b as (typeof STAGES)[number]),
+      )
+    : [];
 
   if (verdict === 'JUDGE_ERROR')
     return (
@@ -107,11 +120,11 @@ export function JudgingResultView({
           {r.verdict === 'ACCEPTED' && r.stages.profile && (
             <Profile target={judging.target} profile={r.stages.profile} />
           )}
-          {r.warnings.length > 0 && (
+          {warnings.length > 0 && (
             <>
               <h3>Warnings</h3>
               <ul className="small warnings">
-                {r.warnings.map((w, i) => (
+                {warnings.map((w, i) => (
                   <li key={i}>{w}</li>
                 ))}
               </ul>
@@ -120,10 +133,8 @@ export function JudgingResultView({
           <HostFingerprintView host={r.host} />
           <p className="small muted">
             Judged {formatDate(r.finishedAt)} in {formatMs(r.durationMs)}
-            {Object.keys(r.stageDurationsMs).length > 0 &&
-              ` (${Object.entries(r.stageDurationsMs)
-                .map(([stage, ms]) => `${stage} ${formatMs(ms)}`)
-                .join(', ')})`}
+            {timings.length > 0 &&
+              ` (${timings.map(([stage, ms]) => `${stage} ${formatMs(ms)}`).join(', ')})`}
             .
           </p>
         </>

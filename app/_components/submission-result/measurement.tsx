@@ -1,7 +1,13 @@
 // The measure stage of an accepted judging: the speedup with its interval, baseline vs solution
 // times, every timed run as a chart, and the counters side by side.
 import type { CounterComparison, JudgingResult, TimeSummary } from '../../../contracts';
-import { formatBytes, formatCount, formatMs, formatSpeedupInterval } from '../../../lib/web/format';
+import {
+  formatBytes,
+  formatConfidence,
+  formatCount,
+  formatMs,
+  formatSpeedupInterval,
+} from '../../../lib/web/format';
 import { runsChartData, stopReasonText } from '../../../lib/web/submission-result';
 import { RunsChart } from '../charts/runs-chart';
 
@@ -51,48 +57,62 @@ function CounterCell({ c, value }: { c: CounterComparison; value: number | null 
 }
 
 function CountersTable({ counters }: { counters: CounterComparison[] }) {
-  const unsupported = counters.filter((c) => c.status === 'unsupported').length;
+  // Counters the host could not count are one line, not a screen of "unsupported" rows.
+  const unsupported = counters.filter((c) => c.status === 'unsupported');
+  const shown = counters.filter((c) => c.status !== 'unsupported');
   return (
     <>
       <h3>Counters</h3>
-      <p className="small muted">
-        Medians over the timed runs; ratio is solution ÷ baseline (below 1: the solution needs
-        less).
-        {unsupported > 0 &&
-          ` ${unsupported} of ${counters.length} are unsupported: the host cannot count them (a virtual machine has no hardware counters), which is not the same as zero.`}
-      </p>
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>counter</th>
-              <th className="num">baseline</th>
-              <th className="num">solution</th>
-              <th className="num">ratio</th>
-              <th className="num" title="Share of the run the counter was counting">
-                counted
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {counters.map((c) => (
-              <tr key={c.name}>
-                <td>
-                  <span className="mono">{c.name}</span>
-                  {c.unit && <span className="muted small"> {c.unit}</span>}
-                  {c.kind === 'derived' && <span className="muted small"> (derived)</span>}
-                </td>
-                <CounterCell c={c} value={c.baseline} />
-                <CounterCell c={c} value={c.solution} />
-                <td className="num">{c.ratio === null ? '–' : c.ratio.toFixed(3)}</td>
-                <td className="num">
-                  {c.runningPercent === null ? '–' : `${c.runningPercent.toFixed(0)}%`}
-                </td>
+      {shown.length > 0 && (
+        <p className="small muted">
+          Medians over the timed runs; ratio is solution ÷ baseline (below 1: the solution needs
+          less).
+        </p>
+      )}
+      {unsupported.length > 0 && (
+        <p className="small" data-testid="unsupported-counters">
+          <span className="badge warn" title="This host cannot count them; not zero">
+            unsupported
+          </span>{' '}
+          {unsupported.length} of {counters.length} counters this host cannot count (a virtual
+          machine has no hardware counters; not the same as zero):{' '}
+          <span className="mono">{unsupported.map((c) => c.name).join(', ')}</span>.
+        </p>
+      )}
+      {shown.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>counter</th>
+                <th className="num">baseline</th>
+                <th className="num">solution</th>
+                <th className="num">ratio</th>
+                <th className="num" title="Share of the run the counter was counting">
+                  counted
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {shown.map((c) => (
+                <tr key={c.name}>
+                  <td>
+                    <span className="mono">{c.name}</span>
+                    {c.unit && <span className="muted small"> {c.unit}</span>}
+                    {c.kind === 'derived' && <span className="muted small"> (derived)</span>}
+                  </td>
+                  <CounterCell c={c} value={c.baseline} />
+                  <CounterCell c={c} value={c.solution} />
+                  <td className="num">{c.ratio === null ? '–' : c.ratio.toFixed(3)}</td>
+                  <td className="num">
+                    {c.runningPercent === null ? '–' : `${c.runningPercent.toFixed(0)}%`}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </>
   );
 }
@@ -110,9 +130,8 @@ export function Measurement({ target, measure }: { target: string; measure: Meas
           </strong>
           <br />
           <span className="small muted">
-            median of the pairwise baseline ÷ solution ratios, {(e.confidence * 100).toFixed(0)}%
-            interval ±{(e.halfWidthRel * 100).toFixed(1)}%, {e.pairs} pairs;{' '}
-            {stopReasonText(e.stopReason)}.
+            {formatConfidence(e.confidence)} interval {e.ciLow.toFixed(2)}–{e.ciHigh.toFixed(2)}{' '}
+            from {e.pairs} pairs; {stopReasonText(e.stopReason)}.
           </span>
         </p>
       ) : (

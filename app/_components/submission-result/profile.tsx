@@ -2,7 +2,7 @@
 // the host could not produce is replaced by the judge's note saying why.
 import type { CachegrindCounts, ProfileStage } from '../../../contracts';
 import { formatBytes, formatCount, formatSpeedup } from '../../../lib/web/format';
-import { memoryChartData, topdownChartData } from '../../../lib/web/submission-result';
+import { memoryChartData, topdownChartData, uniqueNotes } from '../../../lib/web/submission-result';
 import { MemoryChart } from '../charts/memory-chart';
 import { TopdownChart } from '../charts/topdown-chart';
 
@@ -18,8 +18,26 @@ const CACHEGRIND_ROWS: { key: keyof CachegrindCounts; label: string }[] = [
   { key: 'estimatedCycles', label: 'estimated cycles' },
 ];
 
+const TOPDOWN_NOTE = /top-?down/i;
+const MEMORY_NOTE = /memory/i;
+const CACHEGRIND_NOTE = /cachegrind|valgrind|instruction/i;
+
 export function Profile({ target, profile }: { target: string; profile: ProfileStage }) {
   const d = profile.deterministic;
+  // Each note is said once: beside the first missing part it explains (one note about Linux-only
+  // tools may explain all three), or else in the list at the end.
+  const inline: string[] = [];
+  const noteFor = (missing: boolean, pattern: RegExp): string | undefined => {
+    if (!missing) return undefined;
+    const note = profile.notes.find((n) => pattern.test(n));
+    if (note === undefined || inline.includes(note)) return undefined;
+    inline.push(note);
+    return note;
+  };
+  const topdownNote = noteFor(!profile.topdown, TOPDOWN_NOTE);
+  const memoryNote = noteFor(!profile.memory, MEMORY_NOTE);
+  const cachegrindNote = noteFor(!d, CACHEGRIND_NOTE);
+  const rest = uniqueNotes(profile.notes, inline);
   return (
     <div>
       <h3>Top-Down</h3>
@@ -36,7 +54,7 @@ export function Profile({ target, profile }: { target: string; profile: ProfileS
       ) : (
         <p className="small">
           <span className="badge warn">unsupported</span>{' '}
-          {profile.notes.find((n) => /top-?down/i.test(n)) ?? 'No Top-Down figures for this host.'}
+          {topdownNote ?? 'No Top-Down figures for this host.'}
         </p>
       )}
 
@@ -55,9 +73,7 @@ export function Profile({ target, profile }: { target: string; profile: ProfileS
           </p>
         </>
       ) : (
-        <p className="small muted">
-          {profile.notes.find((n) => /memory/i.test(n)) ?? 'No memory profile was taken.'}
-        </p>
+        <p className="small muted">{memoryNote ?? 'No memory profile was taken.'}</p>
       )}
 
       <h3>Instruction speedup</h3>
@@ -98,16 +114,13 @@ export function Profile({ target, profile }: { target: string; profile: ProfileS
           </div>
         </>
       ) : (
-        <p className="small muted">
-          {profile.notes.find((n) => /cachegrind|valgrind|instruction/i.test(n)) ??
-            'No cachegrind run for this judging.'}
-        </p>
+        <p className="small muted">{cachegrindNote ?? 'No cachegrind run for this judging.'}</p>
       )}
-      {profile.notes.length > 0 && (
+      {rest.length > 0 && (
         <details>
-          <summary className="small">Profile notes ({profile.notes.length})</summary>
+          <summary className="small">Profile notes ({rest.length})</summary>
           <ul className="small">
-            {profile.notes.map((n, i) => (
+            {rest.map((n, i) => (
               <li key={i}>{n}</li>
             ))}
           </ul>

@@ -1,6 +1,7 @@
 // The test stage: failed cases first, each with its first differing lines (expected vs got), then
 // every case in a collapsed table.
 import type { TestCaseResult, TestOutcome } from '../../../contracts';
+import { describeFirstDifference, firstDifference } from '../../../lib/challenge/first-difference';
 import { formatMs } from '../../../lib/web/format';
 import { VisibleText } from './visible-text';
 
@@ -37,17 +38,26 @@ function DiffExcerpt({ c, testId }: { c: TestCaseResult; testId: string }) {
           </tr>
         </thead>
         <tbody>
-          {c.diff.map((d) => (
-            <tr key={d.line}>
-              <td className="num">{d.line}</td>
-              <td className="mono" style={OUTPUT_CELL}>
-                <VisibleText text={d.expected} />
-              </td>
-              <td className="mono" style={OUTPUT_CELL}>
-                <VisibleText text={d.got} />
-              </td>
-            </tr>
-          ))}
+          {c.diff.map((d) => {
+            // Long lines show the window around their first difference, located in bytes.
+            const at = firstDifference(d.expected, d.got);
+            return (
+              <tr key={d.line}>
+                <td className="num">{d.line}</td>
+                <td className="mono" style={OUTPUT_CELL}>
+                  <VisibleText text={at ? at.expectedExcerpt : d.expected} />
+                  {at && (
+                    <div className="small muted" data-testid="first-difference">
+                      {describeFirstDifference(at)}
+                    </div>
+                  )}
+                </td>
+                <td className="mono" style={OUTPUT_CELL}>
+                  <VisibleText text={at ? at.gotExcerpt : d.got} />
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>
@@ -57,16 +67,31 @@ function DiffExcerpt({ c, testId }: { c: TestCaseResult; testId: string }) {
 export function TestResults({ cases }: { cases: TestCaseResult[] }) {
   const failed = cases.filter((c) => c.outcome !== 'passed' && c.outcome !== 'skipped');
   const passed = cases.filter((c) => c.outcome === 'passed').length;
+  const skipped = cases.filter((c) => c.outcome === 'skipped');
+  const advisory = failed.filter((c) => !c.required);
   let diffShown = false;
   return (
     <div>
       <h3>Tests</h3>
       <p className="small">
         {passed} of {cases.length} passed
-        {cases.some((c) => c.outcome === 'skipped') &&
-          `; ${cases.filter((c) => c.outcome === 'skipped').length} skipped after an earlier failure`}
+        {skipped.length > 0 && (
+          <>
+            ; {skipped.length} not run after an earlier failure:{' '}
+            <span className="mono" data-testid="skipped-cases" style={{ overflowWrap: 'anywhere' }}>
+              {skipped.map((c) => `${c.group}/${c.name}`).join(', ')}
+            </span>
+          </>
+        )}
         .
       </p>
+      {advisory.length > 0 && (
+        <p className="notice warn small" data-testid="advisory-failures">
+          {advisory.length} optional test{advisory.length === 1 ? '' : 's'} failed (
+          {advisory.map((c) => `${c.group}/${c.name}`).join(', ')}): they do not change the verdict,
+          but the output is not right on {advisory.length === 1 ? 'it' : 'them'}.
+        </p>
+      )}
       {failed.map((c) => {
         const testId = c.diff.length > 0 && !diffShown ? 'diff-excerpt' : 'diff-excerpt-more';
         if (c.diff.length > 0) diffShown = true;

@@ -40,9 +40,17 @@ export default async function ChallengePage({ params }: Props) {
       <div className="spread">
         <h1>{c.title}</h1>
         <div className="row">
-          <Link className="btn" href={`${base}/submit`}>
-            Submit a patch
-          </Link>
+          {/* A closed contest takes no patch: no button that leads to a refusal. */}
+          {c.open && (
+            <Link className="btn" href={`${base}/submit`}>
+              Submit a patch
+            </Link>
+          )}
+          {c.solutionsPublished && (
+            <Link className="btn secondary" href={`${base}/solutions`}>
+              Solutions
+            </Link>
+          )}
           <Link className="btn secondary" href={`${base}/leaderboard`}>
             Leaderboard
           </Link>
@@ -71,7 +79,15 @@ export default async function ChallengePage({ params }: Props) {
           <p className="small muted">
             Up to {c.submissionsPerHour} submissions an hour. Your best accepted submission is your
             row on the leaderboard. Score: {c.scoring}
-            {c.solutionsPublished ? ' · Solutions are published.' : ''}
+            {c.solutionsPublished && (
+              <>
+                {' · '}Solutions are published:{' '}
+                <Link href={`${base}/solutions`} data-testid="solutions-link">
+                  read every accepted submission
+                </Link>
+                .
+              </>
+            )}
           </p>
         </section>
 

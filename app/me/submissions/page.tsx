@@ -1,10 +1,12 @@
 // /me/submissions: the signed-in contestant's history (newest first, capped) with each target's
-// verdict and speedup, and a chart of their best score over time.
+// verdict and speedup, their current place on each leaderboard with the submission that counts, and
+// a chart of their best score over time.
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { BestScoreChart, type BestScoreLine } from '../../_components/charts/best-score-chart';
 import { VerdictBadge } from '../../_components/verdict-badge';
 import { db } from '../../../lib/db/client';
+import { getMyRanks } from '../../../lib/db/get-my-ranks';
 import { listMySubmissions } from '../../../lib/db/list-my-submissions';
 import { formatDate, formatScore, formatSpeedupInterval } from '../../../lib/web/format';
 import { requireUser } from '../../../lib/web/session';
@@ -13,7 +15,11 @@ export const metadata: Metadata = { title: 'My submissions' };
 
 export default async function MySubmissionsPage() {
   const user = await requireUser('/me/submissions');
-  const mine = await listMySubmissions(db(), { userId: user.id });
+  const [mine, ranks] = await Promise.all([
+    listMySubmissions(db(), { userId: user.id }),
+    getMyRanks(db(), { userId: user.id }),
+  ]);
+  const counting = new Set(ranks.map((r) => r.submissionId));
   const targets = [...new Set(mine.rows.flatMap((r) => r.targets.map((t) => t.target)))].sort();
   const now = Date.now();
   const lines: BestScoreLine[] = mine.best
@@ -41,6 +47,20 @@ export default async function MySubmissionsPage() {
         </div>
       ) : (
         <>
+          {ranks.length > 0 && (
+            <ul className="card outcome-list" data-testid="my-ranks">
+              {ranks.map((r) => (
+                <li key={r.challenge.slug}>
+                  <Link href={`/challenges/${r.challenge.slug}/leaderboard`}>
+                    {r.challenge.title}
+                  </Link>
+                  : place <strong>{r.rank}</strong> of {r.of} with{' '}
+                  <Link href={`/submissions/${r.submissionId}`}>score {formatScore(r.score)}</Link>{' '}
+                  <span className="badge ok">counts</span>
+                </li>
+              ))}
+            </ul>
+          )}
           <section className="card" aria-labelledby="best-heading">
             <h2 id="best-heading" style={{ marginTop: 0 }}>
               Best score over time
@@ -105,7 +125,14 @@ export default async function MySubmissionsPage() {
                         disqualified={r.disqualified}
                       />
                     </td>
-                    <td className="num">{formatScore(r.score)}</td>
+                    <td className="num">
+                      {formatScore(r.score)}
+                      {counting.has(r.id) && (
+                        <span className="badge ok" title="Your row on the leaderboard">
+                          counts
+                        </span>
+                      )}
+                    </td>
                     <td>
                       <Link href={`/submissions/${r.id}`} aria-label={`Submission ${r.id}`}>
                         Open

@@ -1,8 +1,10 @@
 'use client';
-// A console action that needs a reason and a second look: the button opens a small form with a
-// "Reason" box and Confirm / Cancel; the server's answer (or its refusal) is shown in words.
+// A console action that needs a reason and a second look: the button opens a modal dialog with a
+// "Reason" box and Confirm / Cancel (a dialog, not an inline form, so a table cell never clips it);
+// an action with a warning also asks for an explicit "do it anyway". The server's answer (or its
+// refusal) is shown in words.
 import { useRouter } from 'next/navigation';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { firstIssue } from '../../../contracts/zod-issues';
 import type { ActionResult } from '../../../lib/web/safe-action';
 import { reasonSchema, REASON_MAX } from '../../../lib/web/organizer-settings-form';
@@ -19,6 +21,8 @@ export interface ReasonActionProps {
   danger?: boolean;
   /** Smaller, for table rows. */
   compact?: boolean;
+  /** A reason to think twice (publishing while the contest is open): must be acknowledged. */
+  warning?: string;
 }
 
 export function ReasonAction({
@@ -28,10 +32,19 @@ export function ReasonAction({
   input,
   danger,
   compact,
+  warning,
 }: ReasonActionProps) {
   const router = useRouter();
   const id = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
+  const [acknowledged, setAcknowledged] = useState(false);
+  useEffect(() => {
+    const d = dialog.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
   const [busy, setBusy] = useState(false);
   const [reasonError, setReasonError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
@@ -65,58 +78,84 @@ export function ReasonAction({
   const buttonClass = `${danger ? 'danger' : 'secondary'}${compact ? ' small' : ''}`;
   return (
     <div className="reason-action">
-      {!open && (
-        <button
-          type="button"
-          className={buttonClass}
-          aria-expanded={false}
-          onClick={() => {
-            setOpen(true);
-            setOutcome(null);
-          }}
-        >
-          {label}
-        </button>
-      )}
-      {open && (
-        <form className="stack reason-form" onSubmit={onSubmit} noValidate aria-label={label}>
-          <p className="small">{description}</p>
-          <label htmlFor={`${id}-reason`}>
-            Reason
-            <span className="hint">
-              Goes in the audit log with your name. At most {REASON_MAX} characters.
-            </span>
-          </label>
-          <textarea
-            id={`${id}-reason`}
-            name="reason"
-            rows={2}
-            maxLength={REASON_MAX}
-            required
-            autoFocus
-            aria-invalid={reasonError ? true : undefined}
-            aria-describedby={reasonError ? `${id}-error` : undefined}
-          />
-          {reasonError && (
-            <span id={`${id}-error`} className="field-error">
-              {reasonError}
-            </span>
-          )}
-          <div className="row">
-            <button type="submit" className={danger ? 'danger' : undefined} disabled={busy}>
-              {busy ? 'Working…' : 'Confirm'}
-            </button>
-            <button
-              type="button"
-              className="secondary"
-              onClick={() => setOpen(false)}
-              disabled={busy}
-            >
-              Cancel
-            </button>
-          </div>
-        </form>
-      )}
+      <button
+        type="button"
+        className={buttonClass}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => {
+          setOpen(true);
+          setAcknowledged(false);
+          setOutcome(null);
+        }}
+      >
+        {label}
+      </button>
+      <dialog
+        ref={dialog}
+        className="reason-dialog"
+        aria-label={label}
+        // Escape closes the dialog natively: keep the state in step.
+        onClose={() => setOpen(false)}
+      >
+        {open && (
+          <form className="stack reason-form" onSubmit={onSubmit} noValidate aria-label={label}>
+            <h3 style={{ margin: 0 }}>{label}</h3>
+            <p className="small">{description}</p>
+            {warning && (
+              <div className="notice warn small">
+                <p style={{ margin: 0 }}>{warning}</p>
+                <label className="row" style={{ marginTop: '0.4em' }}>
+                  <input
+                    type="checkbox"
+                    checked={acknowledged}
+                    onChange={(e) => setAcknowledged(e.target.checked)}
+                  />
+                  Do it anyway
+                </label>
+              </div>
+            )}
+            <label htmlFor={`${id}-reason`}>
+              Reason
+              <span className="hint">
+                Goes in the audit log with your name. At most {REASON_MAX} characters.
+              </span>
+            </label>
+            <textarea
+              id={`${id}-reason`}
+              name="reason"
+              rows={2}
+              maxLength={REASON_MAX}
+              required
+              autoFocus
+              aria-invalid={reasonError ? true : undefined}
+              aria-describedby={reasonError ? `${id}-error` : undefined}
+            />
+            {reasonError && (
+              <span id={`${id}-error`} className="field-error">
+                {reasonError}
+              </span>
+            )}
+            <div className="row">
+              <button
+                type="submit"
+                className={danger ? 'danger' : undefined}
+                disabled={busy || (warning !== undefined && !acknowledged)}
+              >
+                {busy ? 'Working…' : 'Confirm'}
+              </button>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => setOpen(false)}
+                disabled={busy}
+              >
+                Cancel
+              </button>
+            </div>
+          </form>
+        )}
+      </dialog>
       {outcome && (
         <div
           className={`notice ${outcome.ok ? 'ok' : 'error'} small`}

@@ -3,8 +3,9 @@
 // are published (lib/db/get-submission-view.ts); 404 for anyone else, so ids are not confirmed.
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound, redirect } from 'next/navigation';
+import { notFound } from 'next/navigation';
 import {
+  LiveOutcome,
   LiveOverallVerdict,
   LiveScore,
   LiveTargetStatus,
@@ -21,18 +22,78 @@ import { webQueues } from '../../../lib/web/services';
 import { currentUser } from '../../../lib/web/session';
 import { submissionIdSchema } from '../../../lib/web/submission-id';
 import { readSubmissionProgress } from '../../../lib/web/submission-progress';
+import { z } from 'zod';
+import { listComparableSubmissions } from '../../../lib/db/list-comparable-submissions';
+import type { SubmissionView, SubmissionViewer } from '../../../lib/db/get-submission-view';
+import { compareSubmissions } from '../../../lib/web/compare-submissions';
+import { CompareSection } from './compare';
+
+/** The author's comparison choices and, when one was picked, the comparison; null for others. */
+async function loadComparison(
+  view: SubmissionView,
+  user: SubmissionViewer | null,
+  param: string | string[] | undefined,
+) {
+  if (!user || !view.isAuthor) return null;
+  const choices = await listComparableSubmissions(db(), {
+    userId: user.id,
+    submissionId: view.id,
+  });
+  const parsed = compareSchema.safeParse(param);
+  if (!parsed.success) return { choices, compareParam: null, other: null, comparison: null };
+  const otherId = parsed.data === 'best' ? choices.bestId : parsed.data;
+  // Only the author's own other submissions to this challenge are comparable.
+  const allowed = otherId !== null && choices.options.some((o) => o.id === otherId);
+  const other = allowed
+    ? await getSubmissionView(db(), { submissionId: otherId, viewer: user })
+    : null;
+  return {
+    choices,
+    compareParam: parsed.data,
+    other,
+    comparison: other ? compareSubmissions(view.judgings, other.judgings) : null,
+  };
+}
 
 export const metadata: Metadata = { title: 'Submission' };
 
-export default async function SubmissionPage({ params }: { params: Promise<{ id: string }> }) {
+/** The other submission to compare with: an id of the author's, or "best"; anything else is ignored. */
+const compareSchema = z.union([z.literal('best'), submissionIdSchema]);
+
+export default async function SubmissionPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const parsed = submissionIdSchema.safeParse((await params).id);
   if (!parsed.success) notFound();
   const id = parsed.data;
   const user = await currentUser();
   const view = await getSubmissionView(db(), { submissionId: id, viewer: user });
   if (!view) {
-    // Whether or not it exists: a signed-out visitor is asked to sign in, anyone else sees 404.
-    if (!user) redirect(`/sign-in?next=${encodeURIComponent(`/submissions/${id}`)}`);
+    // Whether or not it exists: a signed-out visitor is told why and asked to sign in (the same
+    // words for any id, so none is confirmed), anyone else sees 404.
+    if (!user)
+      return (
+        <div className="card" data-testid="private-submission">
+          <h1 style={{ marginTop: 0 }}>This submission is private</h1>
+          <p>
+            A submission and its results are visible to its author and the organizers only, until
+            the organizers publish the solutions.
+          </p>
+          <p>
+            <Link
+              className="btn"
+              href={`/sign-in?next=${encodeURIComponent(`/submissions/${id}`)}`}
+            >
+              Sign in
+            </Link>{' '}
+            if it is yours.
+          </p>
+        </div>
+      );
     notFound();
   }
   const [live, patch] = await Promise.all([
@@ -40,6 +101,7 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
     getSubmissionPatch(db(), { submissionId: id, viewer: user }),
   ]);
   if (!live) notFound();
+  const compare = await loadComparison(view, user, (await searchParams).compare);
   const patchHref = `/submissions/${encodeURIComponent(id)}/patch`;
 
   return (
@@ -64,6 +126,10 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
           <dt>Status</dt>
           <dd>
             <LiveOverallVerdict />
+          </dd>
+          <dt>Targets</dt>
+          <dd>
+            <LiveOutcome />
           </dd>
           <dt>Combined score</dt>
           <dd>
@@ -121,6 +187,8 @@ export default async function SubmissionPage({ params }: { params: Promise<{ id:
           )}
         </section>
       ))}
+
+      {compare && <CompareSection view={view} {...compare} />}
 
       {patch && (
         <details className="card">

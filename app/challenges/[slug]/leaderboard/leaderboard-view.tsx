@@ -11,10 +11,18 @@ import {
   type LeaderboardTable,
   type LeaderboardTargetCell,
 } from '../../../../lib/db/get-leaderboard-table';
-import { formatDate, formatMs, formatScore, formatSpeedup } from '../../../../lib/web/format';
+import {
+  formatDate,
+  formatDateSeconds,
+  formatMs,
+  formatScore,
+  formatSpeedup,
+} from '../../../../lib/web/format';
 import { cellLabels } from '../../../../lib/web/leaderboard-export';
 import { leaderboardSlugSchema } from '../../../../lib/web/leaderboard-slug';
 import { TIE_RULE } from '../../../../lib/web/leaderboard-ties';
+import { LEADERBOARD_MAX_AGE_S } from '../../../../lib/web/leaderboard-freshness';
+import { OwnRowMarker } from './own-row';
 
 export const PAGE_SIZE = 100;
 
@@ -70,6 +78,15 @@ function TargetCells({
       </td>
     </>
   );
+}
+
+/** The typical baseline time on a target: the median over the rows (each timed on its own host). */
+function baselineMs(table: LeaderboardTable, target: string): number | null {
+  const xs = table.rows
+    .map((r) => r.targets[target]?.baselineMs)
+    .filter((x): x is number => typeof x === 'number')
+    .sort((a, b) => a - b);
+  return xs.length === 0 ? null : (xs[Math.floor(xs.length / 2)] ?? null);
 }
 
 /** The labels every row's cell of a target carries (all emulated, say): one badge in the heading. */
@@ -129,7 +146,11 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
       <p className="muted small">
         Each contestant&apos;s best accepted submission. Score:{' '}
         {FORMULA_WORDS[table.challenge.formula]}; the range under a speedup is its 95% confidence
-        interval. {TIE_RULE} As of {formatDate(new Date())}, updated every few seconds.
+        interval. {TIE_RULE}{' '}
+        <span data-testid="leaderboard-as-of">
+          As of {formatDateSeconds(new Date())}; never more than {LEADERBOARD_MAX_AGE_S} s behind
+          the judge.
+        </span>
       </p>
       {labelled && (
         <p className="notice warn small">
@@ -158,6 +179,11 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
                   {table.targets.map((t) => (
                     <th key={t} colSpan={2}>
                       {t}
+                      {baselineMs(table, t) !== null && (
+                        <small className="muted ci" data-testid={`baseline-${t}`}>
+                          baseline {formatMs(baselineMs(table, t))}
+                        </small>
+                      )}
                       {common[t]?.length ? <br /> : null}
                       {common[t]?.map((l) => (
                         <span key={l} className="badge warn">
@@ -181,8 +207,8 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
                 </tr>
               </thead>
               <tbody>
-                {shown.map((r, i) => (
-                  <tr key={i}>
+                {shown.map((r) => (
+                  <tr key={r.userId} data-user={r.userId}>
                     <td className="num">
                       {r.rank}
                       {r.tiedWithAbove && (
@@ -192,9 +218,20 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
                       )}
                     </td>
                     <td>
-                      <span className="ellipsis" title={r.userName}>
-                        {r.userName}
-                      </span>
+                      {table.challenge.solutionsPublished ? (
+                        <Link
+                          className="ellipsis"
+                          title={`${r.userName}: their submission`}
+                          href={`/submissions/${r.submissionId}`}
+                          data-testid="solution-link"
+                        >
+                          {r.userName}
+                        </Link>
+                      ) : (
+                        <span className="ellipsis" title={r.userName}>
+                          {r.userName}
+                        </span>
+                      )}
                     </td>
                     {table.targets.map((t) => (
                       <TargetCells key={t} cell={r.targets[t]} common={common[t] ?? []} />
@@ -213,6 +250,7 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
             </table>
           </div>
           <Pages base={base} page={page} pages={pages} />
+          <OwnRowMarker />
         </>
       )}
       <p className="muted small">

@@ -4,7 +4,8 @@ import { notFound } from 'next/navigation';
 import { z } from 'zod';
 import { LeaderboardView } from '../leaderboard-view';
 
-export const revalidate = 5;
+// LEADERBOARD_REVALIDATE_S (lib/web/leaderboard-freshness.ts); segment config must be a literal.
+export const revalidate = 1;
 /** Nothing is rendered at build time (no database then); each page is cached on its first hit. */
 export function generateStaticParams(): { slug: string; page: string }[] {
   return [];

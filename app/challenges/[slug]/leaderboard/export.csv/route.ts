@@ -3,8 +3,8 @@ import { route } from '../../../../../lib/web/api-errors';
 import { leaderboardCsv } from '../../../../../lib/web/leaderboard-export';
 import { leaderboardDownload } from '../export-response';
 
-// Served from the cache and rebuilt at most every 5 s, like the page (values must be literals).
-export const revalidate = 5;
+// Cached like the page (lib/web/leaderboard-freshness.ts; values must be literals).
+export const revalidate = 1;
 /** No challenge is rendered at build time (no database then); each is cached on its first hit. */
 export function generateStaticParams(): { slug: string }[] {
   return [];

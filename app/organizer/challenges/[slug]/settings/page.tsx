@@ -152,6 +152,11 @@ export default async function ChallengeSettingsPage({
               action={publishSolutionsAction}
               input={{ slug: contest.slug, published: true }}
               danger
+              warning={
+                contest.open
+                  ? 'The contest is still open: every contestant could read the others’ patches and submit them as their own.'
+                  : undefined
+              }
             />
           )}
         </section>
