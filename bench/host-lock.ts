@@ -80,14 +80,15 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** When a runner's log line about a job appeared (its lines start with an ISO time). */
-function lineTime(output: string, jobId: string, pattern: RegExp): number | null {
+/** When each of a runner's log lines about a job appeared (its lines start with an ISO time). */
+function lineTimes(output: string, jobId: string, pattern: RegExp): number[] {
+  const found: number[] = [];
   for (const line of output.split('\n')) {
     if (!line.includes(`job ${jobId}: `)) continue;
     const rest = line.slice(line.indexOf(`job ${jobId}: `) + jobId.length + 6);
-    if (pattern.test(rest)) return Date.parse(line.slice(0, line.indexOf(' ')));
+    if (pattern.test(rest)) found.push(Date.parse(line.slice(0, line.indexOf(' '))));
   }
-  return null;
+  return found;
 }
 
 interface JudgingTimes {
@@ -100,6 +101,8 @@ interface JudgingTimes {
   /** Ended (the lock released). */
   ended: number;
   verdict: string;
+  /** The runner's attempt (a JUDGE_ERROR is retried after a backoff, taking the lock again). */
+  attempt: number;
 }
 
 export default async function hostLock(args: string[]): Promise<void> {
@@ -197,29 +200,27 @@ export default async function hostLock(args: string[]): Promise<void> {
         const runner = runners[TARGETS.indexOf(j.target.name as (typeof TARGETS)[number])]!;
         const jobId = judgingJobId(j.id, j.round);
         const out = runner.output();
-        const asked = lineTime(out, jobId, /^attempt \d+ of/);
-        const ended =
-          lineTime(out, jobId, /^[A-Z_]+ in [\d.]+ s$/) ?? lineTime(out, jobId, /^stopped, /);
-        if (asked === null || ended === null) {
+        // One row per attempt: each one asks for the lock, holds it and ends (a retry after a
+        // JUDGE_ERROR ends with "…, to be retried").
+        const ends = [
+          ...lineTimes(out, jobId, /^[A-Z_]+ in [\d.]+ s(,|$)/),
+          ...lineTimes(out, jobId, /^stopped, /),
+        ].sort((a, b) => a - b);
+        const ours = lineTimes(out, jobId, /^the host lock is ours$/);
+        for (const [n, asked] of lineTimes(out, jobId, /^attempt \d+ of/).entries()) {
+          const ended = ends.find((t) => t >= asked) ?? NaN;
+          const got = ours.find((t) => t >= asked && !(t > ended)) ?? asked;
+          const retried = Number.isFinite(ended) && ends.at(-1) !== ended;
           times.push({
             submission: index + 1,
             target: j.target.name,
-            asked: NaN,
-            got: NaN,
-            ended: NaN,
-            verdict: j.verdict ?? j.status,
+            asked,
+            got,
+            ended,
+            verdict: retried ? 'retried' : (j.verdict ?? j.status),
+            attempt: n + 1,
           });
-          continue;
         }
-        const got = lineTime(out, jobId, /^the host lock is ours$/) ?? asked;
-        times.push({
-          submission: index + 1,
-          target: j.target.name,
-          asked,
-          got,
-          ended,
-          verdict: j.verdict ?? j.status,
-        });
       }
     }
 
@@ -228,8 +229,8 @@ export default async function hostLock(args: string[]): Promise<void> {
       .sort((a, b) => a.got - b.got)
       .map((t) => {
         const heldMeanwhile = times.filter((o) => o !== t && o.got < t.got && o.ended > t.asked);
-        // Unfair: asked for the lock after this one and got it first, or came from a later submission.
-        const later = heldMeanwhile.filter((o) => o.asked > t.asked || o.submission > t.submission);
+        // Unfair: a judging of a later submission (queued after this one) went first.
+        const later = heldMeanwhile.filter((o) => o.submission > t.submission);
         return { ...t, heldMeanwhile, later };
       });
     const s = (ms: number) => (Number.isFinite(ms) ? (ms / 1000).toFixed(1) : '?');
@@ -238,13 +239,13 @@ export default async function hostLock(args: string[]): Promise<void> {
       `  ${'#'.padEnd(3)}${'target'.padEnd(13)}${'asked at'.padStart(9)}${'waited'.padStart(9)}${'judged'.padStart(9)}  ${'verdict'.padEnd(13)}held the lock meanwhile`,
       ...rows.map(
         (r) =>
-          `  ${String(r.submission).padEnd(3)}${r.target.padEnd(13)}${`${s(r.asked - started)} s`.padStart(9)}${`${s(r.got - r.asked)} s`.padStart(9)}${`${s(r.ended - r.got)} s`.padStart(9)}  ${r.verdict.padEnd(13)}${
+          `  ${String(r.submission).padEnd(3)}${`${r.target}${r.attempt > 1 ? ` #${r.attempt}` : ''}`.padEnd(13)}${`${s(r.asked - started)} s`.padStart(9)}${`${s(r.got - r.asked)} s`.padStart(9)}${`${s(r.ended - r.got)} s`.padStart(9)}  ${r.verdict.padEnd(13)}${
             r.heldMeanwhile.map((o) => `#${o.submission} ${o.target}`).join(', ') || '-'
           }${r.later.length ? `  ← ${r.later.length} unfair` : ''}`,
       ),
       `  waits: median ${s(median(rows.map((r) => r.got - r.asked).filter(Number.isFinite)))} s, max ${s(Math.max(...rows.map((r) => r.got - r.asked)))} s; most judgings held the lock while one waited: ${Math.max(...rows.map((r) => r.heldMeanwhile.length))}`,
       `  settled all ${options.count} submissions in ${s(settledMs)} s`,
-      `  judgings that waited behind one asking later or of a later submission: ${rows.filter((r) => r.later.length).length} (target 0)`,
+      `  judgings that waited behind a judging of a later submission: ${rows.filter((r) => r.later.length).length} (target 0)`,
       '',
     ];
     process.stdout.write(lines.join('\n'));
