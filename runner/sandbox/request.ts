@@ -25,6 +25,7 @@ const requestSchema = z.object({
   stderrBytes: z.number().int().nonnegative().optional(),
   cpu: z.number().int().nonnegative().max(4095).optional(),
   counters: z.array(z.enum(SANDBOX_COUNTERS)).optional(),
+  resident: z.array(absolute).max(16).optional(),
   limits: z.object({
     wallTimeMs: count,
     memoryBytes: count,
@@ -38,8 +39,9 @@ export const DEFAULT_STDERR_BYTES = 64 * 1024;
 
 export interface NormalizedRequest extends Omit<
   SandboxRequest,
-  'cwd' | 'env' | 'stderrBytes' | 'readOnly' | 'counters'
+  'cwd' | 'env' | 'stderrBytes' | 'readOnly' | 'counters' | 'resident'
 > {
+  resident: string[];
   cwd: string;
   /** Each event once, in the order asked. */
   counters: string[];
@@ -67,6 +69,7 @@ export function normalizeRequest(request: SandboxRequest): NormalizedRequest {
     stderrBytes: r.stderrBytes ?? DEFAULT_STDERR_BYTES,
     readOnly: r.readOnly ?? [],
     counters: [...new Set(r.counters ?? [])],
+    resident: [...new Set(r.resident ?? [])],
     ...(signal ? { signal } : {}),
   };
 }
