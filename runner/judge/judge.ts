@@ -80,11 +80,17 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
   const targetSpec = manifest.targets[target];
   const stageDurationsMs: Partial<Record<Stage, number>> = {};
   const warnings: string[] = [];
-  const progress = (stage: Stage, fraction: number, message: string) =>
+  const progress = (
+    stage: Stage,
+    fraction: number,
+    message: string,
+    detail?: ProgressEvent['detail'],
+  ) =>
     options.onProgress?.({
       stage,
       fraction: Math.min(1, Math.max(0, fraction)),
       message: message.slice(0, 500),
+      ...(detail ? { detail } : {}),
     });
   const log = (line: string) => options.onLog?.(line);
   const checkCancelled = () => {
@@ -314,7 +320,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
       policy,
       cpu,
       emulated: platform.mode === 'emulated',
-      onProgress: (fraction, message) => progress('measure', fraction, message),
+      onProgress: (fraction, message, detail) => progress('measure', fraction, message, detail),
       log,
       ...(options.signal ? { signal: options.signal } : {}),
     });

@@ -25,6 +25,8 @@ export interface RunProgramOptions {
    * program (perf_event_open), so they cost nothing of the timed wall time and cannot be forged.
    */
   counters?: boolean;
+  /** Host files to have wholly in the page cache before the program starts (see SandboxRequest). */
+  resident?: string[];
   /**
    * Runs something around the program instead of the program alone (an untimed profiling run:
    * `perf stat -M …`): gets the run's folder and the program's argv, returns the argv to run.
@@ -57,6 +59,7 @@ export async function runProgram(options: RunProgramOptions): Promise<ProgramRun
       stdout: options.stdout,
       ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
       ...(options.counters ? { counters: [...COUNTER_EVENTS] } : {}),
+      ...(options.resident?.length ? { resident: options.resident } : {}),
       limits: {
         wallTimeMs: options.wallTimeMs,
         memoryBytes: options.limits.memory,

@@ -62,7 +62,7 @@ export interface SandboxRequest {
 }
 
 /** One `resident` file: its pages, and how many were in the page cache before and after re-warming. */
-export interface Residency {
+export interface FileResidency {
   path: string;
   pages: number;
   residentBefore: number;
@@ -82,7 +82,7 @@ export interface RunAccounting {
   tasksStarted: number | null;
   /** Tick length of the two CPU figures (their resolution). */
   tickMs: number;
-  residency: Residency[];
+  residency: FileResidency[];
 }
 
 /** Why the sandbox stopped the process, when it did. */
