@@ -327,6 +327,8 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     result.stages.measure = measured.stage;
     facts.measuredRuns = measured.solutionOutcomes;
     warnings.push(...measured.warnings);
+    // Kept in the result for the organizer, but the host's fault: JUDGE_ERROR, retried later.
+    if (measured.hostTooBusy) throw new JudgeError(measured.hostTooBusy);
     if (
       measured.solutionOutcomes.every((o) => o === 'ok') &&
       !identical &&

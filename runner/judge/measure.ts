@@ -64,6 +64,8 @@ export interface MeasureOutcome {
   /** How each of the solution's runs ended (for the verdict). */
   solutionOutcomes: RunOutcome[];
   warnings: string[];
+  /** The host was too busy to time fairly: a judge error (retried), with the runs kept for the record. */
+  hostTooBusy?: string;
 }
 
 function timeSummary(samples: number[]): TimeSummary | null {
@@ -225,7 +227,7 @@ export async function measure(options: MeasureOptions): Promise<MeasureOutcome> 
       if (decision === 'too-busy') {
         stage.disturbance.tooBusy = true;
         const busy = tooBusyMessage(all, discarded, reasons);
-        if (!thresholds.cpuTimeFallback) throw new JudgeError(busy);
+        if (!thresholds.cpuTimeFallback) return { ...finish(), hostTooBusy: busy };
         warnings.push(`${busy}; the speedup below is estimated from CPU time instead`);
         basis = 'cpu-time';
       } else if (!why.length || decision === 'budget') {

@@ -35,10 +35,13 @@ export const DEFAULT_DISTURBANCE = {
 export const TICK_ALLOWANCE = 2;
 
 /**
- * Below this share of clean pairs (after 2 × minPairs attempts, while fewer than minPairs are clean)
- * the host is busy all the time: the rest of the budget could not give enough clean pairs either.
+ * Below this share of clean pairs (after EARLY_ATTEMPTS_PER_MIN_PAIR × minPairs attempts, while
+ * fewer than minPairs are clean) the host is busy all the time (a busy loop on the pinned CPU): the
+ * rest of the budget could not give enough clean pairs either. At 20 attempts a host that leaves
+ * half its pairs clean falls under it once in ~50 000 judgings.
  */
-export const MIN_CLEAN_SHARE = 0.2;
+export const MIN_CLEAN_SHARE = 0.1;
+export const EARLY_ATTEMPTS_PER_MIN_PAIR = 4;
 
 export function resolveDisturbance(
   policy: DisturbancePolicy | undefined,
@@ -117,7 +120,10 @@ export function disturbanceDecision(
   const attempts = tally.clean + tally.discarded;
   if (tally.clean < policy.minPairs) {
     if (tally.discarded >= t.maxDiscardedPairs) return 'too-busy';
-    if (attempts >= 2 * policy.minPairs && tally.clean < MIN_CLEAN_SHARE * attempts)
+    if (
+      attempts >= EARLY_ATTEMPTS_PER_MIN_PAIR * policy.minPairs &&
+      tally.clean < MIN_CLEAN_SHARE * attempts
+    )
       return 'too-busy';
     return 'continue';
   }

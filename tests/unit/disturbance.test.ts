@@ -111,8 +111,10 @@ describe('when a host is too busy', () => {
     expect(disturbanceDecision({ clean: 4, discarded: 6 }, policy, T)).toBe('continue');
   });
   it('gives up early on a host busy all the time', () => {
-    expect(disturbanceDecision({ clean: 1, discarded: 9 }, policy, T)).toBe('too-busy');
-    expect(disturbanceDecision({ clean: 0, discarded: 10 }, policy, T)).toBe('too-busy');
+    expect(disturbanceDecision({ clean: 1, discarded: 18 }, policy, T)).toBe('continue');
+    expect(disturbanceDecision({ clean: 1, discarded: 19 }, policy, T)).toBe('too-busy');
+    expect(disturbanceDecision({ clean: 0, discarded: 20 }, policy, T)).toBe('too-busy');
+    expect(disturbanceDecision({ clean: 2, discarded: 18 }, policy, T)).toBe('continue');
   });
   it('gives up when the discard budget is spent before minPairs clean pairs', () => {
     const tight = { ...T, maxDiscardedPairs: 4 };
