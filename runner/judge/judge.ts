@@ -71,6 +71,8 @@ export interface JudgeOptions {
   signal?: AbortSignal;
   /** Parent of the per-judging work directory (default: the OS temp dir). */
   workRoot?: string;
+  /** False: no profile stage (benches that measure only the speedup). Default true. */
+  profile?: boolean;
 }
 
 export async function judge(options: JudgeOptions): Promise<JudgingResult> {
@@ -342,7 +344,11 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
           `the memory profile, Top-Down and cachegrind are Linux tools for Linux binaries: not run for ${target}`,
         ],
       };
-    } else if (measured.solutionOutcomes.every((o) => o === 'ok') && !identical) {
+    } else if (
+      measured.solutionOutcomes.every((o) => o === 'ok') &&
+      !identical &&
+      options.profile !== false
+    ) {
       enter('profile');
       result.stages.profile = await runProfile({
         challenge,
