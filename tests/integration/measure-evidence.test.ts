@@ -65,7 +65,9 @@ describe('disturbance evidence', () => {
 });
 
 function partnerDisturbed(runs: Run[], run: Run): boolean {
-  const partner = runs.find((r) => r.kind === 'timed' && r.pair === run.pair && r.side !== run.side);
+  const partner = runs.find(
+    (r) => r.kind === 'timed' && r.pair === run.pair && r.side !== run.side,
+  );
   return (partner?.evidence?.disturbed.length ?? 0) > 0;
 }
 
@@ -82,7 +84,7 @@ describe('a solution that evicts its input from the page cache', () => {
     }
   });
 
-  it("never reaches the baseline: every baseline run started with the input wholly resident", () => {
+  it('never reaches the baseline: every baseline run started with the input wholly resident', () => {
     const baselineRuns = benchmarkRuns(evicting).filter((r) => r.side === 'baseline');
     expect(baselineRuns.length).toBeGreaterThanOrEqual(4);
     for (const run of baselineRuns) {
