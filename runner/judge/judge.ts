@@ -117,6 +117,10 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
   }
   // An emulated target is never the target's hardware: always labelled development mode too.
   const devMode = (options.devMode ?? false) || platform?.mode === 'emulated';
+  // A development-mode host's timings are not the target's anyway: when it is too busy for clean
+  // pairs, a labelled CPU-time estimate serves its user better than a retry, unless a policy says.
+  if (devMode && policy.disturbance?.cpuTimeFallback === undefined)
+    policy.disturbance = { ...policy.disturbance, cpuTimeFallback: true };
   const host = await hostFingerprint({
     cxx: platform?.toolchain.cxx ?? targetSpec?.toolchain.cxx ?? 'c++',
     sandbox: platform?.sandboxLabel ?? options.sandbox.kind,
