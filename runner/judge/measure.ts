@@ -227,7 +227,15 @@ export async function measure(options: MeasureOptions): Promise<MeasureOutcome> 
       if (decision === 'too-busy') {
         stage.disturbance.tooBusy = true;
         const busy = tooBusyMessage(all, discarded, reasons);
-        if (!thresholds.cpuTimeFallback) return { ...finish(), hostTooBusy: busy };
+        if (!thresholds.cpuTimeFallback) {
+          // For the record only (the organizer's view, the bench): no speedup is given.
+          stage.cpuTimeEstimate = toEstimate(
+            speedupEstimate(all.map((p) => p.cpu)),
+            'budget',
+            'cpu-time',
+          );
+          return { ...finish(), hostTooBusy: busy };
+        }
         warnings.push(`${busy}; the speedup below is estimated from CPU time instead`);
         basis = 'cpu-time';
       } else if (!why.length || decision === 'budget') {
