@@ -68,7 +68,7 @@ export function formatReport(result: JudgingResult): string {
   const cpuEstimate = m?.cpuTimeEstimate;
   if (cpuEstimate && estimate?.basis !== 'cpu-time') {
     out.push(
-      `  CPU-time speedup ${cpuEstimate.speedup.toFixed(3)}×  (CI ${cpuEstimate.ciLow.toFixed(3)}–${cpuEstimate.ciHigh.toFixed(3)}, user + sys of the same pairs)`,
+      `  CPU-time speedup ${cpuEstimate.speedup.toFixed(3)}×  (CI ${cpuEstimate.ciLow.toFixed(3)}–${cpuEstimate.ciHigh.toFixed(3)}, user + sys of the same pairs)${estimate ? '' : ' — for the record only: the host was too busy, no speedup was given'}`,
     );
   }
   if (m?.disturbance) {

@@ -105,7 +105,8 @@ function TimingBasis({ measure }: { measure: Measure }) {
   const e = measure.estimate;
   const cpu = measure.cpuTimeEstimate;
   const d = measure.disturbance;
-  if (!cpu && !d) return null;
+  // No estimate: the host was too busy, and the CPU-time figure kept for the record is no result.
+  if (!e || (!cpu && !d)) return null;
   return (
     <p className="small" data-testid="timing-basis">
       {e?.basis === 'cpu-time' ? (
