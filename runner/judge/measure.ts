@@ -1,6 +1,7 @@
-// The measure stage: warm the page cache, one warm-up run each, then baseline and solution
-// alternately (B S B S …) pinned to one CPU, every output hashed and checked, until the speedup's
-// interval is as tight as the policy asks or the budget of pairs is spent.
+// The measure stage: one warm-up run each, then baseline and solution alternately (B S B S …)
+// pinned to one CPU, every run's files re-warmed before it and its output hashed and checked, every
+// run's disturbance evidence kept; pairs with a disturbed run are discarded and timed again, until
+// the speedup's interval is as tight as the policy asks or the budget of pairs is spent.
 import type {
   Estimate,
   JudgingResult,
