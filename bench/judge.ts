@@ -213,7 +213,7 @@ function conditionTable(
     const spread = Math.max(...speedups) / Math.min(...speedups) - 1;
     const allContain = estimates.every((e) => e.ciLow <= mid! && mid! <= e.ciHigh);
     lines.push(
-      `  speedups ${speedups.map(fmt).join(' ')}; median ${fmt(mid!)}; spread (max/min − 1) ${(spread * 100).toFixed(2)}% (target ≤ ${load === 'bursty' ? 3 : 2}%)`,
+      `  speedups ${speedups.map(fmt).join(' ')}; median ${fmt(mid!)}; spread (max/min − 1) ${(spread * 100).toFixed(2)}% (target ${load === 'none' ? '≤ 2%' : load === 'bursty' ? '≤ 3%' : 'none: a refusal, or within 3% of the quiet median'})`,
     );
     lines.push(
       `  every interval contains the median of the ${speedups.length}: ${allContain ? 'yes' : 'NO'}`,
