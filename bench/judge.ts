@@ -1,7 +1,9 @@
 // Benchmarks of the judge itself (figures only, nothing asserted: this machine is shared and noisy).
-//   npm run bench -- judge reproducibility [--size 64MiB] [--repeat 5]
+//   npm run bench -- judge reproducibility [--size 16MiB] [--repeat 5] [--load none,bursty,full]
+//                                          [--cpu-fallback] [--max-pairs N]
 //   npm run bench -- judge ladder [--size 64MiB] [--long-pairs 15]
 //   npm run bench -- judge overhead [--size 64MiB]
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,14 +24,31 @@ const LADDER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ladd
 const DATA_DIR = path.join(REPO_ROOT, '.data', 'bench');
 const sandbox = createSandbox('bubblewrap');
 
+const LOADS = ['none', 'bursty', 'full'] as const;
+type Load = (typeof LOADS)[number];
+
 interface Options {
   sizeBytes: number;
+  /** Whether --size was given (reproducibility defaults to 16 MiB, the others to 64 MiB). */
+  sized: boolean;
   repeat: number;
   longPairs: number;
+  loads: Load[];
+  /** Let a host too busy for wall time give a labelled CPU-time estimate (the manifest's option). */
+  cpuFallback: boolean;
+  maxPairs: number | null;
 }
 
 function parseArgs(args: string[]): Options {
-  const options: Options = { sizeBytes: 64 << 20, repeat: 5, longPairs: 15 };
+  const options: Options = {
+    sizeBytes: 64 << 20,
+    sized: false,
+    repeat: 5,
+    longPairs: 15,
+    loads: ['none'],
+    cpuFallback: false,
+    maxPairs: null,
+  };
   for (let i = 0; i < args.length; i++) {
     const value = args[i + 1];
     switch (args[i]) {
@@ -37,9 +56,28 @@ function parseArgs(args: string[]): Options {
         const bytes = value ? parseByteSize(value) : undefined;
         if (!bytes) throw new Error(`--size: "${value}" is not a size`);
         options.sizeBytes = bytes;
+        options.sized = true;
         i++;
         break;
       }
+      case '--load': {
+        const loads = (value ?? '').split(',');
+        const bad = loads.find((l) => !(LOADS as readonly string[]).includes(l));
+        if (bad !== undefined)
+          throw new Error(`--load: "${bad}" is not one of ${LOADS.join(', ')}`);
+        options.loads = loads as Load[];
+        i++;
+        break;
+      }
+      case '--cpu-fallback':
+        options.cpuFallback = true;
+        break;
+      case '--max-pairs':
+        options.maxPairs = Number(value);
+        if (!Number.isInteger(options.maxPairs) || options.maxPairs < 5)
+          throw new Error(`--max-pairs: "${value}" is not a whole number of at least 5`);
+        i++;
+        break;
       case '--repeat':
         options.repeat = Number(value);
         i++;
@@ -64,6 +102,7 @@ async function judgeOnce(
   challenge: Challenge,
   patchText: string,
   options: Options,
+  mode?: 'reproducibility',
 ): Promise<JudgingResult> {
   return judge({
     challenge,
@@ -75,6 +114,16 @@ async function judgeOnce(
     benchmarkSeedIsSecret: false,
     publicInput: null,
     devMode: (await cpuVendor()) !== challenge.manifest.targets['linux-intel']?.cpuVendor,
+    runPolicy: {
+      ...(options.maxPairs ? { maxPairs: options.maxPairs } : {}),
+      // Explicit either way: a development-mode host would fall back by default.
+      disturbance: {
+        ...challenge.manifest.runPolicy.disturbance,
+        cpuTimeFallback: options.cpuFallback,
+      },
+    },
+    // Only the speedup is benchmarked here: the profile stage would add a minute per judging.
+    profile: mode === 'reproducibility' ? false : undefined,
   });
 }
 
@@ -101,26 +150,127 @@ function overhead(result: JudgingResult): { total: number; work: number } {
   return { total: result.durationMs, work: buildMs + testMs + runMs + profileMs };
 }
 
-async function reproducibility(challenge: Challenge, options: Options): Promise<void> {
-  const patch = await ladderPatch('faster-2x');
-  console.log(
-    `reproducibility: the faster-2x patch judged ${options.repeat} times on ${options.sizeBytes >> 20} MiB`,
-  );
-  const speedups: number[] = [];
-  for (let i = 0; i < options.repeat; i++) {
-    const result = await judgeOnce(challenge, patch, options);
-    const o = overhead(result);
-    console.log(
-      `  #${i + 1}: ${describe(result)}; judge ${(o.total / 1000).toFixed(1)} s, overhead ${((o.total / o.work - 1) * 100).toFixed(1)}%`,
-    );
-    if (result.stages.measure?.estimate) speedups.push(result.stages.measure.estimate.speedup);
+/**
+ * Load on every CPU, started and stopped by the bench: one busy loop per CPU, running throughout
+ * ('full') or for 2 s of every 5 ('bursty': the loops are stopped and continued with signals).
+ */
+function startLoad(load: Load): () => void {
+  if (load === 'none') return () => undefined;
+  const loops: ChildProcess[] = os
+    .cpus()
+    .map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  const signal = (sig: NodeJS.Signals) => loops.forEach((p) => p.kill(sig));
+  let timer: NodeJS.Timeout | undefined;
+  if (load === 'bursty') {
+    const cycle = () => {
+      signal('SIGCONT');
+      timer = setTimeout(() => {
+        signal('SIGSTOP');
+        timer = setTimeout(cycle, 3000);
+      }, 2000);
+    };
+    cycle();
   }
+  return () => {
+    clearTimeout(timer);
+    signal('SIGCONT');
+    signal('SIGKILL');
+  };
+}
+
+interface JudgingFigures {
+  result: JudgingResult;
+  seconds: number;
+}
+
+function conditionTable(
+  load: Load,
+  judgings: JudgingFigures[],
+  quietMedian: number | null,
+): string[] {
+  const lines: string[] = [];
+  const estimates = judgings.flatMap((j) =>
+    j.result.stages.measure?.estimate ? [j.result.stages.measure.estimate] : [],
+  );
+  const speedups = estimates.map((e) => e.speedup);
+  const mid = speedups.length ? median(speedups) : null;
+  lines.push(`load ${load}:`);
+  lines.push(
+    '  #  verdict       basis      speedup  interval          ±      pairs  discarded  cpu-time speedup  judging',
+  );
+  judgings.forEach((j, i) => {
+    const m = j.result.stages.measure;
+    const e = m?.estimate;
+    const cpu = m?.cpuTimeEstimate;
+    const covers =
+      e && mid !== null ? (e.ciLow <= mid && mid <= e.ciHigh ? '' : ' (misses median)') : '';
+    lines.push(
+      `  ${i + 1}  ${j.result.verdict.padEnd(12)}  ${(e?.basis ?? '-').padEnd(9)}  ${e ? fmt(e.speedup).padStart(7) : '      -'}  ${e ? `[${fmt(e.ciLow)}, ${fmt(e.ciHigh)}]`.padEnd(16) : '-'.padEnd(16)}  ${e ? `${(e.halfWidthRel * 100).toFixed(1)}%`.padStart(5) : '    -'}  ${String(e?.pairs ?? '-').padStart(5)}  ${String(m?.disturbance?.discardedPairs ?? '-').padStart(9)}  ${cpu ? `${fmt(cpu.speedup)} [${fmt(cpu.ciLow)}, ${fmt(cpu.ciHigh)}]` : '-'.padEnd(21)}  ${j.seconds.toFixed(0)} s${covers}`,
+    );
+    if (!e) lines.push(`     ${j.result.message.slice(0, 300)}`);
+  });
   if (speedups.length) {
     const spread = Math.max(...speedups) / Math.min(...speedups) - 1;
-    console.log(
-      `  speedups ${speedups.map(fmt).join(' ')}; spread (max/min − 1) ${(spread * 100).toFixed(2)}% (target ≤ 2%)`,
+    const allContain = estimates.every((e) => e.ciLow <= mid! && mid! <= e.ciHigh);
+    lines.push(
+      `  speedups ${speedups.map(fmt).join(' ')}; median ${fmt(mid!)}; spread (max/min − 1) ${(spread * 100).toFixed(2)}% (target ${load === 'none' ? '≤ 2%' : load === 'bursty' ? '≤ 3%' : 'none: a refusal, or within 3% of the quiet median'})`,
     );
+    lines.push(
+      `  every interval contains the median of the ${speedups.length}: ${allContain ? 'yes' : 'NO'}`,
+    );
+    if (quietMedian !== null && load !== 'none')
+      lines.push(
+        `  median vs the quiet median ${fmt(quietMedian)}: ${((mid! / quietMedian - 1) * 100).toFixed(2)}%`,
+      );
   }
+  const refused = judgings.filter((j) => !j.result.stages.measure?.estimate).length;
+  if (refused)
+    lines.push(`  ${refused} of ${judgings.length} judgings gave no speedup (see the message)`);
+  const seconds = judgings.map((j) => j.seconds);
+  lines.push(
+    `  wall time per judging: ${seconds.map((x) => x.toFixed(0)).join(' ')} s (median ${median(seconds).toFixed(0)} s)`,
+  );
+  return lines;
+}
+
+async function reproducibility(challenge: Challenge, options: Options): Promise<void> {
+  const patch = await ladderPatch('faster-2x');
+  const sizeBytes = options.sized ? options.sizeBytes : 16 << 20;
+  const opts = { ...options, sizeBytes };
+  console.log(
+    `reproducibility: the faster-2x patch judged ${options.repeat} times per load on ${sizeBytes >> 20} MiB` +
+      ` (${os.cpus().length} CPUs; cpuTimeFallback ${options.cpuFallback ? 'on' : 'off'}` +
+      `${options.maxPairs ? `, maxPairs ${options.maxPairs}` : ''})`,
+  );
+  // Built once before any load, so every condition's judgings do the same work.
+  await judgeOnce(challenge, patch, { ...opts, maxPairs: 5 }, 'reproducibility');
+  const tables: string[] = [];
+  let quietMedian: number | null = null;
+  for (const load of options.loads) {
+    const stop = startLoad(load);
+    const judgings: JudgingFigures[] = [];
+    try {
+      for (let i = 0; i < options.repeat; i++) {
+        const t0 = performance.now();
+        const result = await judgeOnce(challenge, patch, opts, 'reproducibility');
+        judgings.push({ result, seconds: (performance.now() - t0) / 1000 });
+        const e = result.stages.measure?.estimate;
+        console.log(
+          `  ${load} #${i + 1}: ${describe(result)}${e?.basis === 'cpu-time' ? ' [CPU-TIME ESTIMATE]' : ''}; ${judgings.at(-1)!.seconds.toFixed(0)} s`,
+        );
+      }
+    } finally {
+      stop();
+    }
+    const table = conditionTable(load, judgings, quietMedian);
+    console.log(table.join('\n'));
+    tables.push(...table);
+    if (load === 'none') {
+      const speedups = judgings.flatMap((j) => j.result.stages.measure?.estimate?.speedup ?? []);
+      if (speedups.length) quietMedian = median(speedups);
+    }
+  }
+  console.log(`\nsummary\n${tables.join('\n')}`);
 }
 
 /** The true ratio: many alternating runs of the two binaries, the median of the pairwise ratios. */

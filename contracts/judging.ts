@@ -91,6 +91,43 @@ export const counterSchema = z.object({
 });
 export type Counter = z.infer<typeof counterSchema>;
 
+/** A file a run reads, and how much of it was in the page cache before the run (then re-warmed). */
+export const residencySchema = z.object({
+  /** 'input', 'program', or a shared library's file name (never a host path). */
+  file: z.string(),
+  pages: z.number().int().nonnegative(),
+  residentBefore: z.number().int().nonnegative(),
+  residentAfter: z.number().int().nonnegative(),
+});
+export type Residency = z.infer<typeof residencySchema>;
+
+/**
+ * What was seen from outside a timed run about whether something else disturbed it. A figure the
+ * host cannot give is null, never 0.
+ */
+export const runEvidenceSchema = z.object({
+  /** CPU time of the program's tree: task-clock from its exec when counted, else user + sys. */
+  cpuMs: z.number().nonnegative(),
+  /** cpuMs / wall: 1 for a program that had its CPU to itself and never waited. */
+  utilization: z.number().nonnegative(),
+  involuntaryContextSwitches: z.number().int().nonnegative(),
+  /** Time other tasks ran on the pinned CPU during the run (its busy time minus the program's). */
+  otherTasksMs: z.number().nonnegative().nullable(),
+  /** Time the hypervisor took the pinned CPU away (steal), during the run. */
+  stealMs: z.number().nonnegative().nullable(),
+  /** Moves of the program's tasks between CPUs (0 when the pinning held). */
+  cpuMigrations: z.number().int().nonnegative().nullable(),
+  /** Threads and processes the program started (0: single-threaded). */
+  tasksStarted: z.number().int().nonnegative().nullable(),
+  /** Resolution of otherTasksMs and stealMs (the kernel's accounting tick). */
+  tickMs: z.number().positive().nullable(),
+  /** The files the run reads, checked (and re-warmed) right before it started. */
+  residency: z.array(residencySchema).default([]),
+  /** Why the run counts as disturbed; empty when it is clean. */
+  disturbed: z.array(z.string()).default([]),
+});
+export type RunEvidence = z.infer<typeof runEvidenceSchema>;
+
 export const runSchema = z.object({
   side: sideSchema,
   kind: z.enum(['warmup', 'timed']),
@@ -103,6 +140,10 @@ export const runSchema = z.object({
   exitCode: z.number().int().nullable(),
   signal: z.string().nullable(),
   counters: z.record(z.string(), counterSchema).default({}),
+  /** Disturbance evidence (warm-up and timed runs on the benchmark input); absent in older results. */
+  evidence: runEvidenceSchema.nullable().optional(),
+  /** This run's pair was discarded as disturbed and timed again. */
+  discarded: z.boolean().optional(),
 });
 export type Run = z.infer<typeof runSchema>;
 
@@ -115,6 +156,13 @@ export const estimateSchema = z.object({
   pairs: z.number().int().nonnegative(),
   method: z.string(),
   stopReason: z.enum(['precise', 'budget', 'identical-binaries']),
+  /**
+   * What was timed: wall time (the judge's measure), or CPU time (user + sys) — a labelled
+   * estimate given only where the host was too busy for clean wall-time pairs and the manifest
+   * allows `cpuTimeFallback`, or the CPU-time figure shown beside the wall-time one. Absent:
+   * wall time (older results).
+   */
+  basis: z.enum(['wall-time', 'cpu-time']).optional(),
 });
 export type Estimate = z.infer<typeof estimateSchema>;
 
@@ -346,6 +394,29 @@ export const judgingResultSchema = z.object({
         solution: timeSummarySchema.nullable(),
         /** Every counter and derived metric side by side (medians of the timed runs). */
         counters: z.array(counterComparisonSchema).default([]),
+        /** The same statistics on the runs' CPU times (user + sys), over the same pairs; absent in older results. */
+        cpuTimeEstimate: estimateSchema.nullable().optional(),
+        /** Pairs discarded as disturbed, and why; absent in older results. */
+        disturbance: z
+          .object({
+            discardedPairs: z.number().int().nonnegative(),
+            /** Reason (e.g. 'other tasks on the CPU') → pairs discarded for it. */
+            reasons: z.record(z.string(), z.number().int().nonnegative()),
+            /** The host stayed too busy for enough clean pairs within the budget. */
+            tooBusy: z.boolean(),
+            /** The thresholds applied (the manifest's, with defaults filled in). */
+            thresholds: z.object({
+              maxOtherShare: z.number(),
+              minUtilization: z.number(),
+              maxStealShare: z.number(),
+              maxDiscardedPairs: z.number().int(),
+              cpuTimeFallback: z.boolean(),
+            }),
+            /** Most threads and processes any solution run started (null: not measurable here). */
+            solutionTasksStarted: z.number().int().nonnegative().nullable(),
+          })
+          .nullable()
+          .optional(),
       })
       .nullable(),
     profile: profileStageSchema.nullable().default(null),

@@ -79,6 +79,32 @@ export const limitsSchema = z.strictObject({
 });
 export type Limits = z.infer<typeof limitsSchema>;
 
+/**
+ * When a timed run counts as disturbed (another task shared its CPU, the hypervisor stole time, it
+ * waited), and what the judge may spend to replace the pairs it discards. Every field has a
+ * default (DEFAULT_DISTURBANCE_POLICY); the organizer tunes them for the hosts they have.
+ */
+export const disturbancePolicySchema = z.strictObject({
+  /**
+   * Other tasks' time on the pinned CPU during a run, as a share of its wall time, above which the
+   * run is disturbed. The figure comes from tick accounting (10 ms here): two ticks are allowed on
+   * top, so a short run is not called disturbed by the tick it happened to share.
+   */
+  maxOtherShare: z.number().min(0).max(1).optional(),
+  /** The program's CPU time per wall time below which a run waited (for the CPU, or for I/O). */
+  minUtilization: z.number().min(0).max(1).optional(),
+  /** Steal time (the hypervisor ran another guest) as a share of the run's wall time. */
+  maxStealShare: z.number().min(0).max(1).optional(),
+  /** Most pairs discarded as disturbed before the judge gives up on this host (default: maxPairs). */
+  maxDiscardedPairs: z.number().int().nonnegative().optional(),
+  /**
+   * When the host stays too busy for clean pairs: false (default) makes it a judge error the queue
+   * retries later; true gives a speedup estimated from CPU time instead, labelled as such.
+   */
+  cpuTimeFallback: z.boolean().optional(),
+});
+export type DisturbancePolicy = z.infer<typeof disturbancePolicySchema>;
+
 export const runPolicySchema = z
   .strictObject({
     warmups: z.number().int().nonnegative(),
@@ -88,6 +114,8 @@ export const runPolicySchema = z
     precision: z.number().positive().max(0.5),
     /** CPU to pin timed runs to; a runner's own setting wins. */
     cpu: z.number().int().nonnegative().optional(),
+    /** Disturbed runs: thresholds and the budget for re-timing (defaults when absent). */
+    disturbance: disturbancePolicySchema.optional(),
   })
   .refine((p) => p.maxPairs >= p.minPairs, {
     message: 'maxPairs must be at least minPairs',

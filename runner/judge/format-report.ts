@@ -24,7 +24,24 @@ function runLine(run: Run): string {
     String(s.minorFaults).padStart(8),
     `${(s.cpuUtilization * 100).toFixed(0)}%`.padStart(5),
     run.correct ? 'ok' : 'WRONG',
-  ].join('  ');
+    evidenceText(run),
+  ]
+    .join('  ')
+    .trimEnd();
+}
+
+/** Other tasks' time on the CPU, threads started, and why the run was discarded, if it was. */
+function evidenceText(run: Run): string {
+  const e = run.evidence;
+  if (!e) return '';
+  const parts: string[] = [];
+  if (e.otherTasksMs !== null) parts.push(`other ${e.otherTasksMs.toFixed(0)} ms`);
+  if (e.stealMs) parts.push(`steal ${e.stealMs.toFixed(0)} ms`);
+  if (e.tasksStarted) parts.push(`${e.tasksStarted} tasks started`);
+  const cold = e.residency.filter((r) => r.residentBefore < r.pages).map((r) => r.file);
+  if (cold.length) parts.push(`re-warmed ${cold.join(', ')}`);
+  if (run.discarded) parts.push(`DISCARDED (${e.disturbed.join(', ') || 'pair disturbed'})`);
+  return parts.join(', ');
 }
 
 export function formatReport(result: JudgingResult): string {
@@ -45,11 +62,28 @@ export function formatReport(result: JudgingResult): string {
   const estimate = stages.measure?.estimate;
   if (estimate) {
     out.push('');
+    const label =
+      estimate.basis === 'cpu-time' ? 'CPU-TIME ESTIMATE (host too busy for wall time): ' : '';
     out.push(
-      `Speedup ${estimate.speedup.toFixed(3)}×  (${(estimate.confidence * 100).toFixed(0)}% CI ${estimate.ciLow.toFixed(3)}–${estimate.ciHigh.toFixed(3)}, ±${pct(estimate.halfWidthRel)}, ${estimate.pairs} pairs, ${estimate.method}, stopped: ${estimate.stopReason})`,
+      `${label}Speedup ${estimate.speedup.toFixed(3)}×  (${(estimate.confidence * 100).toFixed(0)}% CI ${estimate.ciLow.toFixed(3)}–${estimate.ciHigh.toFixed(3)}, ±${pct(estimate.halfWidthRel)}, ${estimate.pairs} pairs, ${estimate.method}, stopped: ${estimate.stopReason})`,
     );
   }
   const m = stages.measure;
+  const cpuEstimate = m?.cpuTimeEstimate;
+  if (cpuEstimate && estimate?.basis !== 'cpu-time') {
+    out.push(
+      `  CPU-time speedup ${cpuEstimate.speedup.toFixed(3)}×  (CI ${cpuEstimate.ciLow.toFixed(3)}–${cpuEstimate.ciHigh.toFixed(3)}, user + sys of the same pairs)${estimate ? '' : ' — for the record only: the host was too busy, no speedup was given'}`,
+    );
+  }
+  if (m?.disturbance) {
+    const d = m.disturbance;
+    const why = Object.entries(d.reasons)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ');
+    out.push(
+      `  disturbed pairs discarded: ${d.discardedPairs}${why ? ` (${why})` : ''}${d.tooBusy ? ', host too busy' : ''}`,
+    );
+  }
   if (m?.baseline && m.solution) {
     out.push(
       `  baseline  median ${ms(m.baseline.medianMs)}  min ${ms(m.baseline.minMs)}  max ${ms(m.baseline.maxMs)}  cv ${pct(m.baseline.cv)}`,
@@ -163,7 +197,7 @@ export function formatReport(result: JudgingResult): string {
     out.push('');
     out.push('Runs:');
     out.push(
-      '  pair  kind    side           wall        user       sys         RSS    minflt   cpu',
+      '  pair  kind    side           wall        user       sys         RSS    minflt   cpu  evidence',
     );
     for (const run of m.runs) out.push(`  ${runLine(run)}`);
   }

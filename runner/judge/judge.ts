@@ -78,6 +78,8 @@ export interface JudgeOptions {
   workRoot?: string;
   /** Where /proc and /sys are read for the host's memory conditions (tests: recorded files). */
   hostRoot?: string;
+  /** False: no profile stage (benches that measure only the speedup). Default true. */
+  profile?: boolean;
 }
 
 export async function judge(options: JudgeOptions): Promise<JudgingResult> {
@@ -89,11 +91,17 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
   const warnings: string[] = [];
   // The runner's folders as a contestant is shown them (set once the scratch folder exists).
   let shownPaths: HostPath[] = [];
-  const progress = (stage: Stage, fraction: number, message: string) =>
+  const progress = (
+    stage: Stage,
+    fraction: number,
+    message: string,
+    detail?: ProgressEvent['detail'],
+  ) =>
     options.onProgress?.({
       stage,
       fraction: Math.min(1, Math.max(0, fraction)),
       message: scrubText(message, shownPaths).slice(0, 500),
+      ...(detail ? { detail } : {}),
     });
   const log = (line: string) => options.onLog?.(line);
   const checkCancelled = () => {
@@ -122,6 +130,10 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
   // something else: its results are labelled (the runner refuses such a host at start-up).
   const hostDifferences = await checkHostMemory(manifest.host?.memory, options.hostRoot);
   const devMode = requestedDevMode || hostDifferences.length > 0;
+  // A development-mode host's timings are not the target's anyway: when it is too busy for clean
+  // pairs, a labelled CPU-time estimate serves its user better than a retry, unless a policy says.
+  if (devMode && policy.disturbance?.cpuTimeFallback === undefined)
+    policy.disturbance = { ...policy.disturbance, cpuTimeFallback: true };
   const host = await hostFingerprint({
     cxx: platform?.toolchain.cxx ?? targetSpec?.toolchain.cxx ?? 'c++',
     sandbox: platform?.sandboxLabel ?? options.sandbox.kind,
@@ -347,13 +359,15 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
       policy,
       cpu,
       emulated: platform.mode === 'emulated',
-      onProgress: (fraction, message) => progress('measure', fraction, message),
+      onProgress: (fraction, message, detail) => progress('measure', fraction, message, detail),
       log,
       ...(options.signal ? { signal: options.signal } : {}),
     });
     result.stages.measure = measured.stage;
     facts.measuredRuns = measured.solutionOutcomes;
     warnings.push(...measured.warnings);
+    // Kept in the result for the organizer, but the host's fault: JUDGE_ERROR, retried later.
+    if (measured.hostTooBusy) throw new JudgeError(measured.hostTooBusy);
     if (
       measured.solutionOutcomes.every((o) => o === 'ok') &&
       !identical &&
@@ -367,7 +381,11 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
           `the memory profile, Top-Down and cachegrind are Linux tools for Linux binaries: not run for ${target}`,
         ],
       };
-    } else if (measured.solutionOutcomes.every((o) => o === 'ok') && !identical) {
+    } else if (
+      measured.solutionOutcomes.every((o) => o === 'ok') &&
+      !identical &&
+      options.profile !== false
+    ) {
       enter('profile');
       result.stages.profile = await runProfile({
         challenge,

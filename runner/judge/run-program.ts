@@ -27,6 +27,8 @@ export interface RunProgramOptions {
   counters?: boolean;
   /** Denied syscalls this run may use on top of the challenge's limits.allowSyscalls (perf). */
   allowSyscalls?: string[];
+  /** Host files to have wholly in the page cache before the program starts (see SandboxRequest). */
+  resident?: string[];
   /**
    * Runs something around the program instead of the program alone (an untimed profiling run:
    * `perf stat -M …`): gets the run's folder and the program's argv, returns the argv to run.
@@ -60,6 +62,7 @@ export async function runProgram(options: RunProgramOptions): Promise<ProgramRun
       ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
       ...(options.counters ? { counters: [...COUNTER_EVENTS] } : {}),
       allowSyscalls: [...(options.limits.allowSyscalls ?? []), ...(options.allowSyscalls ?? [])],
+      ...(options.resident?.length ? { resident: options.resident } : {}),
       limits: {
         wallTimeMs: options.wallTimeMs,
         memoryBytes: options.limits.memory,

@@ -297,6 +297,7 @@ export class BubblewrapSandbox implements Sandbox {
       ];
       for (const file of cgroup?.procsFiles ?? []) helperArgs.push('--cgroup-procs', file);
       if (req.cpu !== undefined) helperArgs.push('--cpu', String(req.cpu));
+      for (const file of req.resident) helperArgs.push('--resident', file);
       if (!controllers.has('memory'))
         helperArgs.push('--rlimit-as', String(req.limits.memoryBytes));
       // RLIMIT_NPROC counts every process of the uid on the host: only meaningful for our own uid.
@@ -343,7 +344,7 @@ export class BubblewrapSandbox implements Sandbox {
         memoryBytes: req.limits.memoryBytes,
         maxRssBytes: report.maxRssKb * 1024,
       });
-      return toSandboxResult(report, outcome, term, limitExceeded, req.counters);
+      return toSandboxResult(report, outcome, term, limitExceeded, req.counters, req.resident);
     } finally {
       await stdin?.close();
       await cgroup?.destroy();

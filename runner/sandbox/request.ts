@@ -28,6 +28,7 @@ const requestSchema = z.object({
   cpu: z.number().int().nonnegative().max(4095).optional(),
   counters: z.array(z.enum(SANDBOX_COUNTERS)).optional(),
   allowSyscalls: z.array(allowableSyscallSchema).optional(),
+  resident: z.array(absolute).max(16).optional(),
   limits: z.object({
     wallTimeMs: count,
     memoryBytes: count,
@@ -41,8 +42,9 @@ export const DEFAULT_STDERR_BYTES = 64 * 1024;
 
 export interface NormalizedRequest extends Omit<
   SandboxRequest,
-  'cwd' | 'env' | 'stderrBytes' | 'readOnly' | 'counters' | 'allowSyscalls'
+  'cwd' | 'env' | 'stderrBytes' | 'readOnly' | 'counters' | 'allowSyscalls' | 'resident'
 > {
+  resident: string[];
   cwd: string;
   /** Each event once, in the order asked. */
   counters: string[];
@@ -72,6 +74,7 @@ export function normalizeRequest(request: SandboxRequest): NormalizedRequest {
     stderrBytes: r.stderrBytes ?? DEFAULT_STDERR_BYTES,
     readOnly: r.readOnly ?? [],
     counters: [...new Set(r.counters ?? [])],
+    resident: [...new Set(r.resident ?? [])],
     ...(signal ? { signal } : {}),
   };
 }

@@ -3,7 +3,7 @@
 import { constants } from 'node:os';
 import { toCounters } from './counters';
 import type { HelperOutcome, HelperReport } from './run-helper';
-import type { LimitExceeded, SandboxResult } from './sandbox';
+import type { LimitExceeded, RunAccounting, SandboxResult } from './sandbox';
 
 // One name per signal: Node lists aliases after the usual name (SIGABRT before SIGIOT, SIGIO before
 // SIGPOLL), so the first name of each number is kept, the one `perfjudge run` and the judge print.
@@ -72,6 +72,23 @@ export function decideLimitExceeded(e: LimitEvidence): LimitExceeded | null {
   return null;
 }
 
+/** The helper's accounting figures as a RunAccounting (-1, "could not tell", becomes null). */
+export function toAccounting(report: HelperReport, resident: readonly string[]): RunAccounting {
+  const tickMs = 1000 / report.clockTicks;
+  const ticks = (n: number) => (n < 0 ? null : n * tickMs);
+  return {
+    cpuBusyMs: ticks(report.cpuBusyTicks),
+    cpuStealMs: ticks(report.cpuStealTicks),
+    tasksStarted: report.tasksStarted < 0 ? null : report.tasksStarted,
+    tickMs,
+    residency: report.residency.flatMap((r, i) =>
+      resident[i] !== undefined && r.pages >= 0 && r.before >= 0 && r.after >= 0
+        ? [{ path: resident[i], pages: r.pages, residentBefore: r.before, residentAfter: r.after }]
+        : [],
+    ),
+  };
+}
+
 export function toSandboxResult(
   report: HelperReport,
   outcome: HelperOutcome,
@@ -79,6 +96,8 @@ export function toSandboxResult(
   limitExceeded: LimitExceeded | null,
   /** The request's counters: each is in the result, counted or not. */
   counters: readonly string[] = [],
+  /** The request's resident files, in the order given to the helper. */
+  resident: readonly string[] = [],
 ): SandboxResult {
   return {
     exitCode: term.exitCode,
@@ -93,6 +112,7 @@ export function toSandboxResult(
     voluntaryContextSwitches: report.voluntaryCtxSwitches,
     involuntaryContextSwitches: report.involuntaryCtxSwitches,
     ...(counters.length ? { counters: toCounters(counters, report.counters) } : {}),
+    accounting: toAccounting(report, resident),
     ...(outcome.stdout ? { stdout: outcome.stdout } : {}),
     stdoutBytes: outcome.stdoutBytes,
     stdoutSha256: outcome.stdoutSha256,

@@ -39,6 +39,25 @@ export const helperReportSchema = z.object({
       }),
     )
     .default([]),
+  /**
+   * The pinned CPU's accounting from the command's start to its end (/proc/stat, in clockTicks per
+   * second); -1 when there was no pinned CPU or /proc/stat could not be read.
+   */
+  clockTicks: z.number().int().positive().default(100),
+  cpuBusyTicks: z.number().int().min(-1).default(-1),
+  cpuStealTicks: z.number().int().min(-1).default(-1),
+  /** Threads and processes the command's tree started (its pid namespace's count); -1 unknown. */
+  tasksStarted: z.number().int().min(-1).default(-1),
+  /** Per --resident file, in order: its pages, and how many were resident before and after re-warming. */
+  residency: z
+    .array(
+      z.object({
+        pages: z.number().int().min(-1),
+        before: z.number().int().min(-1),
+        after: z.number().int().min(-1),
+      }),
+    )
+    .default([]),
 });
 export type HelperReport = z.infer<typeof helperReportSchema>;
 

@@ -26,6 +26,11 @@
  *                            --notify-fd the inner init counts instead and reports on that pipe
  *     --seccomp-deny LIST    confine the direct child before its exec (Docker; see confine_untrusted);
  *                            not with --notify-fd, where the child is bwrap and the inner init confines
+ *     --resident PATH        before the command starts, check with mincore that PATH is wholly in
+ *                            the page cache and read it back in when it is not (repeatable); the
+ *                            report gives the resident pages before and after, in option order
+ *   With --cpu, the report also gives that CPU's busy and steal ticks (/proc/stat) from the
+ *   command's start to its end: the disturbance evidence (other tasks on the pinned CPU).
  *   SIGTERM, SIGINT or SIGHUP to the helper kill the tree; the report is written all the same.
  *
  * Inner mode (inside the sandbox, as the sandbox's command):
@@ -33,7 +38,8 @@
  *   closes every fd but 0-2, confines the command (a fresh session keyring, then the syscall
  *   filter denying LIST), writes 'R' to fd N, and execs COMMAND (looked up on PATH); when the
  *   command is over, writes its status line, then one "C name errno value enabled running" line
- *   per counter.
+ *   per counter, then "T n": the tasks (threads and processes) the command's tree started, read
+ *   from the pid namespace's ns_last_pid (the command is pid 2 of a fresh namespace).
  *
  * Counters are opened by the parent (which keeps the only fds, close-on-exec) on the forked child
  * before it execs, with enable_on_exec (nothing of the helper's own set-up is counted) and inherit
@@ -61,7 +67,9 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -71,6 +79,7 @@
 #define MAX_CGROUPS 8
 #define MAX_KEEP 5
 #define MAX_COUNTERS 32
+#define MAX_RESIDENT 16
 /* The notify pipe's traffic: 'R', the status line, and up to MAX_COUNTERS counter lines. */
 #define NOTIFY_BUF_SIZE 4096
 
@@ -262,6 +271,17 @@ static int parse_counter_lines(const char *text, struct counter *out) {
   return n;
 }
 
+/* Puts `c` in place of the reading of the same event (or appends it). */
+static int replace_counter(struct counter *out, int n, struct counter c) {
+  for (int k = 0; k < n; k++)
+    if (out[k].def == c.def) {
+      out[k] = c;
+      return n;
+    }
+  if (n < MAX_COUNTERS) out[n++] = c;
+  return n;
+}
+
 static void print_counters_json(FILE *f, const struct counter *c, int n) {
   fputs(",\"counters\":[", f);
   for (int k = 0; k < n; k++)
@@ -396,6 +416,112 @@ static void confine_untrusted(void) {
   apply_syscall_filter(seccomp_deny);
 }
 
+/* ---- Disturbance evidence and page-cache residency (trusted side, never timed) ---- */
+
+/* One CPU's accounting so far, in USER_HZ ticks from /proc/stat; ok = 0 when unreadable. */
+struct cpu_sample {
+  int ok;
+  long long busy, steal;
+};
+
+/* Busy = user + nice + system + irq + softirq (guest time is already inside user). */
+static struct cpu_sample sample_cpu(int cpu) {
+  struct cpu_sample s = {0, 0, 0};
+  if (cpu < 0) return s;
+  FILE *f = fopen("/proc/stat", "re");
+  if (!f) return s;
+  char want[32], line[512];
+  int wlen = snprintf(want, sizeof want, "cpu%d ", cpu);
+  while (fgets(line, sizeof line, f)) {
+    if (strncmp(line, "cpu", 3) != 0) break;
+    if (strncmp(line, want, (size_t)wlen) != 0) continue;
+    long long v[8] = {0};
+    if (sscanf(line + wlen, "%lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1], &v[2], &v[3],
+               &v[4], &v[5], &v[6], &v[7]) >= 7) {
+      s.ok = 1;
+      s.busy = v[0] + v[1] + v[2] + v[5] + v[6];
+      s.steal = v[7];
+    }
+    break;
+  }
+  fclose(f);
+  return s;
+}
+
+/* The tasks created in this pid namespace after its first two (our init and the command). */
+static long long tasks_started_in_namespace(void) {
+  FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "re");
+  if (!f) return -1;
+  long long last = -1;
+  if (fscanf(f, "%lld", &last) != 1) last = -1;
+  fclose(f);
+  return last >= 2 ? last - 2 : -1;
+}
+
+struct residency {
+  const char *path;
+  long long pages, before, after;
+};
+
+static long long resident_pages(unsigned char *addr, size_t len, long long pages) {
+  unsigned char *vec = malloc((size_t)pages);
+  if (!vec) return -1;
+  long long n = -1;
+  if (mincore(addr, len, vec) == 0) {
+    n = 0;
+    for (long long i = 0; i < pages; i++) n += vec[i] & 1;
+  }
+  free(vec);
+  return n;
+}
+
+/* Makes a file wholly resident in the page cache: counts its resident pages with mincore, and when
+ * any is missing (a run evicted it, e.g. posix_fadvise DONTNEED) reads the whole file back in.
+ * Nothing a program did to the page cache then reaches the next run. -1s when it cannot tell. */
+static void ensure_resident(struct residency *r) {
+  r->pages = r->before = r->after = -1;
+  int fd = open(r->path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat st;
+  long page = sysconf(_SC_PAGESIZE);
+  if (fstat(fd, &st) != 0 || st.st_size <= 0 || page <= 0) {
+    if (st.st_size == 0) r->pages = r->before = r->after = 0;
+    close(fd);
+    return;
+  }
+  size_t len = (size_t)st.st_size;
+  r->pages = (long long)((len + (size_t)page - 1) / (size_t)page);
+  void *addr = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+  if (addr == MAP_FAILED) {
+    close(fd);
+    return;
+  }
+  r->before = resident_pages(addr, len, r->pages);
+  r->after = r->before;
+  if (r->before >= 0 && r->before < r->pages) {
+    static char buf[1 << 20];
+    off_t off = 0;
+    ssize_t n;
+    while ((n = pread(fd, buf, sizeof buf, off)) > 0) off += n;
+    r->after = resident_pages(addr, len, r->pages);
+  }
+  munmap(addr, len);
+  close(fd);
+}
+
+static void print_accounting_json(FILE *f, struct cpu_sample start, struct cpu_sample end,
+                                  long long tasks, const struct residency *res, int nres) {
+  int have = start.ok && end.ok;
+  fprintf(f, ",\"clockTicks\":%ld,\"cpuBusyTicks\":%lld,\"cpuStealTicks\":%lld,\"tasksStarted\":%lld",
+          sysconf(_SC_CLK_TCK), have ? end.busy - start.busy : -1LL,
+          have ? end.steal - start.steal : -1LL, tasks);
+  fputs(",\"residency\":[", f);
+  for (int k = 0; k < nres; k++)
+    fprintf(f, "%s{\"pages\":%lld,\"before\":%lld,\"after\":%lld}", k ? "," : "", res[k].pages,
+            res[k].before, res[k].after);
+  fputs("]", f);
+}
+
 /* Inner mode: pid 1 of the sandbox. Runs the command as pid 2, reaps every process of the sandbox
  * (so their rusage reaches the outer helper through bwrap's wait), kills what is left when the
  * command ends or when the host asks, and reports the command's exact status on the notify pipe
@@ -484,13 +610,16 @@ done:;
                                 : snprintf(msg, sizeof msg, "X%d\n", WEXITSTATUS(status));
   /* The status first: its arrival stops the clock, and reading the counters is not the command's. */
   if (write(notify_fd, msg, (size_t)len) != len) _exit(125);
+  char lines[NOTIFY_BUF_SIZE / 2];
+  size_t n = 0;
   if (ncounters > 0) {
     read_counters(counters, ncounters);
-    char lines[NOTIFY_BUF_SIZE / 2];
-    size_t n = format_counter_lines(lines, sizeof lines, counters, ncounters);
-    /* One write below PIPE_BUF: the outer helper sees all of it or none. */
-    if (write(notify_fd, lines, n) != (ssize_t)n) _exit(125);
+    n = format_counter_lines(lines, sizeof lines, counters, ncounters);
   }
+  int w = snprintf(lines + n, sizeof lines - n, "T %lld\n", tasks_started_in_namespace());
+  if (w > 0 && (size_t)w < sizeof lines - n) n += (size_t)w;
+  /* One write below PIPE_BUF: the outer helper sees all of it or none. */
+  if (n > 0 && write(notify_fd, lines, n) != (ssize_t)n) _exit(125);
   _exit(WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status));
 }
 
@@ -533,6 +662,8 @@ int main(int argc, char **argv) {
   const char *report_file = NULL, *counter_list = NULL;
   const char *cgroups[MAX_CGROUPS];
   int ncgroups = 0;
+  struct residency resident[MAX_RESIDENT];
+  int nresident = 0;
   long long rl_as = -1, rl_fsize = -1, rl_nproc = -1, uid = -1, gid = -1;
   long long time_limit_ms = 0, setup_limit_ms = 0;
   int i = 1;
@@ -568,6 +699,12 @@ int main(int argc, char **argv) {
         return 125;
       }
       cgroups[ncgroups++] = v;
+    } else if (strcmp(a, "--resident") == 0) {
+      if (nresident == MAX_RESIDENT) {
+        fprintf(stderr, "sandbox-helper: too many --resident files\n");
+        return 125;
+      }
+      resident[nresident++] = (struct residency){.path = v};
     } else if (strcmp(a, "--cpu") == 0) cpu = (int)parse_num(v, a);
     else if (strcmp(a, "--rlimit-as") == 0) rl_as = parse_num(v, a);
     else if (strcmp(a, "--rlimit-fsize") == 0) rl_fsize = parse_num(v, a);
@@ -600,6 +737,10 @@ int main(int argc, char **argv) {
   /* Behind bwrap the command is not our child: the inner init counts it and reports to us. */
   struct counter counters[MAX_COUNTERS];
   int ncounters = counter_list && notify_fd < 0 ? parse_counters(counter_list, counters) : 0;
+  /* Behind bwrap, a pinned run's CPU migrations are counted here, on bwrap's tree: the inner init
+   * runs unprivileged in the sandbox's user namespace, where kernel-only events are refused. */
+  int outer_migrations = notify_fd >= 0 && cpu >= 0;
+  if (outer_migrations) ncounters = parse_counters("cpu-migrations", counters);
   if (kill_all && getpid() != 1) {
     /* kill(-1) anywhere but in a container's own pid namespace would hit the whole host. */
     fprintf(stderr, "sandbox-helper: --kill-all is only for pid 1\n");
@@ -654,7 +795,19 @@ int main(int argc, char **argv) {
   if (notify_fd >= 0 && pipe2(notify_pipe, O_CLOEXEC) != 0) die("pipe");
   if (info_fd >= 0 && pipe2(info_pipe, O_CLOEXEC) != 0) die("pipe");
   int sync[2] = {-1, -1};
-  if (ncounters > 0) sync_socket(sync);
+  if (ncounters > 0) {
+    sync_socket(sync);
+    /* Out of the way of the fixed descriptor numbers the child places (--exe-fd, --notify-fd…). */
+    for (int k = 0; k < 2; k++) {
+      int high = fcntl(sync[k], F_DUPFD_CLOEXEC, 100);
+      if (high < 0) die("fcntl");
+      close(sync[k]);
+      sync[k] = high;
+    }
+  }
+
+  /* Before anything is timed: the files the command reads start wholly in the page cache. */
+  for (int k = 0; k < nresident; k++) ensure_resident(&resident[k]);
 
   int64_t t_fork = now_ns();
   pid_t pid = fork();
@@ -720,6 +873,10 @@ int main(int argc, char **argv) {
 
   /* Without an inner init, the command is our child: its clock starts once it may exec. */
   int64_t t_exec = notify_fd >= 0 ? -1 : now_ns(), t_end = -1;
+  /* The pinned CPU's accounting over the timed span: what ran there besides the command. */
+  struct cpu_sample cpu_start = notify_fd >= 0 ? (struct cpu_sample){0, 0, 0} : sample_cpu(cpu);
+  struct cpu_sample cpu_end = {0, 0, 0};
+  long long tasks_started = -1;
   int notify_open = notify_pipe[0] >= 0, info_open = info_pipe[0] >= 0;
   char notify_buf[NOTIFY_BUF_SIZE], info_buf[1024];
   size_t notify_len = 0, info_len = 0;
@@ -784,11 +941,17 @@ int main(int argc, char **argv) {
     if (notify_idx >= 0 && fds[notify_idx].revents) {
       ssize_t n = read(notify_pipe[0], notify_buf + notify_len, sizeof notify_buf - 1 - notify_len);
       if (n > 0) {
-        if (t_exec < 0 && notify_buf[0] == 'R') t_exec = now_ns();
+        if (t_exec < 0 && notify_buf[0] == 'R') {
+          t_exec = now_ns();
+          cpu_start = sample_cpu(cpu);
+        }
         notify_len += (size_t)n;
         notify_buf[notify_len] = 0;
         /* The command's status line marks its end more closely than bwrap's own exit does. */
-        if (t_end < 0 && strchr(notify_buf, '\n')) t_end = now_ns();
+        if (t_end < 0 && strchr(notify_buf, '\n')) {
+          t_end = now_ns();
+          cpu_end = sample_cpu(cpu);
+        }
       }
       if (n <= 0 || notify_len >= sizeof notify_buf - 1) {
         close(notify_pipe[0]);
@@ -855,11 +1018,20 @@ int main(int argc, char **argv) {
     cmd_code = cmd_exited ? (int)v : -1;
     cmd_signal = cmd_exited ? 0 : (int)v;
     /* The inner init's counters follow its status line. */
-    if (notify_fd >= 0) ncounters = parse_counter_lines(strchr(line, '\n') + 1, counters);
+    if (notify_fd >= 0) {
+      struct counter migrations = counters[0];
+      ncounters = parse_counter_lines(strchr(line, '\n') + 1, counters);
+      if (outer_migrations) ncounters = replace_counter(counters, ncounters, migrations);
+    }
+    const char *t = strstr(line, "\nT ");
+    if (t) tasks_started = strtoll(t + 3, NULL, 10);
   }
 
   if (report_file && ftruncate(fileno(report), 0) != 0) die("ftruncate");
-  if (t_end < 0) t_end = now_ns();
+  if (t_end < 0) {
+    t_end = now_ns();
+    cpu_end = sample_cpu(cpu);
+  }
   int64_t wall_ns = t_end - (t_exec >= 0 ? t_exec : t_fork);
   int64_t setup_ns = (t_exec >= 0 ? t_exec : t_end) - t_fork;
   fprintf(report,
@@ -875,6 +1047,7 @@ int main(int argc, char **argv) {
           (long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec, ru.ru_maxrss, ru.ru_minflt,
           ru.ru_majflt, ru.ru_nvcsw, ru.ru_nivcsw);
   print_counters_json(report, counters, ncounters);
+  print_accounting_json(report, cpu_start, cpu_end, tasks_started, resident, nresident);
   fputs("}\n", report);
   if (fflush(report) != 0) return 125;
   return 0;

@@ -56,8 +56,38 @@ export interface SandboxRequest {
    * limits.allowSyscalls, or a trusted tool such as perf); every other one fails with EPERM.
    */
   allowSyscalls?: string[];
+  /**
+   * Host files the command reads (its input, its binary and libraries) that must be wholly in the
+   * page cache when it starts: checked with mincore and read back in when a page is missing, before
+   * the clock starts, so nothing one run does to the page cache reaches the next. At most 16.
+   */
+  resident?: string[];
   limits: SandboxLimits;
   signal?: AbortSignal;
+}
+
+/** One `resident` file: its pages, and how many were in the page cache before and after re-warming. */
+export interface FileResidency {
+  path: string;
+  pages: number;
+  residentBefore: number;
+  residentAfter: number;
+}
+
+/**
+ * What the trusted side saw around the run, beside the process's own accounting: the disturbance
+ * evidence and the page cache. A figure the sandbox cannot tell is null.
+ */
+export interface RunAccounting {
+  /** Busy time of the pinned CPU from the command's start to its end (/proc/stat), all tasks. */
+  cpuBusyMs: number | null;
+  /** Time the hypervisor gave the pinned CPU to others (steal), over the same span. */
+  cpuStealMs: number | null;
+  /** Threads and processes the command's tree started (0 for a single-threaded program). */
+  tasksStarted: number | null;
+  /** Tick length of the two CPU figures (their resolution). */
+  tickMs: number;
+  residency: FileResidency[];
 }
 
 /** Why the sandbox stopped the process, when it did. */
@@ -84,6 +114,8 @@ export interface SandboxResult {
    * kernel refused it, never 0.
    */
   counters?: Record<string, Counter>;
+  /** Disturbance evidence and page-cache residency; absent where the sandbox cannot measure them. */
+  accounting?: RunAccounting;
   /** Standard output when stdout was 'capture' (never more than limits.outputBytes). */
   stdout?: Buffer;
   stdoutBytes: number;

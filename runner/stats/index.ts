@@ -1,5 +1,6 @@
 // The judge's statistics: speedup estimate and interval, stopping rule, summaries and noise flags.
 export * from './descriptive';
+export * from './disturbance';
 export * from './noise-flags';
 export * from './noise-model';
 export * from './rng';

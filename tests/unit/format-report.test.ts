@@ -206,3 +206,68 @@ describe('formatReport', () => {
     expect(text).toContain('note: a note');
   });
 });
+
+describe('formatReport: CPU time and disturbance', () => {
+  const measure = result.stages.measure!;
+  const cpuTimeEstimate = {
+    ...measure.estimate!,
+    speedup: 2.45,
+    ciLow: 2.4,
+    ciHigh: 2.5,
+    basis: 'cpu-time' as const,
+  };
+  const disturbance = {
+    discardedPairs: 3,
+    reasons: { 'other-tasks': 3 },
+    tooBusy: false,
+    thresholds: {
+      maxOtherShare: 0.05,
+      minUtilization: 0.9,
+      maxStealShare: 0.02,
+      maxDiscardedPairs: 30,
+      cpuTimeFallback: false,
+    },
+    solutionTasksStarted: 0,
+  };
+  const evidence = {
+    cpuMs: 990,
+    utilization: 0.66,
+    involuntaryContextSwitches: 80,
+    otherTasksMs: 510,
+    stealMs: 0,
+    cpuMigrations: 0,
+    tasksStarted: 0,
+    tickMs: 10,
+    residency: [{ file: 'input', pages: 256, residentBefore: 0, residentAfter: 256 }],
+    disturbed: ['other-tasks'],
+  };
+  const withEvidence = (estimate: typeof measure.estimate) =>
+    formatReport({
+      ...result,
+      stages: {
+        ...result.stages,
+        measure: {
+          ...measure,
+          estimate,
+          cpuTimeEstimate,
+          disturbance,
+          runs: [{ ...measure.runs[0]!, evidence, discarded: true }],
+        },
+      },
+    });
+
+  it('puts the CPU-time speedup beside the wall one, and counts the discarded pairs', () => {
+    const text = withEvidence(measure.estimate);
+    expect(text).toContain(
+      '  CPU-time speedup 2.450×  (CI 2.400–2.500, user + sys of the same pairs)',
+    );
+    expect(text).toContain('  disturbed pairs discarded: 3 (other-tasks 3)');
+    expect(text).toMatch(/other 510 ms, re-warmed input, DISCARDED \(other-tasks\)/);
+  });
+
+  it('labels a CPU-time estimate as such', () => {
+    const text = withEvidence(cpuTimeEstimate);
+    expect(text).toContain('CPU-TIME ESTIMATE (host too busy for wall time): Speedup 2.450×');
+    expect(text).not.toContain('  CPU-time speedup');
+  });
+});

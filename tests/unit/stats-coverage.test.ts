@@ -2,13 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import {
   createRng,
+  disturbanceDecision,
+  disturbanceReasons,
   median,
   orderStatisticRank,
+  resolveDisturbance,
   shouldStop,
   simulatePairs,
   speedupEstimate,
   type IntervalMethod,
   type NoiseModel,
+  type RunObservation,
   type StopPolicy,
 } from '../../runner/stats';
 
@@ -155,5 +159,109 @@ describe('the percentile bootstrap (kept for comparison, not used by the judge)'
     // jitters the bootstrap ranged 87–94%, order statistics 94–97%.
     expect(boot).toBeLessThan(0.925);
     expect(order).toBeGreaterThanOrEqual(0.93);
+  });
+});
+
+/*
+ * Contaminated runs: other work shares the pinned CPU now and then. A run is hit with a probability
+ * proportional to its length (a burst is more likely to land in a longer run, so the slower side —
+ * usually the baseline — is hit more often, which biases the ratio), and a hit slows it by a random
+ * factor 1 + U(0, 1). What the judge sees of a hit is what the host shows: the other tasks' time
+ * on the CPU (the extra wall time), read to within a 10 ms tick. Hits too small to cross the
+ * threshold stay in, as they would on a real host.
+ */
+const HIT_RATE_PER_SECOND = 0.3;
+const TICK_MS = 10;
+
+function contaminatedRun(rng: ReturnType<typeof createRng>, cleanMs: number) {
+  const hit = rng.next() < HIT_RATE_PER_SECOND * (cleanMs / 1000);
+  const wallMs = hit ? cleanMs * (1 + rng.next()) : cleanMs;
+  const tickError = (rng.next() * 2 - 1) * TICK_MS;
+  const observation: RunObservation = {
+    wallMs,
+    cpuMs: cleanMs,
+    cpuBusyMs: Math.max(0, wallMs + tickError),
+    stealMs: 0,
+    cpuMigrations: 0,
+    tickMs: TICK_MS,
+  };
+  return { wallMs, hit, observation };
+}
+
+/** The judge's loop on contaminated pairs: discard disturbed ones, re-time, stop as measure.ts does. */
+function contaminatedCoverage(opts: { seed: number; discard: boolean; experiments: number }) {
+  const rng = createRng(opts.seed);
+  const trueRatio = 1.37;
+  const policy = { minPairs: 5, maxPairs: 30, precision: 0.01 };
+  const thresholds = resolveDisturbance(undefined, policy.maxPairs);
+  let covered = 0;
+  let tooBusy = 0;
+  let discardedTotal = 0;
+  let logError = 0;
+  let hitsKept = 0;
+  for (let e = 0; e < opts.experiments; e++) {
+    // The invisible noise (jitter, tails, slow periods) for every pair the loop could time.
+    const base = simulatePairs(rng, {
+      pairs: policy.maxPairs + thresholds.maxDiscardedPairs,
+      baselineMs: 1000,
+      trueRatio,
+    });
+    const clean: { baselineMs: number; solutionMs: number }[] = [];
+    let discarded = 0;
+    for (const p of base) {
+      const b = contaminatedRun(rng, p.baselineMs);
+      const s = contaminatedRun(rng, p.solutionMs);
+      const disturbed =
+        disturbanceReasons(b.observation, thresholds).length > 0 ||
+        disturbanceReasons(s.observation, thresholds).length > 0;
+      if (opts.discard && disturbed) discarded++;
+      else {
+        clean.push({ baselineMs: b.wallMs, solutionMs: s.wallMs });
+        if (b.hit || s.hit) hitsKept++;
+      }
+      const decision = opts.discard
+        ? disturbanceDecision({ clean: clean.length, discarded }, policy, thresholds)
+        : 'continue';
+      if (decision === 'too-busy') break;
+      if (clean.length >= policy.maxPairs || decision === 'budget') break;
+    }
+    discardedTotal += discarded;
+    if (clean.length < policy.minPairs) {
+      tooBusy++;
+      continue;
+    }
+    const est = speedupEstimate(clean);
+    if (est.ciLow <= trueRatio && trueRatio <= est.ciHigh) covered++;
+    logError += Math.log(est.speedup / trueRatio);
+  }
+  const judged = opts.experiments - tooBusy;
+  return {
+    coverage: covered / judged,
+    /** Mean relative error of the estimate (geometric): the bias the hits leave in. */
+    bias: Math.exp(logError / judged) - 1,
+    tooBusy,
+    discardedPerJudging: discardedTotal / opts.experiments,
+    hitsKeptPerJudging: hitsKept / opts.experiments,
+  };
+}
+
+describe('coverage with contaminated runs (a share of runs slowed by other work, detected and discarded)', () => {
+  it('without discarding, the length-biased hits bias the estimate toward the side hit more', () => {
+    const r = contaminatedCoverage({ seed: 901, discard: false, experiments: 600 });
+    // Measured with this seed: +0.94% bias, coverage 93.2% (the median of ratios resists, but the
+    // baseline, hit more often, leans every estimate upward).
+    expect(r.bias).toBeGreaterThan(0.005);
+  });
+
+  it('discarding disturbed pairs and re-timing brings the coverage on clean pairs back to about 95%', () => {
+    const r = contaminatedCoverage({ seed: 902, discard: true, experiments: 600 });
+    // Measured with this seed: coverage 96.5%, bias −0.07%, 23.6 pairs discarded per judging.
+    expect(r.tooBusy).toBe(0);
+    // About 40% of pairs have a hit; nearly all of them cross the threshold and are re-timed.
+    expect(r.discardedPerJudging).toBeGreaterThan(8);
+    expect(r.discardedPerJudging).toBeLessThan(30);
+    expect(r.coverage).toBeGreaterThanOrEqual(0.92);
+    expect(r.coverage).toBeLessThanOrEqual(0.99);
+    expect(Math.abs(r.bias)).toBeLessThan(0.003);
   });
 });

@@ -117,6 +117,43 @@ function CountersTable({ counters }: { counters: CounterComparison[] }) {
   );
 }
 
+/**
+ * The CPU-time speedup beside the wall-time one, the label of a CPU-time estimate (the host was too
+ * busy for wall time), and how many disturbed pairs were discarded.
+ */
+function TimingBasis({ measure }: { measure: Measure }) {
+  const e = measure.estimate;
+  const cpu = measure.cpuTimeEstimate;
+  const d = measure.disturbance;
+  // No estimate: the host was too busy, and the CPU-time figure kept for the record is no result.
+  if (!e || (!cpu && !d)) return null;
+  return (
+    <p className="small" data-testid="timing-basis">
+      {e?.basis === 'cpu-time' ? (
+        <span className="badge warn">
+          CPU-time estimate: the host was too busy for wall-clock timing
+        </span>
+      ) : (
+        cpu && (
+          <>
+            CPU-time speedup{' '}
+            <strong>{formatSpeedupInterval(cpu.speedup, cpu.ciLow, cpu.ciHigh)}</strong> (user + sys
+            of the same pairs)
+          </>
+        )
+      )}
+      {d && (
+        <span className="muted">
+          {' · '}
+          {d.discardedPairs === 0
+            ? 'no pair was disturbed'
+            : `${d.discardedPairs} disturbed pair${d.discardedPairs === 1 ? '' : 's'} discarded and timed again`}
+        </span>
+      )}
+    </p>
+  );
+}
+
 export function Measurement({ target, measure }: { target: string; measure: Measure }) {
   const e = measure.estimate;
   const runs = runsChartData(measure.runs);
@@ -137,6 +174,7 @@ export function Measurement({ target, measure }: { target: string; measure: Meas
       ) : (
         <p className="muted">No speedup estimate was made.</p>
       )}
+      <TimingBasis measure={measure} />
       <div className="table-wrap">
         <table aria-label="Baseline and solution wall times">
           <thead>
