@@ -92,12 +92,17 @@ describe('judge', () => {
     expect(cases.every((c) => c.outcome === 'passed')).toBe(true);
     expect(cases.some((c) => c.group === 'public')).toBe(true);
     const m = result.stages.measure!;
-    // B S B S …: one warm-up each, then four pairs, alternating.
-    expect(m.runs.map((r) => `${r.kind[0]}${r.side[0]}`).join(' ')).toBe(
-      'wb ws tb ts tb ts tb ts tb ts',
+    // B S B S …: one warm-up each, then pairs, alternating. A pair disturbed by other work on the
+    // CPU (the other test worker) is discarded and timed again, so there may be more than four;
+    // four are used (all of them when the host was too busy and the CPU-time fallback counted).
+    const order = m.runs.map((r) => `${r.kind[0]}${r.side[0]}`).join(' ');
+    expect(order).toMatch(/^wb ws( tb ts)+$/);
+    const used = m.runs.filter(
+      (r) => r.kind === 'timed' && (!r.discarded || m.estimate!.basis === 'cpu-time'),
     );
     expect(m.runs.every((r) => r.correct)).toBe(true);
-    expect(m.estimate!.pairs).toBe(4);
+    expect(m.estimate!.pairs).toBe(used.length / 2);
+    if (m.estimate!.basis === 'wall-time') expect(m.estimate!.pairs).toBe(4);
     expect(m.estimate!.ciLow).toBeLessThanOrEqual(m.estimate!.speedup);
     expect(m.estimate!.ciHigh).toBeGreaterThanOrEqual(m.estimate!.speedup);
     expect(m.runs[0]!.stats.maxRssBytes).toBeGreaterThan(0);
