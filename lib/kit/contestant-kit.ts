@@ -13,7 +13,12 @@ import type { Manifest } from '../../contracts';
 import { loadEdgeCases } from '../challenge/edge-cases';
 import type { Challenge } from '../challenge/load-manifest';
 import { REPO_ROOT } from '../config/env';
-import { contestantWorkflow, kitArchiveName, workflowMarkdown, type KitArchiveFormat } from './workflow';
+import {
+  contestantWorkflow,
+  kitArchiveName,
+  workflowMarkdown,
+  type KitArchiveFormat,
+} from './workflow';
 
 /** The kit's generic files (the same for every challenge), with their place in the kit. */
 const KIT_FILES_DIR = path.join(REPO_ROOT, 'lib', 'kit', 'files');
@@ -128,7 +133,10 @@ export async function kitEntries(challenge: Challenge, options: KitOptions): Pro
   };
   const readme = await readFile(path.join(challenge.dir, challenge.manifest.readme), 'utf8');
   add('README.md', Buffer.from(kitReadme(challenge, options.server, readme)));
-  add('.gitignore', Buffer.from('# The kit: build folders and patches stay out of the patch.\nbuild*/\n*.patch\n'));
+  add(
+    '.gitignore',
+    Buffer.from('# The kit: build folders and patches stay out of the patch.\nbuild*/\n*.patch\n'),
+  );
   for (const file of await filesUnder(challenge.templateDir)) {
     const bytes = await readFile(path.join(challenge.templateDir, file));
     add(file, bytes);
@@ -154,13 +162,22 @@ function entriesDigest(entries: KitEntry[], format: KitArchiveFormat): string {
   const hash = createHash('sha256').update(`kit-archive-1\0${format}\0`);
   for (const e of entries) {
     hash.update(`${e.path}\0`);
-    hash.update(Buffer.isBuffer(e.content) ? createHash('sha256').update(e.content).digest('hex') : e.content.sha256);
+    hash.update(
+      Buffer.isBuffer(e.content)
+        ? createHash('sha256').update(e.content).digest('hex')
+        : e.content.sha256,
+    );
     hash.update('\0');
   }
   return hash.digest('hex').slice(0, 24);
 }
 
-async function writeArchive(entries: KitEntry[], slug: string, format: KitArchiveFormat, file: string): Promise<void> {
+async function writeArchive(
+  entries: KitEntry[],
+  slug: string,
+  format: KitArchiveFormat,
+  file: string,
+): Promise<void> {
   const archive =
     format === 'zip'
       ? new ZipArchive({ zlib: { level: 6 } })

@@ -69,7 +69,7 @@ export function contestantWorkflow({ slug, server: rawServer }: WorkflowOptions)
       text:
         'Linux: CMake 3.16+ and a C++17 compiler (the Linux target uses clang++). Windows: in a ' +
         'Developer PowerShell for Visual Studio, `cmake -B build -G Ninja -DCMAKE_CXX_COMPILER=clang-cl` ' +
-        "(or cl). Your solution goes in the `#ifdef SOLUTION` branch; until it defines the function, " +
+        '(or cl). Your solution goes in the `#ifdef SOLUTION` branch; until it defines the function, ' +
         'the solution does not link.',
       commands: ['cmake -B build && cmake --build build'],
     },
@@ -102,7 +102,7 @@ export function contestantWorkflow({ slug, server: rawServer }: WorkflowOptions)
       title: 'Judge it locally, exactly as the server does',
       text:
         'Sandboxed build, the tests, alternating timed runs and the speedup with its 95% interval, ' +
-        "on this machine (Linux with bubblewrap). Where the sandbox is missing it says so and refuses.",
+        'on this machine (Linux with bubblewrap). Where the sandbox is missing it says so and refuses.',
       commands: [`perfjudge judge --challenge ${slug} --patch my.patch`],
     },
     {

@@ -38,8 +38,8 @@ foreach(case IN LISTS cases)
   if(NOT run_ok)
     set(problem "${run_problem}")
   else()
-    execute_process(COMMAND "${KIT_DIFF}" "${KIT_ROOT}/tests/${name}.expected" "${out_dir}/${name}.out"
-                    RESULT_VARIABLE same OUTPUT_VARIABLE problem)
+    execute_process(COMMAND ${KIT_EMULATOR} "${KIT_DIFF}" "${KIT_ROOT}/tests/${name}.expected" "${out_dir}/${name}.out"
+                    RESULT_VARIABLE same OUTPUT_VARIABLE problem ERROR_VARIABLE diff_errors)
     if(same EQUAL 0)
       math(EXPR passed "${passed} + 1")
       continue()
@@ -77,8 +77,8 @@ if(PROGRAM STREQUAL "solution")
     set(public_ok FALSE)
     message("public input fails: ${run_problem}")
   else()
-    execute_process(COMMAND "${KIT_DIFF}" "${out_dir}/public-input.baseline.out" "${out_dir}/public-input.out"
-                    RESULT_VARIABLE same OUTPUT_VARIABLE problem)
+    execute_process(COMMAND ${KIT_EMULATOR} "${KIT_DIFF}" "${out_dir}/public-input.baseline.out" "${out_dir}/public-input.out"
+                    RESULT_VARIABLE same OUTPUT_VARIABLE problem ERROR_VARIABLE diff_errors)
     if(NOT same EQUAL 0)
       set(public_ok FALSE)
       message("public input fails (expected: the baseline's output)\n  ${problem}")

@@ -60,8 +60,8 @@ message("timing on ${input}: one warm-up each, then ${RUNS} pairs, baseline firs
 kit_time(baseline "${KIT_BASELINE}")
 kit_time(solution "${KIT_SOLUTION}")
 # A speedup of a wrong answer means nothing.
-execute_process(COMMAND "${KIT_DIFF}" "${out_dir}/baseline.out" "${out_dir}/solution.out"
-                RESULT_VARIABLE same OUTPUT_VARIABLE problem)
+execute_process(COMMAND ${KIT_EMULATOR} "${KIT_DIFF}" "${out_dir}/baseline.out" "${out_dir}/solution.out"
+                RESULT_VARIABLE same OUTPUT_VARIABLE problem ERROR_VARIABLE diff_errors)
 if(NOT same EQUAL 0)
   kit_fail("your output differs from the baseline's on ${input}, so it is not timed:\n  ${problem}")
 endif()
