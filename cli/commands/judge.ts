@@ -14,7 +14,7 @@ import { challengeSecret, env } from '../../lib/config/env';
 import { cpuVendor } from '../../runner/host/fingerprint';
 import { formatReport } from '../../runner/judge/format-report';
 import { judge } from '../../runner/judge/judge';
-import { createSandbox } from '../../runner/sandbox';
+import { createSandbox, SandboxUnavailableError, type Sandbox } from '../../runner/sandbox';
 import { pickTarget, resolveChallenge } from '../challenge-args';
 import { intOption, sizeOption } from '../option-values';
 import { UsageError } from '../usage-error';
@@ -118,11 +118,12 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
         ? { maxPairs, minPairs: Math.min(manifest.runPolicy.minPairs, maxPairs) }
         : {};
 
+      const sandbox = await workingSandbox();
       const result = await judge({
         challenge,
         target,
         patchText,
-        sandbox: createSandbox(env().PERFJUDGE_SANDBOX),
+        sandbox,
         dataDir: env().PERFJUDGE_DATA_DIR,
         benchmark: {
           seed: secretSeed ?? `local-${manifest.slug}-benchmark`,
@@ -148,6 +149,22 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
         );
       setExitCode(result.verdict === 'ACCEPTED' ? 0 : isContestantFault(result.verdict) ? 1 : 2);
     });
+}
+
+/** The sandbox, checked before anything else: without it this machine does not judge at all. */
+async function workingSandbox(): Promise<Sandbox> {
+  const sandbox = createSandbox(env().PERFJUDGE_SANDBOX);
+  try {
+    await sandbox.check();
+  } catch (error) {
+    if (!(error instanceof SandboxUnavailableError)) throw error;
+    throw new UsageError(
+      `this machine cannot judge: ${error.message}\n` +
+        'The judge builds and runs patches only inside its sandbox, never unsandboxed. ' +
+        '`perfjudge doctor` says what is missing and how to get it.',
+    );
+  }
+  return sandbox;
 }
 
 async function readStdin(): Promise<Buffer> {

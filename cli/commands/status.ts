@@ -21,8 +21,11 @@ export function registerStatusCommand(program: Command, setExitCode: SetExitCode
     .command('status')
     .description(
       "Print a submission's state: each target's stage while it is judged, then its verdict and speedup.\n" +
-        `  perfjudge status --server https://contest.example.org --token-file ${TOKEN_FILE} ID\n` +
         "Exit code: 0 printed (with --wait: ACCEPTED), 1 with --wait a verdict that is the patch's fault, 2 otherwise.",
+    )
+    .addHelpText(
+      'after',
+      `\nExample:\n  perfjudge status --server https://contest.example.org --token-file ${TOKEN_FILE} --wait ID\n`,
     )
     .argument('<id>', 'the submission id (perfjudge submit prints it)')
     .requiredOption('--server <url>', 'the platform, e.g. https://contest.example.org')

@@ -50,6 +50,10 @@ export function registerSubmitCommand(program: Command, setExitCode: SetExitCode
         'Exit code: 0 accepted for judging, 1 rejected by the server (the reason is printed), 2 otherwise;\n' +
         "with --wait: 0 ACCEPTED, 1 a verdict that is the patch's fault, 2 otherwise.",
     )
+    .addHelpText(
+      'after',
+      `\nExample:\n  ${submitCommand('https://contest.example.org', 'wordcount')}\n`,
+    )
     .argument('<file>', 'the patch; - reads standard input')
     .requiredOption('--server <url>', 'the platform, e.g. https://contest.example.org')
     .option('--token <token>', 'your API token (visible to other local users in the process list)')

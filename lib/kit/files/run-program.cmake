@@ -7,8 +7,10 @@ function(kit_fail)
   message(FATAL_ERROR "${text}")
 endfunction()
 
-# Builds (so nothing stale is ever checked or timed) and reads build/kit-paths.cmake.
+# Builds the programs a script runs (so nothing stale is ever checked or timed: every one by
+# default, `baseline` alone when only it runs) and reads build/kit-paths.cmake.
 macro(kit_prepare)
+  set(kit_targets ${ARGN})
   if(NOT DEFINED BUILD)
     set(BUILD build)
   endif()
@@ -17,7 +19,12 @@ macro(kit_prepare)
     kit_fail("no build folder ${KIT_BUILD}: run `cmake -B build` in ${KIT_ROOT} first")
   endif()
   # Quiet when it works; the whole log when it does not.
-  execute_process(COMMAND "${CMAKE_COMMAND}" --build "${KIT_BUILD}" RESULT_VARIABLE built
+  if(kit_targets)
+    set(kit_build_args --target ${kit_targets})
+  else()
+    set(kit_build_args "")
+  endif()
+  execute_process(COMMAND "${CMAKE_COMMAND}" --build "${KIT_BUILD}" ${kit_build_args} RESULT_VARIABLE built
                   OUTPUT_VARIABLE build_log ERROR_VARIABLE build_log)
   if(NOT built EQUAL 0)
     message("${build_log}")
