@@ -157,9 +157,13 @@ async function workingSandbox(): Promise<Sandbox> {
   try {
     await sandbox.check();
   } catch (error) {
-    if (!(error instanceof SandboxUnavailableError)) throw error;
+    // Whatever stops the self-test (no bwrap, no user namespaces, a binary it cannot run).
+    const why =
+      error instanceof SandboxUnavailableError
+        ? error.message
+        : `the sandbox does not start (${(error as Error).message})`;
     throw new UsageError(
-      `this machine cannot judge: ${error.message}\n` +
+      `this machine cannot judge: ${why}\n` +
         'The judge builds and runs patches only inside its sandbox, never unsandboxed. ' +
         '`perfjudge doctor` says what is missing and how to get it.',
     );
