@@ -2,7 +2,7 @@
 // into an empty folder outside the repository, built with CMake, `check` passing for the baseline
 // copied into the SOLUTION branch and failing with the first differing lines for a wrong solution,
 // `time`, a patch made with `git diff`, the packed CLI installed from the platform into another
-// empty folder, the patch judged with it and submitted with `--wait` to the verdict.
+// empty folder (and run with `npx <URL>`), the patch judged with it and submitted with `--wait` to the verdict.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile, chmod } from 'node:fs/promises';
 import os from 'node:os';
@@ -133,6 +133,16 @@ test('from the challenge page to a verdict with the kit and the packed CLI only'
   );
   expect(install.code, install.output).toBe(0);
   const perfjudge = path.join(cliDir, 'node_modules/.bin/perfjudge');
+  // `npx <URL>` runs it without installing, from yet another empty folder.
+  const npxDir = path.join(outside, 'npx');
+  await mkdir(npxDir);
+  const viaNpx = await run(
+    'npx',
+    ['--yes', `${server}${CLI_PACKAGE_PATH}`, 'status', '--help'],
+    npxDir,
+  );
+  expect(viaNpx.code, viaNpx.output).toBe(0);
+  expect(viaNpx.output).toContain('Usage: perfjudge status');
   const cliEnv = {
     PERFJUDGE_DATA_DIR: path.join(outside, 'cli-data'),
     // A lock of its own: the platform's runners hold theirs while they judge.
