@@ -2,7 +2,8 @@
 // into an empty folder outside the repository, built with CMake, `check` passing for the baseline
 // copied into the SOLUTION branch and failing with the first differing lines for a wrong solution,
 // `time`, a patch made with `git diff`, the packed CLI installed from the platform into another
-// empty folder (and run with `npx <URL>`), the patch judged with it and submitted with `--wait` to the verdict.
+// empty folder (and run with `npx <URL>`), the patch judged with it and submitted with `--wait`
+// to the verdict.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile, chmod } from 'node:fs/promises';
 import os from 'node:os';
