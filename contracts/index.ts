@@ -6,3 +6,4 @@ export * from './judging';
 export * from './jobs';
 export * from './job-helper-report';
 export * from './portability';
+export * from './host-report';

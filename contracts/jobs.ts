@@ -2,6 +2,7 @@
 // publish about themselves. Producers (app, reconciler) and consumers (runner, scorer) both parse
 // these, so a malformed message fails at once instead of travelling.
 import { z } from 'zod';
+import { hostReportSchema } from './host-report';
 import { judgingResultSchema, progressEventSchema } from './judging';
 import { targetIdSchema, type TargetId } from './manifest';
 
@@ -92,5 +93,7 @@ export const runnerHeartbeatSchema = z.strictObject({
   currentJob: z
     .strictObject({ judgingId: z.string(), round: z.number().int(), since: z.iso.datetime() })
     .nullable(),
+  /** The host report measured at start-up (noise, timing and memory checks); absent until done. */
+  hostReport: hostReportSchema.optional(),
 });
 export type RunnerHeartbeat = z.infer<typeof runnerHeartbeatSchema>;

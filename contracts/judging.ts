@@ -197,6 +197,11 @@ export const hostFingerprintSchema = z.object({
   perfVersion: z.string().nullable().default(null),
   /** Whether perf can count hardware events (cycles, instructions) on this host. */
   hardwareCounters: z.boolean().default(false),
+  /**
+   * How this host differs from the host conditions of the benchmark definition (the manifest's
+   * `host`: THP mode, huge page pool); any difference makes the result development mode.
+   */
+  hostDifferences: z.array(z.string()).default([]),
   /** The runner's hardware does not match the target: results are for development only. */
   devMode: z.boolean(),
   /** The target's OS is emulated (Windows under Wine): timings are not comparable to native. */

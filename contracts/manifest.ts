@@ -97,6 +97,45 @@ export const scoringSchema = z.strictObject({
   description: z.string().optional(),
 });
 
+/** Transparent huge pages modes (/sys/kernel/mm/transparent_hugepage/enabled). */
+export const THP_MODES = ['always', 'madvise', 'never'] as const;
+export type ThpMode = (typeof THP_MODES)[number];
+/** The huge page size of the reserved pool the manifest describes (x86-64's 2 MiB pages). */
+export const HUGE_PAGE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * What a judge host provides for memory: part of the benchmark definition, because a solution that
+ * maps huge pages runs (or dies) differently with another setting. Runners check it before judging
+ * on Linux hosts (the linux targets, and windows-amd emulated under Wine); the statement tells
+ * contestants (lib/challenge/host-conditions.ts says it in words).
+ */
+export const hostMemorySchema = z.strictObject({
+  /** The transparent huge pages mode the host runs with. */
+  transparentHugePages: z.enum(THP_MODES),
+  /**
+   * The reserved pool of 2 MiB huge pages (`vm.nr_hugepages`, what `MAP_HUGETLB` draws from):
+   * `none` (such an mmap fails with ENOMEM), or the pool's size ("1GiB", a multiple of 2 MiB).
+   */
+  hugePages: z.union([
+    z.literal('none'),
+    byteSizeSchema.refine((b) => b > 0 && b % HUGE_PAGE_BYTES === 0, {
+      message: 'must be "none" or a positive multiple of 2MiB (for example "1GiB")',
+    }),
+  ]),
+});
+export type HostMemory = z.infer<typeof hostMemorySchema>;
+
+export const hostConditionsSchema = z.strictObject({ memory: hostMemorySchema });
+export type HostConditions = z.infer<typeof hostConditionsSchema>;
+
+/** The macros a toolchain's flags define (-DNAME, /DNAME, -DNAME=value), for the symmetry rule. */
+export function definedMacros(toolchain: Toolchain): string[] {
+  const names = toolchain.flags
+    .map((f) => /^[-/]D([A-Za-z_][A-Za-z0-9_]*)/.exec(f)?.[1])
+    .filter((n): n is string => n !== undefined);
+  return [...new Set(names)].sort();
+}
+
 export const manifestSchema = z
   .strictObject({
     slug: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be kebab-case'),
@@ -133,8 +172,25 @@ export const manifestSchema = z
     scoring: scoringSchema,
     quota: z.strictObject({ submissionsPerHour: z.number().int().positive() }),
     deadline: z.iso.datetime({ offset: true }).optional(),
+    /** What every judge host provides (memory: THP mode, huge page pool); checked by runners. */
+    host: hostConditionsSchema.optional(),
   })
   .superRefine((m, ctx) => {
+    // A macro such as NDEBUG defined on one target only makes an assert decide a verdict there only.
+    const defined = Object.entries(m.targets).map(
+      ([id, t]) => [id, definedMacros(t.toolchain)] as const,
+    );
+    const [firstId, firstMacros] = defined[0] ?? ['', []];
+    for (const [id, macros] of defined.slice(1)) {
+      if (macros.join(' ') !== firstMacros.join(' '))
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            `targets ${firstId} and ${id} define different macros (${firstMacros.join(', ') || 'none'} ` +
+            `vs ${macros.join(', ') || 'none'}): build flags must be symmetric across targets`,
+          path: ['targets', id, 'toolchain', 'flags'],
+        });
+    }
     const ids = m.tests.groups.map((g) => g.id);
     ids.forEach((id, i) => {
       if (ids.indexOf(id) !== i)

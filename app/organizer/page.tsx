@@ -8,6 +8,7 @@ import { formatCount, formatDate } from '../../lib/web/format';
 import { getOrganizerStatus } from '../../lib/web/organizer-status';
 import { requireOrganizer } from '../../lib/web/session';
 import { ConsoleNav } from './_components/console-nav';
+import { RunnerHostReport } from './_components/runner-host-report';
 
 export const metadata: Metadata = { title: 'Organizer console' };
 
@@ -93,6 +94,7 @@ export default async function OrganizerPage() {
                     <th>CPU</th>
                     <th>Labels</th>
                     <th>Current job</th>
+                    <th>Host report</th>
                     <th className="num">Last heartbeat</th>
                   </tr>
                 </thead>
@@ -141,6 +143,9 @@ export default async function OrganizerPage() {
                             round {r.currentJob.round}, since {formatDate(r.currentJob.since)}
                           </div>
                         )}
+                      </td>
+                      <td>
+                        <RunnerHostReport report={r.hostReport} />
                       </td>
                       <td className="num">{r.ageSeconds} s ago</td>
                     </tr>

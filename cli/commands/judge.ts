@@ -12,6 +12,7 @@ import {
 } from '../../contracts';
 import { challengeSecret, env } from '../../lib/config/env';
 import { cpuVendor } from '../../runner/host/fingerprint';
+import { checkHostMemory } from '../../runner/host/memory';
 import { formatReport } from '../../runner/judge/format-report';
 import { judge } from '../../runner/judge/judge';
 import { createSandbox, SandboxUnavailableError, type Sandbox } from '../../runner/sandbox';
@@ -86,7 +87,7 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
     .option('--json <file>', "also write the typed result (the queue's result schema) as JSON")
     .option(
       '--strict-host',
-      'refuse to judge when this host does not match the target (default: label the result dev mode)',
+      'refuse to judge when this host does not match the target or its memory conditions (default: label the result dev mode)',
     )
     .option('-q, --quiet', 'no progress output')
     .action(async (opts: JudgeCliOptions) => {
@@ -113,6 +114,11 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
           `this host does not match target ${target} (${targetSpec.os}, ${targetSpec.cpuVendor})`,
         );
       }
+      const memoryDifferences = await checkHostMemory(manifest.host?.memory);
+      if (memoryDifferences.length && opts.strictHost)
+        throw new UsageError(
+          `this host's memory differs from the benchmark definition: ${memoryDifferences.join('; ')}`,
+        );
       const secretSeed = challengeSecret(manifest.inputs.benchmark.seedEnv);
       const runPolicy: Partial<RunPolicy> = maxPairs
         ? { maxPairs, minPairs: Math.min(manifest.runPolicy.minPairs, maxPairs) }

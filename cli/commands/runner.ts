@@ -36,6 +36,8 @@ interface RunnerCliOptions {
   publicSize?: string;
   runs?: string;
   deterministic: boolean;
+  /** commander's negation of --no-host-report. */
+  hostReport: boolean;
 }
 
 export function registerRunnerCommand(program: Command, setExitCode: SetExitCode): void {
@@ -101,6 +103,10 @@ export function registerRunnerCommand(program: Command, setExitCode: SetExitCode
     .option('--public-size <size>', 'development: public input size instead of the manifest’s')
     .option('--runs <n>', 'development: most timed pairs instead of the manifest’s maxPairs')
     .option('--no-deterministic', 'development: skip the cachegrind (deterministic mode) runs')
+    .option(
+      '--no-host-report',
+      "skip the start-up host report (the baseline's noise on the judge's CPU, timing settings) in the heartbeat",
+    )
     .action(async (opts: RunnerCliOptions) => {
       if (intOption(opts.concurrency, '--concurrency', 1) !== 1)
         throw new UsageError(
@@ -140,6 +146,7 @@ export function registerRunnerCommand(program: Command, setExitCode: SetExitCode
           ...(publicBytes !== undefined ? { publicBytes } : {}),
           ...(maxPairs !== undefined ? { maxPairs } : {}),
           ...(opts.deterministic ? {} : { deterministic: false }),
+          hostReport: opts.hostReport,
         });
       } catch (error) {
         if (error instanceof RunnerConfigError) throw new UsageError(error.message);

@@ -3,7 +3,8 @@
 import 'server-only';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { formatByteSize } from '../../contracts';
+import { formatByteSize, type HostMemory } from '../../contracts';
+import { describeHostMemory } from '../challenge/host-conditions';
 import { loadChallenge } from '../challenge/load-manifest';
 import { db } from '../db/client';
 import { getContest } from '../db/get-contest';
@@ -29,6 +30,16 @@ export interface ChallengePageData {
   workflow: WorkflowStep[];
   publicInput: { size: string; seed: string; command: string };
   scoring: string;
+}
+
+/** What every judge host provides for memory, as the manifest states it (runners check it). */
+function hostMemoryLimits(memory: HostMemory | undefined): { label: string; value: string }[] {
+  if (!memory) return [];
+  const said = describeHostMemory(memory);
+  return [
+    { label: 'Transparent huge pages', value: said.transparentHugePages },
+    { label: 'Huge page pool (MAP_HUGETLB)', value: said.hugePages },
+  ];
 }
 
 export async function challengePageData(slug: string): Promise<ChallengePageData> {
@@ -63,6 +74,7 @@ export async function challengePageData(slug: string): Promise<ChallengePageData
       { label: 'Output', value: formatByteSize(l.outputBytes) },
       { label: 'Patch size', value: formatByteSize(l.patchBytes) },
       { label: 'Processes', value: String(l.processes) },
+      ...hostMemoryLimits(manifest.host?.memory),
     ],
     downloads: {
       tarGz: archiveName(slug, 'tar.gz'),

@@ -39,6 +39,11 @@ async function turboState(): Promise<string | null> {
   return null;
 }
 
+/** The CPU timed runs are pinned to: the runner's setting, the manifest's, else the last CPU. */
+export function judgeCpu(policyCpu: number | undefined, cpu?: number): number {
+  return cpu ?? policyCpu ?? Math.max(0, os.cpus().length - 1);
+}
+
 export interface FingerprintOptions {
   cxx: string;
   sandbox: string;
@@ -104,6 +109,7 @@ export async function hostFingerprint(options: FingerprintOptions): Promise<Host
     thp: selectedSetting(await readText('/sys/kernel/mm/transparent_hugepage/enabled')),
     perfVersion: perf.version,
     hardwareCounters: perf.hardware,
+    hostDifferences: [],
     devMode: options.devMode ?? false,
     emulated: options.emulated ?? false,
   };

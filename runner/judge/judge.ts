@@ -12,6 +12,7 @@ import type {
   TestCaseResult,
 } from '../../contracts';
 import { emptyStages } from '../../contracts';
+import { hugePageHint } from '../../lib/challenge/host-conditions';
 import type { Challenge } from '../../lib/challenge/load-manifest';
 import { cachedBuild, buildChallengeTree, type BuildResult } from '../build';
 import {
@@ -19,7 +20,9 @@ import {
   cpuVendor,
   hostConditionWarnings,
   hostFingerprint,
+  judgeCpu,
 } from '../host/fingerprint';
+import { checkHostMemory } from '../host/memory';
 import { intakePatch } from '../intake';
 import type { Sandbox } from '../sandbox/sandbox';
 import { createTargetPlatform, type TargetPlatform } from '../windows/target-platform';
@@ -71,6 +74,8 @@ export interface JudgeOptions {
   signal?: AbortSignal;
   /** Parent of the per-judging work directory (default: the OS temp dir). */
   workRoot?: string;
+  /** Where /proc and /sys are read for the host's memory conditions (tests: recorded files). */
+  hostRoot?: string;
 }
 
 export async function judge(options: JudgeOptions): Promise<JudgingResult> {
@@ -92,7 +97,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
   };
 
   const policy: RunPolicy = { ...manifest.runPolicy, ...options.runPolicy };
-  const cpu = options.cpu ?? policy.cpu ?? Math.max(0, os.cpus().length - 1);
+  const cpu = judgeCpu(policy.cpu, options.cpu);
   let platform: TargetPlatform | null = options.platform ?? null;
   let platformError: string | null = null;
   if (!platform && targetSpec) {
@@ -108,7 +113,11 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     }
   }
   // An emulated target is never the target's hardware: always labelled development mode too.
-  const devMode = (options.devMode ?? false) || platform?.mode === 'emulated';
+  const requestedDevMode = (options.devMode ?? false) || platform?.mode === 'emulated';
+  // A host whose memory differs from the benchmark definition's (THP, huge page pool) measures
+  // something else: its results are labelled (the runner refuses such a host at start-up).
+  const hostDifferences = await checkHostMemory(manifest.host?.memory, options.hostRoot);
+  const devMode = requestedDevMode || hostDifferences.length > 0;
   const host = await hostFingerprint({
     cxx: platform?.toolchain.cxx ?? targetSpec?.toolchain.cxx ?? 'c++',
     sandbox: platform?.sandboxLabel ?? options.sandbox.kind,
@@ -116,6 +125,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     devMode,
     emulated: platform?.mode === 'emulated',
   });
+  host.hostDifferences = hostDifferences;
   if (platform?.osLabel) host.os = platform.osLabel;
   const result: JudgingResult = {
     schemaVersion: 1,
@@ -147,6 +157,8 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
   }
   const boxDir = path.join(workDir, 'box');
   await mkdir(boxDir);
+  // Said to a contestant whose patch maps MAP_HUGETLB pages on hosts without a pool.
+  let hugePageNote: string | null = null;
   let stage: Stage = 'intake';
   let stageStart = performance.now();
   const enter = (next: Stage) => {
@@ -159,7 +171,11 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     if (!targetSpec) throw new JudgeError(`challenge ${manifest.slug} has no target ${target}`);
     if (!platform) throw new JudgeError(platformError ?? `no platform adapter for ${target}`);
     warnings.push(...platform.notes);
-    if (devMode) {
+    if (hostDifferences.length)
+      warnings.push(
+        `development mode: this host differs from the benchmark definition: ${hostDifferences.join('; ')}`,
+      );
+    if (requestedDevMode) {
       warnings.push(
         `development mode: this host (${host.cpuVendor}, ${host.os}) does not match target ${target} ` +
           `(${targetSpec.cpuVendor}, ${targetSpec.os}); timings are not the target's`,
@@ -190,6 +206,8 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
         : `patch rejected: ${intake.message}`,
     );
     if (!intake.ok) return result;
+    hugePageNote = hugePageHint(options.patchText.toString(), manifest.host?.memory);
+    if (hugePageNote) warnings.push(hugePageNote);
     checkCancelled();
 
     // 2. Build: the baseline from the pristine template (trusted, cached), the solution in the sandbox.
@@ -376,7 +394,10 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     enter('report');
     const decision = decideVerdict(facts);
     result.verdict = decision.verdict;
-    result.message = decision.reason;
+    result.message =
+      hugePageNote && decision.verdict === 'RUNTIME_ERROR'
+        ? `${decision.reason} (${hugePageNote})`
+        : decision.reason;
     warnings.push(...decision.warnings);
     const finished = new Date();
     result.finishedAt = finished.toISOString();

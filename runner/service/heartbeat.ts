@@ -1,7 +1,7 @@
 // Runner heartbeats: every few seconds a runner writes `<prefix>:runner:<id>` with a short TTL, so
 // organizers and the scorer's health check see which runners are alive and what each is judging.
 import type { Redis } from 'ioredis';
-import { runnerHeartbeatSchema, type RunnerHeartbeat } from '../../contracts';
+import { runnerHeartbeatSchema, type HostReport, type RunnerHeartbeat } from '../../contracts';
 
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 /** Four missed beats: a runner stuck this long (or killed) drops out of the list by itself. */
@@ -16,8 +16,8 @@ export type CurrentJob = RunnerHeartbeat['currentJob'];
 export interface HeartbeatOptions {
   redis: Redis;
   prefix: string;
-  /** Everything but seenAt and currentJob, which the heartbeat fills in. */
-  runner: Omit<RunnerHeartbeat, 'seenAt' | 'currentJob'>;
+  /** Everything but seenAt, currentJob and hostReport, which the heartbeat fills in. */
+  runner: Omit<RunnerHeartbeat, 'seenAt' | 'currentJob' | 'hostReport'>;
   intervalMs?: number;
   ttlSeconds?: number;
   onError?: (error: Error) => void;
@@ -25,6 +25,8 @@ export interface HeartbeatOptions {
 
 export interface Heartbeat {
   setCurrentJob(job: CurrentJob): void;
+  /** The host report measured at start-up (runner/service/host-probe.ts), sent with every beat. */
+  setHostReport(report: HostReport): void;
   /** Stops beating and deletes the key: a runner that shut down is gone at once, not after the TTL. */
   stop(): Promise<void>;
 }
@@ -33,6 +35,7 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
   const key = runnerKey(options.prefix, options.runner.runnerId);
   const ttl = options.ttlSeconds ?? HEARTBEAT_TTL_SECONDS;
   let currentJob: CurrentJob = null;
+  let hostReport: HostReport | undefined;
   let stopped = false;
   let inFlight: Promise<unknown> = Promise.resolve();
 
@@ -42,6 +45,7 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
       ...options.runner,
       seenAt: new Date().toISOString(),
       currentJob,
+      ...(hostReport ? { hostReport } : {}),
     });
     inFlight = options.redis
       .set(key, JSON.stringify(value), 'EX', ttl)
@@ -53,6 +57,10 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
   return {
     setCurrentJob(job) {
       currentJob = job;
+      beat();
+    },
+    setHostReport(report) {
+      hostReport = report;
       beat();
     },
     async stop() {

@@ -15,12 +15,14 @@ import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../../lib/challen
 import { challengeSecret } from '../../lib/config/env';
 import { createWorkerConnection } from '../../lib/queue/connection';
 import { cpuVendor, hostFingerprint } from '../host/fingerprint';
+import { checkHostMemory } from '../host/memory';
 import type { Sandbox } from '../sandbox/sandbox';
 import { wineVersion } from '../windows/wine-prefix';
 import { canCrossCompile } from '../windows/portability-check';
 import { WineSandbox } from '../windows/wine-sandbox';
 import { startHeartbeat, type CurrentJob, type Heartbeat } from './heartbeat';
 import { DEFAULT_HOST_LOCK_FILE } from './host-lock';
+import { startHostProbe } from './host-probe';
 import {
   CANCEL_LOCK_LOST,
   CANCEL_SHUTDOWN,
@@ -72,6 +74,10 @@ export interface RunnerServiceOptions {
   heartbeatIntervalMs?: number;
   secret?: (name: string) => string | undefined;
   log?: (line: string) => void;
+  /** Where /proc and /sys are read for the host conditions check (tests: recorded files). */
+  hostRoot?: string;
+  /** Measure the host report (noise, timing settings) at start-up into the heartbeat. */
+  hostReport?: boolean;
 }
 
 export interface RunnerService {
@@ -124,6 +130,27 @@ export async function challengesForTarget(target: TargetId): Promise<Challenge[]
     if (challenge?.manifest.targets[target]) found.push(challenge);
   }
   return found;
+}
+
+/**
+ * The manifests' host conditions (memory: THP, huge page pool) are part of the benchmark: a host
+ * that differs refuses to start, or in development mode says so (each judging labels its result).
+ */
+async function checkHostConditions(
+  challenges: Challenge[],
+  options: { devMode: boolean; log: (line: string) => void; root?: string },
+): Promise<void> {
+  const differences: string[] = [];
+  for (const c of challenges)
+    for (const d of await checkHostMemory(c.manifest.host?.memory, options.root))
+      differences.push(`${c.manifest.slug}: ${d}`);
+  if (!differences.length) return;
+  if (!options.devMode)
+    throw new RunnerConfigError(
+      `this host's memory is not what the benchmark definition says a judge host provides: ` +
+        `${differences.join('; ')}. Fix the host, or start with --dev-mode (results labelled).`,
+    );
+  options.log(`development mode: ${differences.join('; ')}`);
 }
 
 function defaultRunnerId(target: TargetId): string {
@@ -182,6 +209,11 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
     throw new RunnerConfigError(
       `${knobs.join(', ')} change what is measured: only allowed with --dev-mode, whose results are labelled`,
     );
+  await checkHostConditions(challenges, {
+    devMode,
+    log,
+    ...(options.hostRoot ? { root: options.hostRoot } : {}),
+  });
   if (!match.matches && !devMode)
     throw new RunnerConfigError(
       `this host (${match.hostOs}, ${match.hostVendor}) does not match target ${target} ` +
@@ -265,6 +297,20 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
     ...(options.heartbeatIntervalMs ? { intervalMs: options.heartbeatIntervalMs } : {}),
     onError: (error) => logRedis(`heartbeat: ${error.message}`),
   });
+  // The host's noise and timing conditions, measured once in the background (issue 12 item 7).
+  const hostProbe = options.hostReport
+    ? startHostProbe({
+        challenge: first,
+        sandbox: options.sandbox,
+        dataDir: options.dataDir,
+        ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
+        hostLockFile: options.hostLockFile ?? DEFAULT_HOST_LOCK_FILE,
+        owner: runnerId,
+        workRoot,
+        onReport: (report) => heartbeat.setHostReport(report),
+        log,
+      })
+    : null;
 
   let handingBack = false;
   const processor: JudgingProcessor = createJudgingProcessor({
@@ -357,6 +403,7 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
       } finally {
         clearTimeout(grace);
       }
+      await withTimeout(hostProbe?.stop() ?? Promise.resolve(), 5_000);
       await withTimeout(heartbeat.stop(), 5_000);
       if (connection.status === 'ready') await withTimeout(connection.quit(), 5_000);
       connection.disconnect();

@@ -24,6 +24,7 @@ const quietHost: HostFingerprint = {
   thp: 'madvise',
   perfVersion: 'perf version 6.1',
   hardwareCounters: true,
+  hostDifferences: [],
   devMode: false,
   emulated: false,
 };

@@ -18,10 +18,38 @@ describe('challenge manifest', () => {
       '-O3',
       '-march=native',
       '-std=c++17',
+      '-DNDEBUG',
     ]);
     expect(manifest.tests.groups.length).toBeGreaterThanOrEqual(6);
     expect(manifest.tests.groups.every((g) => g.required)).toBe(true);
     expect(manifest.scoring.formula).toBe('sum');
+  });
+
+  it('states the host memory conditions, a pool as a multiple of 2 MiB', async () => {
+    const { manifest } = await loadChallenge('wordcount');
+    expect(manifest.host).toEqual({
+      memory: { transparentHugePages: 'madvise', hugePages: 'none' },
+    });
+    const raw = await wordcountRaw();
+    const memory = (raw.host as { memory: Record<string, unknown> }).memory;
+    memory.hugePages = '1GiB';
+    expect(parseManifest(raw, 'test').host?.memory.hugePages).toBe(1024 ** 3);
+    memory.hugePages = '3MiB';
+    expect(() => parseManifest(raw, 'test')).toThrow(
+      /host\.memory\.hugePages: must be "none" or a positive multiple of 2MiB/,
+    );
+    memory.hugePages = 'none';
+    memory.transparentHugePages = 'sometimes';
+    expect(() => parseManifest(raw, 'test')).toThrow(/host\.memory\.transparentHugePages/);
+  });
+
+  it('refuses build flags that define different macros on different targets (NDEBUG on one only)', async () => {
+    const raw = await wordcountRaw();
+    const targets = raw.targets as Record<string, { toolchain: { flags: string[] } }>;
+    targets['linux-intel']!.toolchain.flags = ['-O3', '-march=native', '-std=c++17'];
+    expect(() => parseManifest(raw, 'test')).toThrow(
+      /targets\.linux-intel\.toolchain\.flags: targets windows-amd and linux-intel define different macros \(NDEBUG vs none\)|targets\.windows-amd\.toolchain\.flags: targets linux-intel and windows-amd define different macros \(none vs NDEBUG\)/,
+    );
   });
 
   it('names the field when a value is wrong', async () => {

@@ -86,6 +86,16 @@ describe('runner service import graph', () => {
     expect(relative(new Set(readers))).toEqual([]);
   });
 
+  it('perfjudge doctor (packed for contestants) reaches no database or web code either', async () => {
+    const { files, packages } = await importGraph(['cli/commands/doctor.ts']);
+    const names = relative(files);
+    expect(names).toContain('runner/host/noise-probe.ts');
+    expect(names.filter((f) => f.startsWith('lib/db/') || f.startsWith('app/'))).toEqual([]);
+    expect(
+      [...packages].filter((p) => DB_PACKAGE.test(p) || /^(next|react|bullmq|ioredis)/.test(p)),
+    ).toEqual([]);
+  });
+
   it('would notice: the database client does reach Prisma and pg', async () => {
     const { packages } = await importGraph(['lib/db/client.ts']);
     expect([...packages].filter((p) => DB_PACKAGE.test(p)).length).toBeGreaterThan(0);
