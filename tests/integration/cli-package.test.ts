@@ -83,7 +83,7 @@ it('holds one bundle, the helper sources and the challenges, and no dependencies
 it("offers the contestant's commands, not the platform's services", async () => {
   const help = await run(perfjudge, ['--help']);
   expect(help.code, help.output).toBe(0);
-  for (const command of ['judge', 'submit', 'status', 'gen', 'manifest', 'reference'])
+  for (const command of ['doctor', 'judge', 'submit', 'status', 'gen', 'manifest', 'reference'])
     expect(help.output).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
   for (const command of ['runner', 'scorer', 'reconcile'])
     expect(help.output).not.toMatch(new RegExp(`^  ${command}\\b`, 'm'));
