@@ -78,7 +78,7 @@ export function contestantWorkflow({ slug, server: rawServer }: WorkflowOptions)
       title: 'Check it',
       text:
         'Runs every edge case and the public input, byte for byte, and prints the first differing ' +
-        'lines. It builds first.',
+        'lines; it builds first. `cmake -DONLY=binary -P check.cmake` runs one group of cases.',
       commands: ['cmake -P check.cmake'],
     },
     {
