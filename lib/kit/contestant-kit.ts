@@ -195,6 +195,11 @@ async function writeArchive(
 }
 
 const building = new Map<string, Promise<string>>();
+/**
+ * Per process, the archive of a challenge version: collecting the entries (the edge cases expand to
+ * megabytes) takes seconds on a busy host, and a version's files do not change (bump it when they do).
+ */
+const byVersion = new Map<string, Promise<string>>();
 
 /** The kit archive's path on disk (under `<dataDir>/kits/`), built on first request. */
 export async function kitArchive(
@@ -202,6 +207,30 @@ export async function kitArchive(
   format: KitArchiveFormat,
   options: KitOptions & { dataDir: string },
 ): Promise<{ path: string; name: string; bytes: number }> {
+  const slug = challenge.manifest.slug;
+  const versionKey = [
+    challenge.dir,
+    challenge.manifest.version,
+    format,
+    options.server,
+    options.publicInput.sha256,
+    options.dataDir,
+  ].join('\0');
+  let pending = byVersion.get(versionKey);
+  if (!pending) {
+    pending = buildArchive(challenge, format, options);
+    byVersion.set(versionKey, pending);
+    pending.catch(() => byVersion.delete(versionKey));
+  }
+  const built = await pending;
+  return { path: built, name: kitArchiveName(slug, format), bytes: (await stat(built)).size };
+}
+
+async function buildArchive(
+  challenge: Challenge,
+  format: KitArchiveFormat,
+  options: KitOptions & { dataDir: string },
+): Promise<string> {
   const slug = challenge.manifest.slug;
   const entries = await kitEntries(challenge, options);
   const dir = path.join(options.dataDir, 'kits');
@@ -224,6 +253,5 @@ export async function kitArchive(
     building.set(file, pending);
     pending.catch(() => building.delete(file));
   }
-  const built = await pending;
-  return { path: built, name: kitArchiveName(slug, format), bytes: (await stat(built)).size };
+  return pending;
 }
