@@ -3,6 +3,7 @@ import type { Metadata } from 'next';
 import { env } from '../../lib/config/env';
 import { db } from '../../lib/db/client';
 import { listApiTokens } from '../../lib/db/list-api-tokens';
+import { listChallenges } from '../../lib/db/list-challenges';
 import { formatDate } from '../../lib/web/format';
 import { requireUser } from '../../lib/web/session';
 import { CreateTokenForm, RevokeTokenButton } from './token-forms';
@@ -13,6 +14,7 @@ export const metadata: Metadata = { title: 'Account' };
 export default async function AccountPage() {
   const user = await requireUser('/account');
   const tokens = await listApiTokens(db(), user.id);
+  const challenges = (await listChallenges(db())).map((c) => c.slug);
   const now = Date.now();
   return (
     <>
@@ -81,7 +83,7 @@ export default async function AccountPage() {
       </div>
       <div className="card">
         <h3 style={{ marginTop: 0 }}>New token</h3>
-        <CreateTokenForm server={env().PERFJUDGE_PUBLIC_URL} />
+        <CreateTokenForm server={env().PERFJUDGE_PUBLIC_URL} challenges={challenges} />
       </div>
     </>
   );

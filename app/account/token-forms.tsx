@@ -2,9 +2,10 @@
 // Create a token (shown once, with the command to use it) and revoke tokens.
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
+import { CLI_PACKAGE_PATH, submitCommand, TOKEN_FILE } from '../../lib/kit/workflow';
 import { createToken, revokeToken } from './actions';
 
-export function CreateTokenForm({ server }: { server: string }) {
+export function CreateTokenForm({ server, challenges }: { server: string; challenges: string[] }) {
   const router = useRouter();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
@@ -61,9 +62,16 @@ export function CreateTokenForm({ server }: { server: string }) {
           <pre className="wrap" data-testid="new-token">
             {token}
           </pre>
-          <p className="small">Use it from the command line:</p>
-          <pre className="wrap small">{`echo '${token}' > ~/.perfjudge-token && chmod 600 ~/.perfjudge-token
-npx perfjudge submit --server ${server} --token-file ~/.perfjudge-token my.patch`}</pre>
+          <p className="small">
+            Use it from the command line (install it with{' '}
+            <code>npm install -g {`${server}${CLI_PACKAGE_PATH}`}</code>):
+          </p>
+          <pre className="wrap small">
+            {[
+              `echo '${token}' > ${TOKEN_FILE} && chmod 600 ${TOKEN_FILE}`,
+              ...challenges.map((slug) => submitCommand(server, slug)),
+            ].join('\n')}
+          </pre>
         </div>
       )}
     </>

@@ -22,8 +22,8 @@ import {
   DEFAULT_HOST_LOCK_FILE,
   type HostLock,
 } from '../../runner/service/host-lock';
-import { createSandbox } from '../../runner/sandbox';
 import { checkChallengePackage } from '../../lib/challenge/challenge-package';
+import { createSandbox, SandboxUnavailableError, type Sandbox } from '../../runner/sandbox';
 import { pickTarget, resolveChallenge } from '../challenge-args';
 import { intOption, sizeOption } from '../option-values';
 import { UsageError } from '../usage-error';
@@ -158,12 +158,13 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
         ? { maxPairs, minPairs: Math.min(manifest.runPolicy.minPairs, maxPairs) }
         : {};
 
+      const sandbox = await workingSandbox();
       const lock = opts.hostLock ? await takeHostLock(opts.hostLock, opts.quiet ?? false) : null;
       const result = await judge({
         challenge,
         target,
         patchText,
-        sandbox: createSandbox(env().PERFJUDGE_SANDBOX),
+        sandbox,
         dataDir: env().PERFJUDGE_DATA_DIR,
         benchmark: {
           seed: secretSeed ?? `local-${manifest.slug}-benchmark`,
@@ -189,6 +190,26 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
         );
       setExitCode(result.verdict === 'ACCEPTED' ? 0 : isContestantFault(result.verdict) ? 1 : 2);
     });
+}
+
+/** The sandbox, checked before anything else: without it this machine does not judge at all. */
+async function workingSandbox(): Promise<Sandbox> {
+  const sandbox = createSandbox(env().PERFJUDGE_SANDBOX);
+  try {
+    await sandbox.check();
+  } catch (error) {
+    // Whatever stops the self-test (no bwrap, no user namespaces, a binary it cannot run).
+    const why =
+      error instanceof SandboxUnavailableError
+        ? error.message
+        : `the sandbox does not start (${(error as Error).message})`;
+    throw new UsageError(
+      `this machine cannot judge: ${why}\n` +
+        'The judge builds and runs patches only inside its sandbox, never unsandboxed. ' +
+        '`perfjudge doctor` says what is missing and how to get it.',
+    );
+  }
+  return sandbox;
 }
 
 async function readStdin(): Promise<Buffer> {

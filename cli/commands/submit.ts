@@ -1,17 +1,21 @@
-// `perfjudge submit --server URL --token TOKEN FILE`: sends a patch to a perfjudge server's API.
-// Exit 0 accepted for judging, 1 the server rejected the patch, 2 anything else (usage, network, auth).
+// `perfjudge submit --server URL --token-file FILE --challenge SLUG [--wait] PATCH`: sends a patch to
+// a perfjudge server's API, and with --wait follows its judging to the verdict.
+// Exit 0 accepted for judging (with --wait: ACCEPTED), 1 the server rejected the patch (with --wait:
+// a verdict that is the patch's fault), 2 anything else (usage, network, auth, judge error).
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { MAX_JOB_PATCH_BYTES } from '../../contracts';
 import { postSubmission, SubmitClientError } from '../../lib/submit/submit-client';
+import { submitCommand, TOKEN_FILE } from '../../lib/kit/workflow';
+import { readToken, type TokenOptions } from '../api-token';
+import { followToVerdict } from '../follow-submission';
 import { UsageError } from '../usage-error';
 import type { SetExitCode } from '.';
 
-interface SubmitCliOptions {
+interface SubmitCliOptions extends TokenOptions {
   server: string;
-  token?: string;
-  tokenFile?: string;
   challenge: string;
+  wait?: boolean;
   json?: boolean;
 }
 
@@ -37,33 +41,26 @@ async function readPatch(file: string): Promise<string> {
   return bytes.toString('utf8');
 }
 
-async function readToken(options: SubmitCliOptions): Promise<string> {
-  if (options.token && options.tokenFile)
-    throw new UsageError('give --token or --token-file, not both');
-  if (options.token) return options.token.trim();
-  if (options.tokenFile) {
-    try {
-      return (await readFile(options.tokenFile, 'utf8')).trim();
-    } catch (error) {
-      throw new UsageError(`cannot read ${options.tokenFile}: ${(error as Error).message}`);
-    }
-  }
-  throw new UsageError('an API token is needed: --token TOKEN or --token-file FILE');
-}
-
 export function registerSubmitCommand(program: Command, setExitCode: SetExitCode): void {
   program
     .command('submit')
     .description(
       'Submit a patch (git diff or git format-patch output) to a perfjudge server for judging.\n' +
-        'Exit code: 0 accepted for judging, 1 rejected by the server (the reason is printed), 2 otherwise.',
+        `  ${submitCommand('https://contest.example.org', 'wordcount')}\n` +
+        'Exit code: 0 accepted for judging, 1 rejected by the server (the reason is printed), 2 otherwise;\n' +
+        "with --wait: 0 ACCEPTED, 1 a verdict that is the patch's fault, 2 otherwise.",
+    )
+    .addHelpText(
+      'after',
+      `\nExample:\n  ${submitCommand('https://contest.example.org', 'wordcount')}\n`,
     )
     .argument('<file>', 'the patch; - reads standard input')
     .requiredOption('--server <url>', 'the platform, e.g. https://contest.example.org')
     .option('--token <token>', 'your API token (visible to other local users in the process list)')
-    .option('--token-file <file>', 'read the API token from this file instead')
+    .option('--token-file <file>', `read the API token from this file (e.g. ${TOKEN_FILE})`)
     .option('-c, --challenge <slug>', 'the challenge', 'wordcount')
-    .option('--json', "print the server's answer as JSON")
+    .option('--wait', 'follow the judging (a progress line per target) until the verdict')
+    .option('--json', "print the server's answer (with --wait: the final state) as JSON")
     .action(async (file: string, options: SubmitCliOptions) => {
       const token = await readToken(options);
       const patchText = await readPatch(file);
@@ -74,11 +71,26 @@ export function registerSubmitCommand(program: Command, setExitCode: SetExitCode
           challenge: options.challenge,
           patchText,
         });
+        const pageUrl =
+          accepted.url ?? new URL(`/submissions/${accepted.submissionId}`, options.server).href;
+        if (options.wait) {
+          process.stderr.write(`Submitted: ${accepted.submissionId}, following ${pageUrl}\n`);
+          setExitCode(
+            await followToVerdict({
+              server: options.server,
+              token,
+              submissionId: accepted.submissionId,
+              pageUrl,
+              ...(options.json ? { json: true } : {}),
+            }),
+          );
+          return;
+        }
         if (options.json) process.stdout.write(`${JSON.stringify(accepted)}\n`);
         else
           process.stdout.write(
             `Submitted: ${accepted.submissionId}${accepted.status ? ` (${accepted.status})` : ''}\n` +
-              (accepted.url ? `Follow it at ${accepted.url}\n` : ''),
+              `Follow it at ${pageUrl}, or: perfjudge status --server ${options.server} --token-file ${options.tokenFile ?? TOKEN_FILE} --wait ${accepted.submissionId}\n`,
           );
         setExitCode(0);
       } catch (error) {

@@ -1,54 +1,30 @@
-// What a contestant downloads from a challenge page: the template as .tar.gz or .zip (the files
-// they edit, plus the contestants' README), and the public small input, generated once and cached.
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { Readable } from 'node:stream';
-import { TarArchive, ZipArchive } from 'archiver';
+// What a contestant downloads from a challenge page: the contestant kit as .tar.gz or .zip
+// (lib/kit/contestant-kit.ts: template, harness, tests, public input, build and check scripts,
+// README), and the public small input on its own, generated once and cached.
 import type { Challenge } from '../challenge/load-manifest';
 import { env } from '../config/env';
+import { kitArchive } from '../kit/contestant-kit';
+import { kitArchiveName, type KitArchiveFormat } from '../kit/workflow';
 import { ensureInput, type GeneratedInput } from '../../runner/judge/inputs';
 
-export type ArchiveFormat = 'tar.gz' | 'zip';
+export type ArchiveFormat = KitArchiveFormat;
 
-async function filesUnder(dir: string, prefix = ''): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(path.join(dir, prefix), { withFileTypes: true })) {
-    const rel = path.posix.join(prefix, entry.name);
-    if (entry.isDirectory()) out.push(...(await filesUnder(dir, rel)));
-    else if (entry.isFile()) out.push(rel);
-  }
-  return out.sort();
-}
-
-/** `<slug>-template.<ext>`: one folder `<slug>/` holding the template files and README.md. */
+/** `<slug>-kit.<ext>`: one folder `<slug>/` holding the kit. */
 export function archiveName(slug: string, format: ArchiveFormat): string {
-  return `${slug}-template.${format}`;
+  return kitArchiveName(slug, format);
 }
 
-export async function templateArchive(
+/** The kit archive on disk, built on the first request for this content and server URL. */
+export async function kitArchiveFile(
   challenge: Challenge,
   format: ArchiveFormat,
-): Promise<ReadableStream<Uint8Array>> {
-  const slug = challenge.manifest.slug;
-  const archive =
-    format === 'zip'
-      ? new ZipArchive({ zlib: { level: 9 } })
-      : new TarArchive({ gzip: true, gzipOptions: { level: 9 } });
-  // Fixed dates, so the same template always gives the same archive bytes.
-  const date = new Date('2026-01-01T00:00:00Z');
-  for (const file of await filesUnder(challenge.templateDir))
-    archive.append(await readFile(path.join(challenge.templateDir, file)), {
-      name: `${slug}/${file}`,
-      date,
-      mode: 0o644,
-    });
-  archive.append(await readFile(path.join(challenge.dir, challenge.manifest.readme)), {
-    name: `${slug}/README.md`,
-    date,
-    mode: 0o644,
+): Promise<{ path: string; name: string; bytes: number }> {
+  const input = await publicInput(challenge);
+  return kitArchive(challenge, format, {
+    server: env().PERFJUDGE_PUBLIC_URL,
+    publicInput: { path: input.path, sha256: input.sha256 },
+    dataDir: env().PERFJUDGE_DATA_DIR,
   });
-  void archive.finalize();
-  return Readable.toWeb(archive) as ReadableStream<Uint8Array>;
 }
 
 /** The public input, exactly as the test stage uses it (same seed and size). */

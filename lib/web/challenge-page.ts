@@ -8,6 +8,8 @@ import { describeHostMemory } from '../challenge/host-conditions';
 import { loadChallenge } from '../challenge/load-manifest';
 import { db } from '../db/client';
 import { getContest } from '../db/get-contest';
+import { env } from '../config/env';
+import { CLI_PACKAGE_PATH, contestantWorkflow, type WorkflowStep } from '../kit/workflow';
 import { archiveName } from './challenge-files';
 
 export interface ChallengePageData {
@@ -23,7 +25,9 @@ export interface ChallengePageData {
   submissionsPerHour: number;
   targets: { id: string; os: string; cpuVendor: string; description: string; flags: string }[];
   limits: { label: string; value: string }[];
-  downloads: { tarGz: string; zip: string };
+  downloads: { tarGz: string; zip: string; cli: string };
+  /** The one workflow, as the kit's README has it, with the platform's URL filled in. */
+  workflow: WorkflowStep[];
   publicInput: { size: string; seed: string; command: string };
   scoring: string;
 }
@@ -72,11 +76,16 @@ export async function challengePageData(slug: string): Promise<ChallengePageData
       { label: 'Processes', value: String(l.processes) },
       ...hostMemoryLimits(manifest.host?.memory),
     ],
-    downloads: { tarGz: archiveName(slug, 'tar.gz'), zip: archiveName(slug, 'zip') },
+    downloads: {
+      tarGz: archiveName(slug, 'tar.gz'),
+      zip: archiveName(slug, 'zip'),
+      cli: CLI_PACKAGE_PATH,
+    },
+    workflow: contestantWorkflow({ slug, server: env().PERFJUDGE_PUBLIC_URL }),
     publicInput: {
       size: formatByteSize(manifest.inputs.public.size),
       seed: manifest.inputs.public.seed,
-      command: `npx perfjudge gen ${slug} --size ${formatByteSize(manifest.inputs.public.size).replace(' ', '')} --seed ${manifest.inputs.public.seed} --out public.txt`,
+      command: `perfjudge gen ${slug} --size ${formatByteSize(manifest.inputs.public.size).replace(' ', '')} --seed ${manifest.inputs.public.seed} --out public.txt`,
     },
     scoring: manifest.scoring.description ?? manifest.scoring.formula,
   };

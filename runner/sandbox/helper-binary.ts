@@ -6,15 +6,20 @@ import { chmod, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { env } from '../../lib/config/env';
 import { SandboxUnavailableError } from './sandbox';
 
 const execFileAsync = promisify(execFile);
 
 const SOURCE_PATH = fileURLToPath(new URL('./sandbox-helper.c', import.meta.url));
-const REPO_ROOT = path.resolve(path.dirname(SOURCE_PATH), '../..');
 
-/** `<repo>/.data/bin`: beside the other generated state, ignored by git. */
-export const DEFAULT_HELPER_CACHE_DIR = path.join(REPO_ROOT, '.data', 'bin');
+/**
+ * `<data dir>/bin` (`<repo>/.data/bin` by default): beside the other generated state, ignored by
+ * git; the packaged CLI's data dir is the user's cache, as its package folder may not be writable.
+ */
+export function defaultHelperCacheDir(): string {
+  return path.join(env().PERFJUDGE_DATA_DIR, 'bin');
+}
 
 const COMPILERS = ['cc', 'clang', 'gcc'];
 const FLAGS = ['-O2', '-Wall', '-std=gnu11'];
@@ -52,7 +57,7 @@ export function compiledBinary(
   spec: CompiledBinarySpec,
   options: HelperBinaryOptions = {},
 ): Promise<string> {
-  const cacheDir = options.cacheDir ?? DEFAULT_HELPER_CACHE_DIR;
+  const cacheDir = options.cacheDir ?? defaultHelperCacheDir();
   const key = `${spec.source}\0${cacheDir}\0${options.static ? 'static' : 'dynamic'}`;
   let pending = building.get(key);
   if (!pending) {

@@ -53,14 +53,14 @@ test('a new contestant downloads the template, submits a faster patch and ranks'
   // The downloads are real archives holding the file contestants edit.
   const [tarGz] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('link', { name: 'Template (.tar.gz)' }).click(),
+    page.getByRole('link', { name: 'Contestant kit (.tar.gz)' }).click(),
   ]);
   expect(tarGz.suggestedFilename()).toMatch(/\.tar\.gz$/);
   const tarNames = listTarGz(await readFile(await tarGz.path()));
   expect(tarNames.some((name) => /(^|\/)wordcount\.cpp$/.test(name))).toBe(true);
   const [zip] = await Promise.all([
     page.waitForEvent('download'),
-    page.getByRole('link', { name: 'Template (.zip)' }).click(),
+    page.getByRole('link', { name: 'Contestant kit (.zip)' }).click(),
   ]);
   expect(zip.suggestedFilename()).toMatch(/\.zip$/);
   expect(

@@ -15,6 +15,13 @@ export const dynamic = 'force-dynamic';
 
 type Props = { params: Promise<{ slug: string }> };
 
+/** The workflow's text marks commands with backticks, as Markdown does. */
+function withCode(text: string) {
+  return text
+    .split('`')
+    .map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : <span key={i}>{part}</span>));
+}
+
 async function load(slug: string): Promise<ChallengePageData> {
   if (!isSlug(slug)) notFound();
   try {
@@ -98,21 +105,33 @@ export default async function ChallengePage({ params }: Props) {
           <ul>
             <li>
               <a href={`${base}/download/${c.downloads.tarGz}`} download>
-                Template (.tar.gz)
+                Contestant kit (.tar.gz)
               </a>{' '}
               ·{' '}
               <a href={`${base}/download/${c.downloads.zip}`} download>
-                Template (.zip)
+                Contestant kit (.zip)
               </a>
+              <div className="muted small">
+                Template, the judge&apos;s harness, edge-case tests, the public input, and CMake
+                scripts to build, check and time (no Node needed).
+              </div>
+            </li>
+            <li>
+              <a href={c.downloads.cli} download>
+                perfjudge command line (.tgz)
+              </a>{' '}
+              <span className="muted small">
+                judge locally exactly as the server does, and submit: <code>npm install -g</code>{' '}
+                this link
+              </span>
             </li>
             <li>
               <a href={`${base}/download/public-input.txt`} download>
                 Public input
               </a>{' '}
               <span className="muted small">
-                ({c.publicInput.size}, seed <code>{c.publicInput.seed}</code>), or generate it:
+                ({c.publicInput.size}, seed <code>{c.publicInput.seed}</code>; also in the kit)
               </span>
-              <pre className="wrap small">{c.publicInput.command}</pre>
             </li>
           </ul>
         </section>
@@ -155,22 +174,21 @@ export default async function ChallengePage({ params }: Props) {
         ))}
       </dl>
 
-      <h2>Make and submit a patch</h2>
-      <div className="card">
-        <p>Unpack the template, keep it in git, and diff your work against the pristine copy:</p>
-        <pre className="wrap">{`tar xzf ${c.downloads.tarGz} && cd ${c.slug}
-git init -q && git add -A && git commit -qm template
-# … edit wordcount.cpp (the #ifdef SOLUTION branch), add files …
-git add -A && git diff --cached > ../my.patch`}</pre>
+      <h2 id="workflow">How to work</h2>
+      <div className="card" data-testid="workflow">
         <p>
-          <strong>From the web:</strong> <Link href={`${base}/submit`}>upload or paste it</Link>;
-          you see the files it touches before you confirm.
+          The same steps as the kit&apos;s README. Or submit from the web:{' '}
+          <Link href={`${base}/submit`}>upload or paste the patch</Link>, and see the files it
+          touches before you confirm.
         </p>
-        <p>
-          <strong>From the command line:</strong> create an API token on{' '}
-          <Link href="/account">your account page</Link>, then:
-        </p>
-        <pre className="wrap">{`npx perfjudge submit --server ${server} --token-file ~/.perfjudge-token -c ${c.slug} my.patch`}</pre>
+        <ol>
+          {c.workflow.map((step) => (
+            <li key={step.id} data-testid={`workflow-${step.id}`}>
+              <strong>{step.title}.</strong> {withCode(step.text)}
+              <pre className="wrap">{step.commands.join('\n')}</pre>
+            </li>
+          ))}
+        </ol>
         <p className="small muted">
           Or with curl: <code>POST {server}/api/submissions</code> with{' '}
           <code>Authorization: Bearer &lt;token&gt;</code> and JSON{' '}

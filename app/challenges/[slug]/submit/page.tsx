@@ -3,7 +3,9 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { isSlug } from '../../../../contracts';
+import { env } from '../../../../lib/config/env';
 import { NotFoundError } from '../../../../lib/db/errors';
+import { submitCommand } from '../../../../lib/kit/workflow';
 import { formatDate } from '../../../../lib/web/format';
 import { requireUser } from '../../../../lib/web/session';
 import { submitPageData } from '../../../../lib/web/submit-page';
@@ -47,9 +49,8 @@ export default async function SubmitPage({ params }: { params: Promise<{ slug: s
         </>
       )}
       <p className="small muted">
-        From the command line:{' '}
-        <code>npx perfjudge submit --server … --token-file … -c {slug} my.patch</code> (tokens on{' '}
-        <Link href="/account">your account page</Link>).
+        From the command line: <code>{submitCommand(env().PERFJUDGE_PUBLIC_URL, slug)}</code>{' '}
+        (tokens on <Link href="/account">your account page</Link>).
       </p>
     </>
   );

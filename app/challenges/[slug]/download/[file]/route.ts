@@ -1,4 +1,4 @@
-// Downloads of a challenge: <slug>-template.tar.gz, <slug>-template.zip and public-input.txt.
+// Downloads of a challenge: the contestant kit <slug>-kit.tar.gz and <slug>-kit.zip, and public-input.txt.
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
@@ -9,8 +9,8 @@ import { getContest } from '../../../../../lib/db/get-contest';
 import { HttpError, route } from '../../../../../lib/web/api-errors';
 import {
   archiveName,
+  kitArchiveFile,
   publicInput,
-  templateArchive,
   type ArchiveFormat,
 } from '../../../../../lib/web/challenge-files';
 
@@ -31,14 +31,17 @@ export const GET = route(
     const challenge = await loadChallenge(slug);
 
     for (const format of ['tar.gz', 'zip'] as ArchiveFormat[])
-      if (file === archiveName(slug, format))
-        return new Response(await templateArchive(challenge, format), {
+      if (file === archiveName(slug, format)) {
+        const kit = await kitArchiveFile(challenge, format);
+        return new Response(Readable.toWeb(createReadStream(kit.path)) as ReadableStream, {
           headers: {
             'content-type': format === 'zip' ? 'application/zip' : 'application/gzip',
+            'content-length': String(kit.bytes),
             'content-disposition': `attachment; filename="${file}"`,
             'cache-control': 'public, max-age=300',
           },
         });
+      }
 
     if (file === 'public-input.txt') {
       const input = await publicInput(challenge);
