@@ -5,7 +5,7 @@
 // waits behind a judging of a later submission (first come, first served between the runners).
 // Private PostgreSQL schema, Redis prefix and lock file, removed after.
 //   npm run bench -- host-lock [--count 6] [--patch FILE] [--input-size 1MiB]
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -15,6 +15,7 @@ import { judgingJobId } from '../contracts';
 import { loadChallenge } from '../lib/challenge/load-manifest';
 import { env, REPO_ROOT } from '../lib/config/env';
 import { upsertChallengeVersion } from '../lib/db/upsert-challenge-version';
+import { startProcess, stop } from './cli-process';
 import { createHttpConnection } from '../lib/queue/connection';
 import { createQueueSet } from '../lib/queue/producer';
 import { submitPatch } from '../lib/submit/submit-patch';
@@ -23,7 +24,6 @@ import { makeUser } from '../tests/helpers/db-fixtures';
 import { median } from '../runner/stats';
 import { TEST_DATA_DIR } from '../tests/helpers/judging';
 
-const BIN = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
 const TARGETS = ['linux-intel', 'windows-amd'] as const;
 
 interface Options {
@@ -50,34 +50,6 @@ function parseArgs(args: string[]): Options {
     i++;
   }
   return options;
-}
-
-function startProcess(args: string[], childEnv: NodeJS.ProcessEnv, ready: RegExp) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: REPO_ROOT,
-    env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const isReady = new Promise<void>((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      output += d.toString();
-      if (ready.test(output)) resolve();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${args[0]} exited (${code}):\n${output}`)));
-  });
-  return { child, isReady, output: () => output };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** When each of a runner's log lines about a job appeared (its lines start with an ISO time). */

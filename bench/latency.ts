@@ -4,7 +4,7 @@
 // Only linux-intel is registered: this host has no Windows runner (nor Wine), and a score needs
 // every target of the challenge version. Private PostgreSQL schema and Redis prefix, removed after.
 //   npm run bench -- latency [--count 10] [--patch FILE]
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { judgingJobId, judgingScoreJobId, type Manifest } from '../contracts';
 import { loadChallenge } from '../lib/challenge/load-manifest';
 import { env, REPO_ROOT } from '../lib/config/env';
 import { upsertChallengeVersion } from '../lib/db/upsert-challenge-version';
+import { startProcess, stop } from './cli-process';
 import { createHttpConnection } from '../lib/queue/connection';
 import { createQueueSet } from '../lib/queue/producer';
 import { submitPatch } from '../lib/submit/submit-patch';
@@ -20,7 +21,6 @@ import { median, quantileOfSorted, sorted } from '../runner/stats';
 import { createTestDatabase } from '../tests/helpers/database';
 import { makeUser } from '../tests/helpers/db-fixtures';
 
-const BIN = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
 /** The judge's own work: everything else is the backbone's overhead. */
 const BUILD_AND_RUN_STAGES = ['build', 'test', 'measure', 'profile'] as const;
 
@@ -45,34 +45,6 @@ function parseArgs(args: string[]): Options {
     i++;
   }
   return options;
-}
-
-function startProcess(args: string[], childEnv: NodeJS.ProcessEnv, ready: RegExp) {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: REPO_ROOT,
-    env: childEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const isReady = new Promise<void>((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      output += d.toString();
-      if (ready.test(output)) resolve();
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${args[0]} exited (${code}):\n${output}`)));
-  });
-  return { child, isReady, output: () => output };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 function describe(label: string, values: number[]): string {

@@ -47,3 +47,16 @@ export function createWorkerConnection(options: QueueConnectionOptions = {}): Re
 export function createHttpConnection(options: QueueConnectionOptions = {}): Redis {
   return connect(options, { enableOfflineQueue: false });
 }
+
+/** Every key under `prefix:kind:*` (SCAN, so Redis is never blocked); the prefix is taken literally. */
+export async function scanKeys(redis: Redis, prefix: string, kind: string): Promise<string[]> {
+  const literal = prefix.replace(/[*?[\]\\]/g, '\\$&');
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', `${literal}:${kind}:*`, 'COUNT', 500);
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== '0');
+  return keys;
+}

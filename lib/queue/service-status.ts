@@ -3,6 +3,7 @@
 // with a short TTL, so a supervisor that is gone drops out by itself. Read by /api/health and the
 // organizer console; runners have their own heartbeats (runner/service/heartbeat.ts).
 import type { Redis } from 'ioredis';
+import { scanKeys } from './connection';
 import { supervisorReportSchema, type ServiceStatus, type SupervisorReport } from '../../contracts';
 
 export const SUPERVISOR_REPORT_INTERVAL_MS = 5_000;
@@ -60,29 +61,12 @@ export function startSupervisorPublisher(options: {
   };
 }
 
-/** Glob characters in a prefix must match themselves in SCAN's MATCH pattern. */
-function escapeGlob(text: string): string {
-  return text.replace(/[*?[\]\\]/g, '\\$&');
-}
-
 /** Every supervisor report under this prefix (unreadable ones are skipped). */
 export async function listSupervisorReports(
   redis: Redis,
   prefix: string,
 ): Promise<SupervisorReport[]> {
-  const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, batch] = await redis.scan(
-      cursor,
-      'MATCH',
-      `${escapeGlob(prefix)}:supervisor:*`,
-      'COUNT',
-      500,
-    );
-    cursor = next;
-    keys.push(...batch);
-  } while (cursor !== '0');
+  const keys = await scanKeys(redis, prefix, 'supervisor');
   if (keys.length === 0) return [];
   const values = await redis.mget(...keys.slice(0, 500));
   const reports: SupervisorReport[] = [];

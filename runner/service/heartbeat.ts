@@ -1,6 +1,7 @@
 // Runner heartbeats: every few seconds a runner writes `<prefix>:runner:<id>` with a short TTL, so
 // organizers and the scorer's health check see which runners are alive and what each is judging.
 import type { Redis } from 'ioredis';
+import { scanKeys } from '../../lib/queue/connection';
 import { runnerHeartbeatSchema, type HostReport, type RunnerHeartbeat } from '../../contracts';
 
 export const HEARTBEAT_INTERVAL_MS = 5_000;
@@ -73,11 +74,6 @@ export function startHeartbeat(options: HeartbeatOptions): Heartbeat {
   };
 }
 
-/** Glob characters in a prefix must match themselves in SCAN's MATCH pattern. */
-function escapeGlob(text: string): string {
-  return text.replace(/[*?[\]\\]/g, '\\$&');
-}
-
 export interface RunnerList {
   runners: RunnerHeartbeat[];
   /** Keys whose value did not parse (a runner of another version, or something else entirely). */
@@ -86,19 +82,7 @@ export interface RunnerList {
 
 /** Every live runner under this prefix, sorted by target then id. */
 export async function listRunners(redis: Redis, prefix: string): Promise<RunnerList> {
-  const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, batch] = await redis.scan(
-      cursor,
-      'MATCH',
-      `${escapeGlob(prefix)}:runner:*`,
-      'COUNT',
-      500,
-    );
-    cursor = next;
-    keys.push(...batch);
-  } while (cursor !== '0');
+  const keys = await scanKeys(redis, prefix, 'runner');
 
   const runners: RunnerHeartbeat[] = [];
   const invalid: string[] = [];
