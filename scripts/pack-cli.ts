@@ -91,7 +91,8 @@ async function copyChallenges(stage: string): Promise<string[]> {
     const files = await readdir(from).catch((): string[] => []);
     if (!files.includes('manifest.yaml')) continue;
     for (const file of files)
-      if (!SKIPPED_CHALLENGE_ENTRIES.has(file))
+      // A challenge's own code (code.ts, generator/, reference/) is in the bundle already.
+      if (!SKIPPED_CHALLENGE_ENTRIES.has(file) && !file.endsWith('.ts'))
         await cp(path.join(from, file), path.join(stage, 'challenges', entry.name, file), {
           recursive: true,
         });

@@ -13,6 +13,7 @@ import {
   dockerRunArgs,
   type SandboxRequest,
 } from '../../runner/sandbox';
+import { DENIED_SYSCALLS } from '../../contracts';
 import { helperBinary } from '../../runner/sandbox/helper-binary';
 import { normalizeRequest } from '../../runner/sandbox/request';
 import { parseHelperReport } from '../../runner/sandbox/run-helper';
@@ -98,6 +99,9 @@ describe('DockerSandbox', () => {
       String(16 << 20),
       '--cpu',
       '1',
+      // The container's init confines the command too: the whole deny list, nothing allowed.
+      '--seccomp-deny',
+      DENIED_SYSCALLS.join(','),
       '--',
       'true',
     ]);
