@@ -181,7 +181,7 @@ export default async function ChallengePage({ params }: Props) {
           <Link href={`${base}/submit`}>upload or paste the patch</Link>, and see the files it
           touches before you confirm.
         </p>
-        <ol>
+        <ol className="breakable">
           {c.workflow.map((step) => (
             <li key={step.id} data-testid={`workflow-${step.id}`}>
               <strong>{step.title}.</strong> {withCode(step.text)}
