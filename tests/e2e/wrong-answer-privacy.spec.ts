@@ -3,12 +3,7 @@
 // Serial: the second test looks at the first's submission (one judging instead of two).
 import { expect, test } from '@playwright/test';
 import { newContestant, signUp } from './support/accounts';
-import {
-  submitByPasting,
-  TARGETS,
-  waitForVerdictsByReloading,
-  WRONG_PATCH,
-} from './support/submissions';
+import { JUDGED_WITHIN_MS, submitByPasting, TARGETS, WRONG_PATCH } from './support/submissions';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -17,9 +12,23 @@ let submissionId = '';
 test('a wrong patch shows the first differing lines', async ({ page }) => {
   await signUp(page, newContestant('Wrong'));
   submissionId = await submitByPasting(page, WRONG_PATCH);
-  await waitForVerdictsByReloading(page, 'Wrong answer');
+  // The first target to fail settles the submission; the other is then cancelled ("Not judged:
+  // the submission failed on …") unless both finished first.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByTestId('overall-verdict')).toHaveText('Wrong answer', {
+      timeout: 1_000,
+    });
+    for (const target of TARGETS)
+      await expect(page.getByTestId(`verdict-${target}`)).toHaveText(/Wrong answer|Not judged/, {
+        timeout: 1_000,
+      });
+  }).toPass({ timeout: JUDGED_WITHIN_MS, intervals: [2_000] });
 
+  let judged = 0;
   for (const target of TARGETS) {
+    if ((await page.getByTestId(`verdict-${target}`).innerText()).includes('Not judged')) continue;
+    judged++;
     const excerpt = page.getByTestId(`target-${target}`).getByTestId('diff-excerpt');
     await expect(excerpt).toBeVisible();
     await expect(excerpt.getByRole('columnheader')).toHaveText(['line', 'expected', 'got']);
@@ -30,6 +39,7 @@ test('a wrong patch shows the first differing lines', async ({ page }) => {
     expect(expected).toMatch(/\S/);
     expect(got).not.toBe(expected);
   }
+  expect(judged, 'at least one target shows the differing lines').toBeGreaterThan(0);
   await expect(page.getByTestId('overall-score')).toHaveText('–');
 
   // The author may read their own patch, as text and as JSON (the control for the next test).
