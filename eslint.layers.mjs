@@ -25,7 +25,6 @@ const JUDGE_LIBRARY = [
   'runner/judge/',
   'runner/measure/',
   'runner/sandbox/',
-  'runner/stats/',
   'runner/windows/',
 ];
 /** The core: shared schemas and rules every process may use (contracts/ first of all). */
@@ -35,6 +34,8 @@ const CORE = [
   'lib/async/',
   'lib/net/',
   'lib/challenge/',
+  'lib/stats/',
+  'lib/ranking/',
   'challenges/',
 ];
 const DB_PACKAGES = ['@prisma/', 'prisma', 'pg'];

@@ -21,7 +21,7 @@ import { createQueueSet } from '../lib/queue/producer';
 import { submitPatch } from '../lib/submit/submit-patch';
 import { createTestDatabase } from '../tests/helpers/database';
 import { makeUser } from '../tests/helpers/db-fixtures';
-import { median } from '../runner/stats';
+import { median } from '../lib/stats';
 import { TEST_DATA_DIR } from '../tests/helpers/judging';
 
 const TARGETS = ['linux-intel', 'windows-amd'] as const;

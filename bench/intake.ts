@@ -10,7 +10,7 @@ import { REPO_ROOT } from '../lib/config/env';
 import { createHttpConnection } from '../lib/queue/connection';
 import { createQueueSet } from '../lib/queue/producer';
 import { submitPatch } from '../lib/submit/submit-patch';
-import { median, quantileOfSorted, sorted } from '../runner/stats';
+import { median, quantileOfSorted, sorted } from '../lib/stats';
 import { createTestDatabase } from '../tests/helpers/database';
 import { makeUser, registerChallenge } from '../tests/helpers/db-fixtures';
 

@@ -18,7 +18,7 @@ import { ensureInput, warmPageCache } from '../runner/judge/inputs';
 import { judge } from '../runner/judge/judge';
 import { runProgram } from '../runner/judge/run-program';
 import { createSandbox } from '../runner/sandbox';
-import { median } from '../runner/stats';
+import { median } from '../lib/stats';
 
 const LADDER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ladder');
 const DATA_DIR = path.join(REPO_ROOT, '.data', 'bench');

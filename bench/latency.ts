@@ -17,7 +17,7 @@ import { startProcess, stop } from './cli-process';
 import { createHttpConnection } from '../lib/queue/connection';
 import { createQueueSet } from '../lib/queue/producer';
 import { submitPatch } from '../lib/submit/submit-patch';
-import { median, quantileOfSorted, sorted } from '../runner/stats';
+import { median, quantileOfSorted, sorted } from '../lib/stats';
 import { createTestDatabase } from '../tests/helpers/database';
 import { makeUser } from '../tests/helpers/db-fixtures';
 

@@ -12,7 +12,7 @@ import { ensureInput, warmPageCache } from '../runner/judge/inputs';
 import { runProgram } from '../runner/judge/run-program';
 import { COUNTER_EVENTS } from '../runner/measure/perf-stat';
 import { createSandbox } from '../runner/sandbox';
-import { median, quantileOfSorted, sorted } from '../runner/stats';
+import { median, quantileOfSorted, sorted } from '../lib/stats';
 
 const DATA_DIR = path.join(REPO_ROOT, '.data', 'bench');
 

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { REPO_ROOT } from '../lib/config/env';
-import { quantileOfSorted, sorted } from '../runner/stats';
+import { quantileOfSorted, sorted } from '../lib/stats';
 import type { Db } from '../lib/db/client';
 import { refreshLeaderboardEntry } from '../lib/db/refresh-leaderboard-entry';
 import { formatScore } from '../lib/web/format';

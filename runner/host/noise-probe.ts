@@ -10,7 +10,7 @@ import { cachedBuild } from '../build';
 import { ensureInput, warmPageCache } from '../judge/inputs';
 import { runProgram } from '../judge/run-program';
 import type { Sandbox } from '../sandbox/sandbox';
-import { median, summarize } from '../stats/descriptive';
+import { median, summarize } from '../../lib/stats/descriptive';
 import { HOST_ROOT, readHostFile } from './host-files';
 import { cpuDelta, parseProcStat } from './proc-stat';
 

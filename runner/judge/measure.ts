@@ -29,7 +29,7 @@ import {
   type DisturbanceThresholds,
   type SpeedupEstimate,
   type TimedPair,
-} from '../stats';
+} from '../../lib/stats';
 import { JudgeError, JudgingCancelledError } from './errors';
 import { ensureInput, referenceSha256, warmPageCache, type InputSpec } from './inputs';
 import { residentLabel, sharedLibraries } from './resident-files';

@@ -15,7 +15,7 @@ import {
   resolveDisturbance,
   speedupEstimate,
   type RunObservation,
-} from '../../runner/stats';
+} from '../../lib/stats';
 import { loadChallenge } from '../../lib/challenge/load-manifest';
 
 const T = resolveDisturbance(undefined, 30);

@@ -12,7 +12,7 @@ import {
   summarize,
   type SpeedupEstimate,
   type TimedPair,
-} from '../../runner/stats';
+} from '../../lib/stats';
 
 const pairsOf = (xs: [number, number][]): TimedPair[] =>
   xs.map(([baselineMs, solutionMs]) => ({ baselineMs, solutionMs }));
