@@ -7,6 +7,7 @@ export * from './zod-issues';
 export * from './manifest';
 export * from './judging';
 export * from './jobs';
+export * from './final';
 export * from './job-helper-report';
 export * from './portability';
 export * from './host-report';

@@ -24,6 +24,10 @@ export function judgingJobId(judgingId: string, round: number): string {
 export function scoreJobId(submissionId: string, round: number): string {
   return `score-${submissionId}-r${round}`;
 }
+/** One of the "rejudge N times" judgings (JudgingRepeat id). */
+export function repeatJobId(repeatId: string): string {
+  return `judging-repeat-${repeatId}`;
+}
 /** The score parent of one judging: it runs as soon as that target's judging is done. */
 export function judgingScoreJobId(judgingId: string, round: number): string {
   return `score-judging-${judgingId}-r${round}`;
@@ -95,6 +99,11 @@ export const judgingJobSchema = z.strictObject({
   settings: judgingJobSettingsSchema.optional(),
   /** Always set by this platform's producer; absent in jobs of older producers. */
   benchmark: jobBenchmarkSchema.optional(),
+  /**
+   * One of an organizer's "rejudge N times" judgings: judged like any other, recorded beside the
+   * submission (JudgingRepeat), never changing its verdict, score or leaderboard row.
+   */
+  repeat: z.strictObject({ repeatId: z.string().min(1).max(64) }).optional(),
 });
 export type JudgingJob = z.infer<typeof judgingJobSchema>;
 

@@ -128,6 +128,23 @@ export const runEvidenceSchema = z.object({
 });
 export type RunEvidence = z.infer<typeof runEvidenceSchema>;
 
+/**
+ * The plausibility check: a program cannot finish faster than the host can read its input from
+ * memory (input bytes over the memory bandwidth the runner measured). A time below that is flagged
+ * for the organizer (every judging's measure stage, and every entrant of a final session).
+ */
+export const plausibilitySchema = z.strictObject({
+  /** Sequential read bandwidth of this host, measured by the runner (bytes per second). */
+  bandwidthBytesPerSecond: z.number().positive(),
+  inputBytes: z.number().int().nonnegative(),
+  /** inputBytes / bandwidth: the least time in which a program can have read its input. */
+  minPlausibleMs: z.number().nonnegative(),
+  /** The fastest timed run of the solution (or entrant). */
+  fastestMs: z.number().nonnegative(),
+  flagged: z.boolean(),
+});
+export type Plausibility = z.infer<typeof plausibilitySchema>;
+
 export const runSchema = z.object({
   side: sideSchema,
   kind: z.enum(['warmup', 'timed']),
@@ -396,6 +413,8 @@ export const judgingResultSchema = z.object({
         counters: z.array(counterComparisonSchema).default([]),
         /** The same statistics on the runs' CPU times (user + sys), over the same pairs; absent in older results. */
         cpuTimeEstimate: estimateSchema.nullable().optional(),
+        /** The solution's fastest run against the least time its input takes to read; absent in older results, null where the host's bandwidth is unknown. */
+        plausibility: plausibilitySchema.nullable().optional(),
         /** Pairs discarded as disturbed, and why; absent in older results. */
         disturbance: z
           .object({
