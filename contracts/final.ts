@@ -130,5 +130,7 @@ export const finalSessionProgressSchema = z.strictObject({
   /** Estimated time left from the rounds' pace so far; null before the first round. */
   etaMs: z.number().nonnegative().nullable(),
   message: z.string().max(500),
+  /** The round just finished, so the scorer records it in the database as the session goes. */
+  round: finalRoundSchema.optional(),
 });
 export type FinalSessionProgress = z.infer<typeof finalSessionProgressSchema>;

@@ -143,3 +143,7 @@ ALTER TABLE "JudgingRepeat" ADD CONSTRAINT "JudgingRepeat_submissionId_fkey" FOR
 -- AddForeignKey
 ALTER TABLE "JudgingRepeat" ADD CONSTRAINT "JudgingRepeat_targetId_fkey" FOREIGN KEY ("targetId") REFERENCES "Target"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
+
+-- AlterTable
+ALTER TABLE "FinalSession" ADD COLUMN     "rounds" JSONB NOT NULL DEFAULT '[]';
+
