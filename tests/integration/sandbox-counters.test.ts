@@ -213,7 +213,10 @@ describe('sandbox counters (perf_event_open in the trusted init)', () => {
     expect(r.limitExceeded).toBe('time');
     expect(r.signal).toBe('SIGKILL');
     expectTaskClockNearRusage(r);
-    expect(r.counters!['task-clock']!.value).toBeGreaterThan(200);
+    // Counted up to the kill, not lost with it. How much CPU the spinner got in its 300 ms depends
+    // on the host's load (another test's build can take most of it), so only "some" is asserted.
+    expect(r.counters!['task-clock']!.status).toBe('counted');
+    expect(r.counters!['task-clock']!.value).toBeGreaterThan(10);
   });
 
   it('leaves the program no fd but 0, 1, 2, and no way into the init that holds the counters', async () => {
