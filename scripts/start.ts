@@ -210,6 +210,35 @@ async function planRunners(
   for (const t of wanted)
     if (!TARGET_IDS.includes(t))
       throw new ConfigError(`PERFJUDGE_TARGETS: unknown target "${t}" (${TARGET_IDS.join(', ')})`);
+  const common = commonRunnerArgs(config, manifestSize, dataDir);
+  const plans: RunnerPlan[] = [];
+  const notServed: string[] = [];
+  for (const [target, plan] of [
+    ['linux-intel', linuxRunnerPlan],
+    ['windows-amd', windowsRunnerPlan],
+  ] as const) {
+    if (!wanted.includes(target)) continue;
+    const planned = await plan(common);
+    if (typeof planned === 'string') notServed.push(`${target}: not served (${planned})`);
+    else plans.push(planned);
+  }
+  return { plans, notServed };
+}
+
+/** What every runner of this start gets: development knobs, their reasons, and the stop grace. */
+interface CommonRunnerArgs {
+  /** Options that make a runner's results development mode (fewer pairs). */
+  knobs: string[];
+  /** Why results are development mode whatever the host (said in the summary). */
+  reasons: string[];
+  grace: string[];
+}
+
+function commonRunnerArgs(
+  config: StartEnv,
+  manifestSize: number,
+  dataDir: string,
+): CommonRunnerArgs {
   const knobs: string[] = [];
   const reasons: string[] = [];
   // The benchmark input is the contest's, carried by every job: the web app and the scorer resolve
@@ -235,50 +264,52 @@ async function planRunners(
     ...(config.PERFJUDGE_HOST_LOCK ? ['--host-lock', config.PERFJUDGE_HOST_LOCK] : []),
     ...(workRoot ? ['--work-root', workRoot] : []),
   ];
-  const plans: RunnerPlan[] = [];
-  const notServed: string[] = [];
+  return { knobs, reasons, grace };
+}
 
-  if (wanted.includes('linux-intel')) {
-    const vendor = await cpuVendor();
-    const why = [...reasons];
-    if (vendor !== 'GenuineIntel')
-      why.unshift(`this CPU is ${vendor}, not GenuineIntel: the runner refuses it otherwise`);
-    // The runner's own dev mode: another CPU, or fewer pairs (PERFJUDGE_RUNS).
-    const runnerDev = vendor !== 'GenuineIntel' || knobs.length > 0;
-    if (process.platform !== 'linux') notServed.push(`linux-intel: not served (this is not Linux)`);
-    else
-      plans.push({
-        target: 'linux-intel',
-        args: [...(runnerDev ? ['--dev-mode', ...knobs] : []), ...grace],
-        note: why.length
-          ? `linux-intel: development mode, results labelled (${why.join('; ')})`
-          : 'linux-intel: official judging on this Intel host',
-      });
-  }
-  if (wanted.includes('windows-amd')) {
-    const wine = await exec('wine', ['--version'], { timeout: 30_000 }).then(
-      ({ stdout }) => stdout.trim(),
-      () => null,
-    );
-    if (!wine)
-      notServed.push(
-        'windows-amd: not served (Wine is not installed: apt-get install wine wine64 mingw-w64, then start again)',
-      );
-    else if (!existsSync(path.join(REPO_ROOT, 'runner', 'windows')))
-      notServed.push(
-        'windows-amd: not served (this checkout has no Windows adapter, runner/windows/)',
-      );
-    else
-      plans.push({
-        target: 'windows-amd',
-        // Emulated under Wine is never the target's hardware: always development mode.
-        args: ['--dev-mode', ...knobs, ...grace],
-        note: `windows-amd: emulated under ${wine}, development mode, results labelled${
-          reasons.length ? ` (${reasons.join('; ')})` : ''
-        }`,
-      });
-  }
-  return { plans, notServed };
+/** The plan, or why this host cannot serve the target. */
+async function linuxRunnerPlan({
+  knobs,
+  reasons,
+  grace,
+}: CommonRunnerArgs): Promise<RunnerPlan | string> {
+  if (process.platform !== 'linux') return 'this is not Linux';
+  const vendor = await cpuVendor();
+  const why = [...reasons];
+  if (vendor !== 'GenuineIntel')
+    why.unshift(`this CPU is ${vendor}, not GenuineIntel: the runner refuses it otherwise`);
+  // The runner's own dev mode: another CPU, or fewer pairs (PERFJUDGE_RUNS).
+  const runnerDev = vendor !== 'GenuineIntel' || knobs.length > 0;
+  return {
+    target: 'linux-intel',
+    args: [...(runnerDev ? ['--dev-mode', ...knobs] : []), ...grace],
+    note: why.length
+      ? `linux-intel: development mode, results labelled (${why.join('; ')})`
+      : 'linux-intel: official judging on this Intel host',
+  };
+}
+
+async function windowsRunnerPlan({
+  knobs,
+  reasons,
+  grace,
+}: CommonRunnerArgs): Promise<RunnerPlan | string> {
+  const wine = await exec('wine', ['--version'], { timeout: 30_000 }).then(
+    ({ stdout }) => stdout.trim(),
+    () => null,
+  );
+  if (!wine)
+    return 'Wine is not installed: apt-get install wine wine64 mingw-w64, then start again';
+  if (!existsSync(path.join(REPO_ROOT, 'runner', 'windows')))
+    return 'this checkout has no Windows adapter, runner/windows/';
+  return {
+    target: 'windows-amd',
+    // Emulated under Wine is never the target's hardware: always development mode.
+    args: ['--dev-mode', ...knobs, ...grace],
+    note: `windows-amd: emulated under ${wine}, development mode, results labelled${
+      reasons.length ? ` (${reasons.join('; ')})` : ''
+    }`,
+  };
 }
 
 /** The contest's development benchmark size, when PERFJUDGE_INPUT_SIZE asks for another. */
@@ -297,6 +328,437 @@ async function healthy(url: string): Promise<boolean> {
   }
 }
 
+/** A step that cannot go on: said once, and everything started so far is stopped. */
+class StartFailure extends Error {
+  override name = 'StartFailure';
+}
+
+/**
+ * Everything started so far and how to stop it. Children not supervised yet (the web build;
+ * services while they start for the first time) are `pending`; the supervisor restarts a child
+ * that dies, with backoff, while the rest keeps serving. The platform stops only when asked, then
+ * in reverse order of need: web and runners (nothing new comes in, judgings in hand finish or are
+ * handed back), then the scorer, then the stores.
+ */
+interface Lifecycle {
+  pending: Set<Child>;
+  supervisor: Supervisor;
+  publisher: SupervisorPublisher | null;
+  statusRedis: Redis | null;
+  /** Set once stopping began; resolves to the exit code. */
+  stopping: Promise<number> | null;
+  stopAll(code: number): Promise<number>;
+  /** Resolves when a signal asked the platform to stop, once it has. */
+  stopped: Promise<number>;
+}
+
+function createLifecycle(graceMs: number): Lifecycle {
+  const life: Lifecycle = {
+    pending: new Set(),
+    supervisor: new Supervisor({ log: say, onChange: () => life.publisher?.publish() }),
+    publisher: null,
+    statusRedis: null,
+    stopping: null,
+    stopAll: (code) => {
+      life.stopping ??= stopEverything(life, graceMs).then(() => code);
+      return life.stopping;
+    },
+    stopped: new Promise<number>((resolve) => {
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (life.stopping) return; // a second Ctrl-C: the grace periods still apply
+        say(`${signal} received`);
+        void life.stopAll(0).then(resolve);
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+    }),
+  };
+  return life;
+}
+
+async function stopEverything(life: Lifecycle, graceMs: number): Promise<void> {
+  say('stopping…');
+  const { supervisor } = life;
+  supervisor.stopRestarting();
+  await Promise.all([...life.pending].map((c) => c.stop(graceMs)));
+  await supervisor.stop((_, kind) => kind === 'web' || kind === 'runner', graceMs);
+  await supervisor.stop((_, kind) => kind === 'scorer', graceMs);
+  await life.publisher?.stop();
+  life.statusRedis?.disconnect();
+  for (const name of ['redis', 'postgres']) {
+    if (!supervisor.child(name)) continue;
+    say(`stopping ${name}`);
+    await supervisor
+      .stop((n) => n === name, graceMs)
+      .catch((error: Error) => warn(`${name}: ${error.message}`));
+  }
+  say(`stopped (${elapsed()} after npm start began)`);
+}
+
+/** What every step after the first needs: the configuration, the challenge and the secrets. */
+interface StartPlan {
+  config: StartEnv;
+  dataDir: string;
+  challenge: Challenge;
+  /** Benchmark seeds by the variable each manifest names. */
+  seeds: Record<string, string>;
+  organizer: { email: string; password: string };
+  authSecret: string;
+  publicUrl: string;
+  baseEnv: NodeJS.ProcessEnv;
+}
+
+async function loadPlan(config: StartEnv, dataDir: string): Promise<StartPlan> {
+  await mkdir(dataDir, { recursive: true });
+  const challenge = await loadChallenge(CHALLENGES[0]!);
+  // Every challenge on disk: a runner outside development mode serves them all and needs each seed.
+  const seedNames = [
+    ...new Set((await listChallenges()).map((c) => c.manifest.inputs.benchmark.seedEnv)),
+  ];
+  const secrets = await loadSecrets(dataDir, seedNames);
+  return {
+    config,
+    dataDir,
+    challenge,
+    seeds: Object.fromEntries(
+      seedNames.map((name) => [name, challengeSecret(name) ?? secrets.seeds[name]!]),
+    ),
+    organizer: {
+      email: env().PERFJUDGE_ORGANIZER_EMAIL ?? secrets.organizer.email,
+      password: env().PERFJUDGE_ORGANIZER_PASSWORD ?? secrets.organizer.password,
+    },
+    authSecret: env().PERFJUDGE_AUTH_SECRET ?? secrets.authSecret,
+    publicUrl: config.PERFJUDGE_PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+    baseEnv: childEnvironment({}),
+  };
+}
+
+/** What would fail later, said now, in a second, rather than after the build. */
+async function checkHost(plan: StartPlan): Promise<void> {
+  const { config, challenge } = plan;
+  // As root the sandbox runs untrusted code as uid 65534, which must be able to reach the
+  // challenge's files: a checkout under /root (mode 700) or a private temporary folder would make
+  // every judging a judge error.
+  if (process.getuid?.() === 0 && config.PERFJUDGE_TARGETS !== 'none') {
+    try {
+      for (const dir of [challenge.harnessDir, challenge.templateDir, challenge.testsDir])
+        await assertReachable(dir, DEFAULT_SANDBOX_IDENTITY);
+    } catch (error) {
+      throw new StartFailure(
+        `${(error as Error).message}.\n  The runners run untrusted code as uid 65534, which only ` +
+          'needs to traverse the folders above the checkout: clone it under /opt or /srv, or ' +
+          'allow traversal of the folder named (chmod o+x gives no right to list it).',
+      );
+    }
+  }
+  if (await portAnswers(config.PORT))
+    throw new StartFailure(`PORT ${config.PORT} is in use: stop what listens there, or set PORT=…`);
+}
+
+/** DATABASE_URL, or a private PostgreSQL (installed with apt-get as root when missing), supervised. */
+async function startDatabase(plan: StartPlan, life: Lifecycle): Promise<string> {
+  const { config, dataDir, baseEnv } = plan;
+  if (config.DATABASE_URL) {
+    say(`database: DATABASE_URL (${new URL(config.DATABASE_URL).host})`);
+    return config.DATABASE_URL;
+  }
+  let bin = findPostgresBin();
+  if (!bin && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    say('installing PostgreSQL (apt-get install postgresql)');
+    const { code } = await runPrefixed({
+      name: 'apt',
+      command: 'apt-get',
+      args: ['install', '-y', '-qq', '--no-install-recommends', 'postgresql'],
+      cwd: REPO_ROOT,
+      env: { ...baseEnv, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    if (code === 0) bin = findPostgresBin();
+  }
+  if (!bin)
+    throw new StartFailure(
+      'no PostgreSQL found (/usr/lib/postgresql/*/bin). Install it (sudo apt-get install postgresql) ' +
+        'or set DATABASE_URL to an existing database',
+    );
+  const postgresBin = bin;
+  let postgres = await startPrivatePostgres({ bin, dataDir, env: baseEnv, log: say });
+  const { port } = postgres;
+  life.supervisor.watch(
+    {
+      name: 'postgres',
+      kind: 'store',
+      async start(launched) {
+        postgres = await startPrivatePostgres({
+          bin: postgresBin,
+          dataDir,
+          env: baseEnv,
+          log: say,
+          port,
+          launched,
+        });
+        return postgres.child;
+      },
+      stop: () => postgres.stop(),
+    },
+    postgres.child,
+  );
+  say(
+    `database: private PostgreSQL on 127.0.0.1:${port} (data: ${path.join(dataDir, 'postgres')})`,
+  );
+  return postgres.url;
+}
+
+/** REDIS_URL, or a private redis-server with an append-only file, supervised. */
+async function startRedis(plan: StartPlan, life: Lifecycle): Promise<string> {
+  const { config, dataDir, baseEnv } = plan;
+  if (config.REDIS_URL) {
+    say(`redis: REDIS_URL (${new URL(config.REDIS_URL).host})`);
+    return config.REDIS_URL;
+  }
+  let redis = await startPrivateRedis({ dataDir, env: baseEnv, log: say });
+  const { port } = redis;
+  life.supervisor.watch(
+    {
+      name: 'redis',
+      kind: 'store',
+      async start(launched) {
+        redis = await startPrivateRedis({ dataDir, env: baseEnv, log: say, port, launched });
+        return redis.child;
+      },
+      stop: () => redis.stop(),
+    },
+    redis.child,
+  );
+  say(
+    `redis: private redis-server on 127.0.0.1:${port} (append-only file: ${path.join(dataDir, 'redis')})`,
+  );
+  return redis.url;
+}
+
+async function migrateAndSeed(plan: StartPlan, databaseUrl: string): Promise<void> {
+  say('migrating the database');
+  const applied = await applyMigrations({ connectionString: databaseUrl });
+  say(
+    applied.length
+      ? `applied ${applied.length} migration(s): ${applied.join(', ')}`
+      : 'database schema up to date',
+  );
+  const database = createDbClient(databaseUrl);
+  try {
+    const report = await seed(database, { organizer: plan.organizer, challenges: CHALLENGES });
+    for (const c of report.challenges)
+      say(`challenge ${c.slug} v${c.version}: ${c.created ? 'registered' : 'already registered'}`);
+  } finally {
+    await database.$disconnect();
+  }
+}
+
+/** The environments of the children: the platform side resolves each job's benchmark input. */
+interface ServiceEnvironments {
+  /** Seeds and the development size, for the web app and the scorer. */
+  platform: NodeJS.ProcessEnv;
+  web: NodeJS.ProcessEnv;
+  /** Redis and the database: the scorer's base; runners get it without the database. */
+  service: NodeJS.ProcessEnv;
+}
+
+function serviceEnvironments(
+  plan: StartPlan,
+  urls: { databaseUrl: string; redisUrl: string },
+  devBytes: number | undefined,
+): ServiceEnvironments {
+  const { config, baseEnv } = plan;
+  // The web app and the scorer are the platform side that resolves each job's benchmark input
+  // (lib/challenge/benchmark-definition.ts): they get the seed and the development size.
+  const platform = {
+    ...plan.seeds,
+    ...(devBytes !== undefined ? { PERFJUDGE_BENCHMARK_SIZE: formatByteSize(devBytes) } : {}),
+  };
+  return {
+    platform,
+    web: {
+      ...baseEnv,
+      ...platform,
+      NODE_ENV: 'production',
+      DATABASE_URL: urls.databaseUrl,
+      REDIS_URL: urls.redisUrl,
+      PERFJUDGE_PUBLIC_URL: plan.publicUrl,
+      PERFJUDGE_AUTH_SECRET: plan.authSecret,
+      PERFJUDGE_NEXT_DIST_DIR: config.PERFJUDGE_NEXT_DIST_DIR,
+      PORT: String(config.PORT),
+    },
+    service: { ...baseEnv, REDIS_URL: urls.redisUrl, DATABASE_URL: urls.databaseUrl },
+  };
+}
+
+/** The production web build, unless it is newer than every source. */
+async function buildWebApp(plan: StartPlan, life: Lifecycle, webEnv: NodeJS.ProcessEnv) {
+  const distDir = plan.config.PERFJUDGE_NEXT_DIST_DIR;
+  const buildId = path.join(REPO_ROOT, distDir, 'BUILD_ID');
+  const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
+  if (built > newestSource()) {
+    say(`web app: production build in ${distDir}/ is up to date`);
+    return;
+  }
+  say(`building the web app (next build into ${distDir}/) — a few minutes the first time`);
+  const buildStarted = Date.now();
+  const build = startChild({
+    name: 'build',
+    command: process.execPath,
+    args: [NEXT_BIN, 'build'],
+    cwd: REPO_ROOT,
+    env: { ...webEnv, NEXT_TELEMETRY_DISABLED: '1' },
+  });
+  life.pending.add(build);
+  // Turbopack prints nothing for minutes on a small machine: say it is still at work.
+  const ticker = setInterval(
+    () => say(`still building the web app (${((Date.now() - buildStarted) / 1000).toFixed(0)} s)`),
+    30_000,
+  );
+  const code = await build.exited;
+  clearInterval(ticker);
+  life.pending.delete(build);
+  if (life.stopping) return;
+  if (code !== 0) throw new StartFailure(`next build failed (exit ${code}); see [build] above`);
+  say(`web app built in ${((Date.now() - buildStarted) / 1000).toFixed(0)} s`);
+}
+
+/** Publishes the supervisor's view of its children for /api/health and the organizer console. */
+function startStatusPublisher(life: Lifecycle, redisUrl: string): void {
+  life.statusRedis = createHttpConnection({
+    url: redisUrl,
+    connectionName: 'perfjudge-npm-start',
+    onError: () => undefined, // Redis restarting is reported by the supervisor itself
+  });
+  life.publisher = startSupervisorPublisher({
+    redis: life.statusRedis,
+    prefix: env().PERFJUDGE_QUEUE_PREFIX,
+    id: `${os.hostname()}-${process.pid}`,
+    report: () => ({
+      supervisor: `npm start on ${os.hostname()} (pid ${process.pid})`,
+      services: life.supervisor.statuses(),
+    }),
+  });
+}
+
+/** A perfjudge process that the supervisor starts again whenever it dies. */
+function supervisedService(
+  life: Lifecycle,
+  name: string,
+  kind: ServiceStatus['kind'],
+  args: string[],
+  childEnv: NodeJS.ProcessEnv,
+  ready: (child: Child) => Promise<unknown>,
+): Supervised {
+  return {
+    name,
+    kind,
+    async start(launched) {
+      const child = startChild({
+        name,
+        command: process.execPath,
+        args,
+        cwd: REPO_ROOT,
+        env: childEnv,
+      });
+      launched(child);
+      life.pending.add(child);
+      try {
+        await ready(child);
+        return child;
+      } catch (error) {
+        await child.stop(5_000);
+        throw error;
+      } finally {
+        life.pending.delete(child);
+      }
+    },
+  };
+}
+
+/**
+ * The scorer, the web server and one runner per planned target, each started once here and
+ * watched from then on. Resolves with what each runner serves (a runner that refuses this host is
+ * reported, and the rest of the platform runs), or when a signal stops everything meanwhile.
+ */
+async function startServices(
+  plan: StartPlan,
+  life: Lifecycle,
+  envs: ServiceEnvironments,
+  runnerPlans: RunnerPlan[],
+  notServed: string[],
+): Promise<string[]> {
+  const { config } = plan;
+  const grace = String(Math.max(1, config.PERFJUDGE_STOP_GRACE_SECONDS - 5));
+  const scorer = supervisedService(
+    life,
+    'scorer',
+    'scorer',
+    [BIN, 'scorer', '--grace-seconds', grace],
+    { ...envs.service, ...envs.platform },
+    (child) => child.waitForLine(/scorer ready/, 120_000),
+  );
+  // Runners never get database credentials (the security model); they need Redis only: the
+  // benchmark input, seed included, comes in each job. The seed is still set as the fallback
+  // for jobs of a platform that knows none.
+  const { DATABASE_URL: _noDb, ...runnerEnv } = envs.service;
+  const localUrl = `http://127.0.0.1:${config.PORT}`;
+  const web = supervisedService(
+    life,
+    'web',
+    'web',
+    [WEB_SERVER, '--port', String(config.PORT)],
+    envs.web,
+    (child) => waitFor('the web server', () => healthy(localUrl), 180_000, child),
+  );
+  const first = async (spec: Supervised): Promise<void> => {
+    const child = await spec.start(() => undefined);
+    life.supervisor.watch(spec, child);
+  };
+  const served: string[] = [];
+  const waits: Promise<unknown>[] = [first(scorer), first(web)];
+  for (const runnerPlan of runnerPlans) {
+    const { target, args } = runnerPlan;
+    say(`starting runner ${target}: perfjudge runner --target ${target} ${args.join(' ')}`);
+    const runner = supervisedService(
+      life,
+      `runner ${target}`,
+      'runner',
+      [BIN, 'runner', '--target', target, ...args],
+      { ...runnerEnv, ...plan.seeds },
+      (child) => child.waitForLine(/serving /, 600_000),
+    );
+    waits.push(
+      first(runner).then(
+        () => served.push(runnerPlan.note),
+        (error: unknown) => {
+          const reason =
+            error instanceof ChildExitedError
+              ? (error.lines.filter((l) => l.trim()).at(-1) ?? `exit ${error.code}`)
+              : (error as Error).message;
+          notServed.push(`${target}: not served (${reason})`);
+        },
+      ),
+    );
+  }
+  await Promise.race([Promise.all(waits), life.stopped]);
+  return served;
+}
+
+function printReady(plan: StartPlan, served: string[], notServed: string[]): void {
+  const lines = [
+    '',
+    `perfjudge is running: ${plan.publicUrl} (ready ${elapsed()} after npm start began)`,
+    `  organizer: ${plan.organizer.email}`,
+    `  password:  ${plan.organizer.password}   (kept in ${path.join(plan.dataDir, 'secrets.json')})`,
+    ...served.map((n) => `  ${n}`),
+    ...notServed.map((n) => `  ${n}`),
+    `  health:    ${plan.publicUrl}/api/health`,
+    '  A child that dies is restarted; Ctrl-C stops everything.',
+    '',
+  ];
+  process.stdout.write(lines.map((l) => `[start] ${l}`).join('\n') + '\n');
+}
+
 export async function main(): Promise<number> {
   let config: StartEnv;
   let dataDir: string;
@@ -308,373 +770,40 @@ export async function main(): Promise<number> {
     return 1;
   }
   beganAt = config.PERFJUDGE_START_BEGAN_AT ?? Date.now();
-
-  // Children not supervised yet (the web build; services while they start for the first time),
-  // and the supervisor of everything that came up: a child that dies is restarted with backoff
-  // while the rest keeps serving. The platform stops only when asked, then in reverse order of
-  // need: web and runners (nothing new comes in, judgings in hand finish or are handed back), then
-  // the scorer, then the stores.
-  const pending = new Set<Child>();
-  let publisher: SupervisorPublisher | null = null;
-  let statusRedis: Redis | null = null;
-  const supervisor = new Supervisor({ log: say, onChange: () => publisher?.publish() });
-  let stopping: Promise<number> | null = null;
-  const graceMs = config.PERFJUDGE_STOP_GRACE_SECONDS * 1000;
-  const stopAll = (code: number): Promise<number> => {
-    stopping ??= (async () => {
-      say('stopping…');
-      supervisor.stopRestarting();
-      await Promise.all([...pending].map((c) => c.stop(graceMs)));
-      await supervisor.stop((_, kind) => kind === 'web' || kind === 'runner', graceMs);
-      await supervisor.stop((_, kind) => kind === 'scorer', graceMs);
-      await publisher?.stop();
-      statusRedis?.disconnect();
-      for (const name of ['redis', 'postgres']) {
-        if (!supervisor.child(name)) continue;
-        say(`stopping ${name}`);
-        await supervisor
-          .stop((n) => n === name, graceMs)
-          .catch((error: Error) => warn(`${name}: ${error.message}`));
-      }
-      say(`stopped (${elapsed()} after npm start began)`);
-      return code;
-    })();
-    return stopping;
-  };
-  const stopped = new Promise<number>((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (stopping) return; // a second Ctrl-C: the grace periods still apply
-      say(`${signal} received`);
-      void stopAll(0).then(resolve);
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  });
-
-  const fail = async (message: string): Promise<number> => {
-    warn(message);
-    return stopAll(1);
-  };
-
+  const life = createLifecycle(config.PERFJUDGE_STOP_GRACE_SECONDS * 1000);
   try {
-    await mkdir(dataDir, { recursive: true });
-    const challenge = await loadChallenge(CHALLENGES[0]!);
-    // Every challenge on disk: a runner outside development mode serves them all and needs each seed.
-    const seedNames = [
-      ...new Set((await listChallenges()).map((c) => c.manifest.inputs.benchmark.seedEnv)),
-    ];
-    const secrets = await loadSecrets(dataDir, seedNames);
-    const seeds = Object.fromEntries(
-      seedNames.map((name) => [name, challengeSecret(name) ?? secrets.seeds[name]!]),
-    );
-    const organizer = {
-      email: env().PERFJUDGE_ORGANIZER_EMAIL ?? secrets.organizer.email,
-      password: env().PERFJUDGE_ORGANIZER_PASSWORD ?? secrets.organizer.password,
-    };
-    const authSecret = env().PERFJUDGE_AUTH_SECRET ?? secrets.authSecret;
-    const publicUrl = config.PERFJUDGE_PUBLIC_URL ?? `http://localhost:${config.PORT}`;
-    const baseEnv = childEnvironment({});
-
-    // As root the sandbox runs untrusted code as uid 65534, which must be able to reach the
-    // challenge's files: a checkout under /root (mode 700) or a private temporary folder would make
-    // every judging a judge error. Said now, in a second, rather than after the build.
-    if (process.getuid?.() === 0 && config.PERFJUDGE_TARGETS !== 'none') {
-      try {
-        for (const dir of [challenge.harnessDir, challenge.templateDir, challenge.testsDir])
-          await assertReachable(dir, DEFAULT_SANDBOX_IDENTITY);
-      } catch (error) {
-        return await fail(
-          `${(error as Error).message}.\n  The runners run untrusted code as uid 65534, which only ` +
-            'needs to traverse the folders above the checkout: clone it under /opt or /srv, or ' +
-            'allow traversal of the folder named (chmod o+x gives no right to list it).',
-        );
-      }
-    }
-
-    if (await portAnswers(config.PORT))
-      return await fail(`PORT ${config.PORT} is in use: stop what listens there, or set PORT=…`);
-
-    // 1. PostgreSQL.
-    let databaseUrl = config.DATABASE_URL;
-    if (databaseUrl) say(`database: DATABASE_URL (${new URL(databaseUrl).host})`);
-    else {
-      let bin = findPostgresBin();
-      if (!bin && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
-        say('installing PostgreSQL (apt-get install postgresql)');
-        const { code } = await runPrefixed({
-          name: 'apt',
-          command: 'apt-get',
-          args: ['install', '-y', '-qq', '--no-install-recommends', 'postgresql'],
-          cwd: REPO_ROOT,
-          env: { ...baseEnv, DEBIAN_FRONTEND: 'noninteractive' },
-        });
-        if (code === 0) bin = findPostgresBin();
-      }
-      if (!bin)
-        return await fail(
-          'no PostgreSQL found (/usr/lib/postgresql/*/bin). Install it (sudo apt-get install postgresql) ' +
-            'or set DATABASE_URL to an existing database',
-        );
-      const postgresBin = bin;
-      let postgres = await startPrivatePostgres({ bin, dataDir, env: baseEnv, log: say });
-      const { port } = postgres;
-      supervisor.watch(
-        {
-          name: 'postgres',
-          kind: 'store',
-          async start(launched) {
-            postgres = await startPrivatePostgres({
-              bin: postgresBin,
-              dataDir,
-              env: baseEnv,
-              log: say,
-              port,
-              launched,
-            });
-            return postgres.child;
-          },
-          stop: () => postgres.stop(),
-        },
-        postgres.child,
-      );
-      databaseUrl = postgres.url;
-      say(
-        `database: private PostgreSQL on 127.0.0.1:${port} (data: ${path.join(dataDir, 'postgres')})`,
-      );
-    }
-
-    // 2. Redis.
-    let redisUrl = config.REDIS_URL;
-    if (redisUrl) say(`redis: REDIS_URL (${new URL(redisUrl).host})`);
-    else {
-      let redis = await startPrivateRedis({ dataDir, env: baseEnv, log: say });
-      const { port } = redis;
-      supervisor.watch(
-        {
-          name: 'redis',
-          kind: 'store',
-          async start(launched) {
-            redis = await startPrivateRedis({ dataDir, env: baseEnv, log: say, port, launched });
-            return redis.child;
-          },
-          stop: () => redis.stop(),
-        },
-        redis.child,
-      );
-      redisUrl = redis.url;
-      say(
-        `redis: private redis-server on 127.0.0.1:${port} (append-only file: ${path.join(dataDir, 'redis')})`,
-      );
-    }
-
-    // 3. Migrations and the seed.
-    say('migrating the database');
-    const applied = await applyMigrations({ connectionString: databaseUrl });
-    say(
-      applied.length
-        ? `applied ${applied.length} migration(s): ${applied.join(', ')}`
-        : 'database schema up to date',
-    );
-    const database = createDbClient(databaseUrl);
-    try {
-      const report = await seed(database, { organizer, challenges: CHALLENGES });
-      for (const c of report.challenges)
-        say(
-          `challenge ${c.slug} v${c.version}: ${c.created ? 'registered' : 'already registered'}`,
-        );
-    } finally {
-      await database.$disconnect();
-    }
-
-    // 4. Inputs (the runners would generate them on the first judging; now, with progress).
+    const plan = await loadPlan(config, dataDir);
+    await checkHost(plan);
+    const databaseUrl = await startDatabase(plan, life);
+    const redisUrl = await startRedis(plan, life);
+    await migrateAndSeed(plan, databaseUrl);
+    // The runners would generate the inputs on the first judging; now, with progress.
+    const { challenge } = plan;
     const manifestSize = challenge.manifest.inputs.benchmark.size;
-    const { plans, notServed } = await planRunners(config, manifestSize, dataDir);
+    const { plans: runnerPlans, notServed } = await planRunners(config, manifestSize, dataDir);
     const devBytes = developmentBenchmarkBytes(config, manifestSize);
-    if (plans.length)
+    if (runnerPlans.length)
       await pregenerateInputs(
         challenge,
         {
-          seed: seeds[challenge.manifest.inputs.benchmark.seedEnv]!,
+          seed: plan.seeds[challenge.manifest.inputs.benchmark.seedEnv]!,
           sizeBytes: devBytes ?? manifestSize,
           rareSeparators: challenge.manifest.inputs.rareSeparators,
         },
         dataDir,
       );
-
-    // 5. The production web build, unless it is newer than every source.
-    const distDir = config.PERFJUDGE_NEXT_DIST_DIR;
-    const buildId = path.join(REPO_ROOT, distDir, 'BUILD_ID');
-    // The web app and the scorer are the platform side that resolves each job's benchmark input
-    // (lib/challenge/benchmark-definition.ts): they get the seed and the development size.
-    const platformEnv = {
-      ...seeds,
-      ...(devBytes !== undefined ? { PERFJUDGE_BENCHMARK_SIZE: formatByteSize(devBytes) } : {}),
-    };
-    const webEnv = {
-      ...baseEnv,
-      ...platformEnv,
-      NODE_ENV: 'production',
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: redisUrl,
-      PERFJUDGE_PUBLIC_URL: publicUrl,
-      PERFJUDGE_AUTH_SECRET: authSecret,
-      PERFJUDGE_NEXT_DIST_DIR: distDir,
-      PORT: String(config.PORT),
-    };
-    const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
-    if (built > newestSource()) say(`web app: production build in ${distDir}/ is up to date`);
-    else {
-      say(`building the web app (next build into ${distDir}/) — a few minutes the first time`);
-      const buildStarted = Date.now();
-      const build = startChild({
-        name: 'build',
-        command: process.execPath,
-        args: [NEXT_BIN, 'build'],
-        cwd: REPO_ROOT,
-        env: { ...webEnv, NEXT_TELEMETRY_DISABLED: '1' },
-      });
-      pending.add(build);
-      // Turbopack prints nothing for minutes on a small machine: say it is still at work.
-      const ticker = setInterval(
-        () =>
-          say(`still building the web app (${((Date.now() - buildStarted) / 1000).toFixed(0)} s)`),
-        30_000,
-      );
-      const code = await build.exited;
-      clearInterval(ticker);
-      pending.delete(build);
-      if (stopping) return await stopping;
-      if (code !== 0) return await fail(`next build failed (exit ${code}); see [build] above`);
-      say(`web app built in ${((Date.now() - buildStarted) / 1000).toFixed(0)} s`);
-    }
-    if (stopping) return await stopping;
-
-    // 6. The services, each a supervised child: started once here, again whenever it dies.
-    statusRedis = createHttpConnection({
-      url: redisUrl,
-      connectionName: 'perfjudge-npm-start',
-      onError: () => undefined, // Redis restarting is reported by the supervisor itself
-    });
-    publisher = startSupervisorPublisher({
-      redis: statusRedis,
-      prefix: env().PERFJUDGE_QUEUE_PREFIX,
-      id: `${os.hostname()}-${process.pid}`,
-      report: () => ({
-        supervisor: `npm start on ${os.hostname()} (pid ${process.pid})`,
-        services: supervisor.statuses(),
-      }),
-    });
-    const serviceEnv = { ...baseEnv, REDIS_URL: redisUrl, DATABASE_URL: databaseUrl };
-    const localUrl = `http://127.0.0.1:${config.PORT}`;
-    const service = (
-      name: string,
-      kind: ServiceStatus['kind'],
-      args: string[],
-      childEnv: NodeJS.ProcessEnv,
-      ready: (child: Child) => Promise<unknown>,
-    ): Supervised => ({
-      name,
-      kind,
-      async start(launched) {
-        const child = startChild({
-          name,
-          command: process.execPath,
-          args,
-          cwd: REPO_ROOT,
-          env: childEnv,
-        });
-        launched(child);
-        pending.add(child);
-        try {
-          await ready(child);
-          return child;
-        } catch (error) {
-          await child.stop(5_000);
-          throw error;
-        } finally {
-          pending.delete(child);
-        }
-      },
-    });
-    const scorer = service(
-      'scorer',
-      'scorer',
-      [
-        BIN,
-        'scorer',
-        '--grace-seconds',
-        String(Math.max(1, config.PERFJUDGE_STOP_GRACE_SECONDS - 5)),
-      ],
-      { ...serviceEnv, ...platformEnv },
-      (child) => child.waitForLine(/scorer ready/, 120_000),
-    );
-    // Runners never get database credentials (the security model); they need Redis only: the
-    // benchmark input, seed included, comes in each job. The seed is still set as the fallback
-    // for jobs of a platform that knows none.
-    const { DATABASE_URL: _noDb, ...runnerBase } = serviceEnv;
-    const runners = plans.map((plan) => {
-      say(
-        `starting runner ${plan.target}: perfjudge runner --target ${plan.target} ${plan.args.join(' ')}`,
-      );
-      return {
-        plan,
-        spec: service(
-          `runner ${plan.target}`,
-          'runner',
-          [BIN, 'runner', '--target', plan.target, ...plan.args],
-          { ...runnerBase, ...seeds },
-          (child) => child.waitForLine(/serving /, 600_000),
-        ),
-      };
-    });
-    const web = service(
-      'web',
-      'web',
-      [WEB_SERVER, '--port', String(config.PORT)],
-      webEnv,
-      (child) => waitFor('the web server', () => healthy(localUrl), 180_000, child),
-    );
-
-    const served: string[] = [];
-    const first = async (spec: Supervised): Promise<void> => {
-      const child = await spec.start(() => undefined);
-      supervisor.watch(spec, child);
-    };
-    const waits: Promise<unknown>[] = [first(scorer), first(web)];
-    for (const { plan, spec } of runners)
-      waits.push(
-        first(spec).then(
-          () => served.push(plan.note),
-          (error: unknown) => {
-            // A runner that refuses this host is reported, and the rest of the platform runs.
-            const reason =
-              error instanceof ChildExitedError
-                ? (error.lines.filter((l) => l.trim()).at(-1) ?? `exit ${error.code}`)
-                : (error as Error).message;
-            notServed.push(`${plan.target}: not served (${reason})`);
-          },
-        ),
-      );
-    await Promise.race([Promise.all(waits), stopped]);
-    if (stopping) return await stopping;
-
-    const lines = [
-      '',
-      `perfjudge is running: ${publicUrl} (ready ${elapsed()} after npm start began)`,
-      `  organizer: ${organizer.email}`,
-      `  password:  ${organizer.password}   (kept in ${path.join(dataDir, 'secrets.json')})`,
-      ...served.map((n) => `  ${n}`),
-      ...notServed.map((n) => `  ${n}`),
-      `  health:    ${publicUrl}/api/health`,
-      '  A child that dies is restarted; Ctrl-C stops everything.',
-      '',
-    ];
-    process.stdout.write(lines.map((l) => `[start] ${l}`).join('\n') + '\n');
-
-    // 7. Until a signal: deaths are the supervisor's business from here on.
-    return await stopped;
+    const envs = serviceEnvironments(plan, { databaseUrl, redisUrl }, devBytes);
+    await buildWebApp(plan, life, envs.web);
+    if (life.stopping) return await life.stopping;
+    startStatusPublisher(life, redisUrl);
+    const served = await startServices(plan, life, envs, runnerPlans, notServed);
+    if (life.stopping) return await life.stopping;
+    printReady(plan, served, notServed);
+    // Until a signal: deaths are the supervisor's business from here on.
+    return await life.stopped;
   } catch (error) {
-    if (stopping) return await stopping;
-    return await fail(error instanceof Error ? error.message : String(error));
+    if (life.stopping) return await life.stopping;
+    warn(error instanceof Error ? error.message : String(error));
+    return life.stopAll(1);
   }
 }
