@@ -192,10 +192,22 @@ export const timeSummarySchema = z.object({
 });
 export type TimeSummary = z.infer<typeof timeSummarySchema>;
 
+/**
+ * One differing output line. `expected` and `got` are shown as text: bytes that are not valid
+ * UTF-8 are written `\xNN` and a backslash `\\` (when `escaped`), and a long line is cut to a
+ * window around its first difference ("…" where cut), located in bytes by the other fields.
+ */
 export const diffLineSchema = z.object({
   line: z.number().int().positive(),
   expected: z.string().nullable(),
   got: z.string().nullable(),
+  /** The texts use the escapes above; absent in older results (invalid bytes became U+FFFD). */
+  escaped: z.boolean().optional(),
+  /** 0-based byte offset of the first differing byte in the line (both lines present). */
+  byteOffset: z.number().int().nonnegative().optional(),
+  /** Each whole line's length in bytes, without its newline. */
+  expectedBytes: z.number().int().nonnegative().optional(),
+  gotBytes: z.number().int().nonnegative().optional(),
 });
 export type DiffLine = z.infer<typeof diffLineSchema>;
 

@@ -1,7 +1,7 @@
 // Turns a judging result into the text report the CLI prints: verdict first, then the speedup with
 // its interval, the times side by side, every run, and where the judging's own time went.
 import type { CounterComparison, JudgingResult, Run, Topdown } from '../../contracts';
-import { describeFirstDifference, firstDifference } from '../../lib/challenge/first-difference';
+import { lineDifference } from '../../lib/challenge/first-difference';
 
 /** Failures whose differing lines the text report prints (every failure is named). */
 const REPORT_DIFFS = 5;
@@ -172,15 +172,11 @@ export function formatReport(result: JudgingResult): string {
       );
       if (i >= REPORT_DIFFS) return;
       for (const d of c.diff) {
-        const at = firstDifference(d.expected, d.got);
-        out.push(
-          `    line ${d.line}: expected ${JSON.stringify(at ? at.expectedExcerpt : d.expected)}`,
-        );
-        out.push(
-          `    ${' '.repeat(String(d.line).length + 5)} got      ${JSON.stringify(at ? at.gotExcerpt : d.got)}`,
-        );
-        if (at)
-          out.push(`    ${' '.repeat(String(d.line).length + 5)} ${describeFirstDifference(at)}`);
+        const shown = lineDifference(d);
+        const indent = ' '.repeat(String(d.line).length + 5);
+        out.push(`    line ${d.line}: expected ${quoteLine(shown.expected, d.escaped)}`);
+        out.push(`    ${indent} got      ${quoteLine(shown.got, d.escaped)}`);
+        if (shown.description) out.push(`    ${indent} ${shown.description}`);
       }
     });
     if (failed.length > REPORT_DIFFS)
@@ -271,4 +267,21 @@ function indent(text: string): string {
     .split('\n')
     .map((l) => `  ${l}`)
     .join('\n');
+}
+
+/**
+ * A differing line in double quotes with control characters escaped (a tab as \t). A judge that
+ * escaped invalid bytes itself (`\xNN`, a backslash as `\\`) is not escaped twice.
+ */
+function quoteLine(text: string | null, escaped: boolean | undefined): string {
+  if (text === null) return '(no line)';
+  if (!escaped) return JSON.stringify(text);
+  const controls = text.replace(
+    // eslint-disable-next-line no-control-regex -- making control bytes visible is the point
+    /[\u0000-\u001f\u007f]/g,
+    (ch) =>
+      ({ '\t': '\\t', '\r': '\\r', '\v': '\\v', '\f': '\\f' })[ch] ??
+      `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+  return `"${controls.replaceAll('"', '\\"')}"`;
 }

@@ -77,7 +77,20 @@ export function decideVerdict(facts: VerdictFacts): VerdictDecision {
       warnings,
     };
   }
-  return { verdict: 'ACCEPTED', reason: 'correct on every test and every benchmark run', warnings };
+  // Advisory failures do not fail the patch, but the headline must not hide them.
+  const advisory = facts.tests.filter(
+    (t) => !t.required && t.outcome !== 'passed' && t.outcome !== 'skipped',
+  );
+  return {
+    verdict: 'ACCEPTED',
+    reason: advisory.length
+      ? `correct on every required test and every benchmark run; ${advisory.length} advisory test${advisory.length === 1 ? '' : 's'} failed (${advisory
+          .slice(0, 3)
+          .map((t) => `${t.group}/${t.name}`)
+          .join(', ')}${advisory.length > 3 ? ', …' : ''})`
+      : 'correct on every test and every benchmark run',
+    warnings,
+  };
 }
 
 function incomplete(stage: string, warnings: string[]): VerdictDecision {

@@ -74,6 +74,11 @@ describe('decideVerdict', () => {
     const accepted = decideVerdict({ ...passing, tests: [testCase('wrong-answer', false, 'adv')] });
     expect(accepted.verdict).toBe('ACCEPTED');
     expect(accepted.warnings).toHaveLength(1);
+    // The headline does not say "correct on every test" when an advisory one failed.
+    expect(accepted.reason).toBe(
+      'correct on every required test and every benchmark run; 1 advisory test failed (g/adv)',
+    );
+    expect(decideVerdict(passing).reason).toBe('correct on every test and every benchmark run');
   });
 
   it('skipped tests are neither failures nor warnings', () => {

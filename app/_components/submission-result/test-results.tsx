@@ -1,7 +1,7 @@
 // The test stage: failed cases first, each with its first differing lines (expected vs got), then
 // every case in a collapsed table.
 import type { TestCaseResult, TestOutcome } from '../../../contracts';
-import { describeFirstDifference, firstDifference } from '../../../lib/challenge/first-difference';
+import { lineDifference } from '../../../lib/challenge/first-difference';
 import { formatMs } from '../../../lib/web/format';
 import { VisibleText } from './visible-text';
 
@@ -40,20 +40,20 @@ function DiffExcerpt({ c, testId }: { c: TestCaseResult; testId: string }) {
         <tbody>
           {c.diff.map((d) => {
             // Long lines show the window around their first difference, located in bytes.
-            const at = firstDifference(d.expected, d.got);
+            const shown = lineDifference(d);
             return (
               <tr key={d.line}>
                 <td className="num">{d.line}</td>
                 <td className="mono" style={OUTPUT_CELL}>
-                  <VisibleText text={at ? at.expectedExcerpt : d.expected} />
-                  {at && (
+                  <VisibleText text={shown.expected} escaped={d.escaped ?? false} />
+                  {shown.description && (
                     <div className="small muted" data-testid="first-difference">
-                      {describeFirstDifference(at)}
+                      {shown.description}
                     </div>
                   )}
                 </td>
                 <td className="mono" style={OUTPUT_CELL}>
-                  <VisibleText text={at ? at.gotExcerpt : d.got} />
+                  <VisibleText text={shown.got} escaped={d.escaped ?? false} />
                 </td>
               </tr>
             );

@@ -18,21 +18,39 @@ function escape(ch: string): string {
     : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-export function VisibleText({ text }: { text: string | null }) {
+/** The judge's own escapes (contracts/judging.ts diffLineSchema): invalid bytes and a backslash. */
+const JUDGE_ESCAPE = /\\x[0-9a-f]{2}|\\\\/gu;
+
+/**
+ * `escaped`: the judge wrote invalid UTF-8 bytes as `\xNN` and a backslash as `\\`; those are
+ * marked as escapes (an invalid byte) or shown as the backslash they stand for.
+ */
+export function VisibleText({ text, escaped = false }: { text: string | null; escaped?: boolean }) {
   if (text === null) return <span className="muted">(no line)</span>;
   const parts: React.ReactNode[] = [];
   let last = 0;
-  for (const match of text.matchAll(ODD)) {
+  const odd = escaped ? new RegExp(`${ODD.source}|${JUDGE_ESCAPE.source}`, 'gu') : ODD;
+  for (const match of text.matchAll(odd)) {
     const at = match.index ?? 0;
     if (at > last) parts.push(text.slice(last, at));
+    if (match[0] === '\\\\') {
+      parts.push('\\');
+      last = at + match[0].length;
+      continue;
+    }
+    const invalidByte = match[0].length === 4;
     parts.push(
       <mark
         key={at}
         className="escape"
         style={{ background: 'var(--warn-bg)', color: 'var(--warn)', borderRadius: 3 }}
-        title={`U+${(match[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`}
+        title={
+          invalidByte
+            ? 'a byte that is not valid UTF-8'
+            : `U+${(match[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`
+        }
       >
-        {escape(match[0])}
+        {invalidByte ? match[0] : escape(match[0])}
       </mark>,
     );
     last = at + match[0].length;
