@@ -118,7 +118,6 @@ function importTarget(filename, specifier) {
         .replace(/\.(ts|tsx|mjs|js)$/, ''),
     };
   }
-  if (specifier.startsWith('@/')) return { ours: true, target: specifier.slice(2) };
   return { ours: false, target: specifier };
 }
 

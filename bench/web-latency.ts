@@ -191,7 +191,7 @@ async function measure(
   };
 }
 
-/** Targets (issue 16): p95 per page, and seconds from a recorded score to the page showing it. */
+/** Targets: p95 per page, and seconds from a recorded score to the page showing it. */
 const TARGET_P95_MS: Record<string, number> = {
   'leaderboard page': 50,
   'submission page (signed in)': 300,

@@ -12,7 +12,7 @@ export interface DisturbanceThresholds {
 }
 
 /**
- * Defaults, from plain interleaved runs on a 2-core VM (issue 12's table): on a quiet host other
+ * Defaults, from plain interleaved runs on a 2-core VM (README, How the judge guards against noise): on a quiet host other
  * tasks take 0–10 ms of a 1–2 s run on the pinned CPU (under 1%), so 5% is far above the quiet floor
  * yet well under the 15–50% a co-scheduled busy loop takes. A run slowed 5% moves one pairwise ratio
  * by about half the ~10% run-to-run variation every run has anyway; the median of ratios absorbs

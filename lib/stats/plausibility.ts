@@ -1,4 +1,4 @@
-// The plausibility check (issue 18, contracts/judging.ts plausibilitySchema): a program that
+// The plausibility check (contracts/judging.ts plausibilitySchema): a program that
 // finishes faster than the host can read its input from memory did not read its input, whatever
 // its output says. Flagged for the organizer, never a verdict by itself.
 import type { Plausibility } from '../../contracts';

@@ -1,4 +1,4 @@
-// A live contest as issue 16 asked for it, in a real browser against the real app: a score recorded
+// A live contest in a real browser against the real app: a score recorded
 // while a visitor reloads the leaderboard shows within 5 s; a submission's live states (queued with
 // its place, waiting for the host, one target's verdict and speedup the moment it is recorded while
 // the other still waits); a mixed outcome's header naming the failing target; the comparison with

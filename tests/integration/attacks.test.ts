@@ -445,7 +445,7 @@ describe('containment: attacks that must fail quietly (ACCEPTED)', () => {
   });
 });
 
-describe('kernel interfaces: the syscall filter and the keyrings (issue 14)', () => {
+describe('kernel interfaces: the syscall filter and the keyrings', () => {
   it('every denied syscall family fails with EPERM (clone3 with ENOSYS, 32-bit syscalls too)', async () => {
     const judged = await judgeAttack('denied-syscalls', await attackPatch('denied-syscalls'));
     await expectContained(judged);

@@ -1,4 +1,4 @@
-// Issue 12 on this machine: a real judging stores the disturbance evidence of every run; a patch
+// Disturbance evidence and residency on this machine: a real judging stores the disturbance evidence of every run; a patch
 // that evicts its input (and its libraries) from the page cache as it finishes cannot make the
 // baseline's runs read cold, because every run of either side starts with them re-warmed; and a
 // solution that starts a thread is flagged under the single-thread rule.

@@ -1,4 +1,4 @@
-// The confinement the sandbox helper applies right before the untrusted command's exec (issue 14):
+// The confinement the sandbox helper applies right before the untrusted command's exec:
 // a seccomp filter in every run and every build step, the manifest's allowances, and a fresh
 // session keyring whatever the runner had (checked under `keyctl session`, as a systemd service or
 // a login shell would give one).
