@@ -4,6 +4,7 @@ export * from './size';
 export * from './slug';
 export * from './counters';
 export * from './zod-issues';
+export * from './errors';
 export * from './manifest';
 export * from './judging';
 export * from './jobs';

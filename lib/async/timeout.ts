@@ -1,7 +1,9 @@
 // The one timeout helper: race a promise against a timer that is always cleared. The promise itself
 // keeps running after a timeout (a promise cannot be cancelled); callers make that harmless.
-export class TimeoutError extends Error {
+import { AppError } from '../../contracts';
+export class TimeoutError extends AppError {
   override name = 'TimeoutError';
+  readonly code = 'timeout' as const;
 }
 
 /** Rejects with `onTimeout()` (default: a TimeoutError) when `promise` has not settled within `ms`. */

@@ -3,6 +3,7 @@
 // and is registered below by slug (one line), so the pipeline itself stays challenge-neutral.
 // `perfjudge manifest <slug>` checks the registration with the rest of the package's contract
 // (lib/challenge/challenge-package.ts).
+import { AppError } from '../../contracts';
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
@@ -40,8 +41,9 @@ const REGISTRY: Record<string, () => Promise<{ code: ChallengeCode }>> = {
   maxsubarray: () => import('../../challenges/maxsubarray/code'),
 };
 
-export class ChallengeCodeError extends Error {
+export class ChallengeCodeError extends AppError {
   override name = 'ChallengeCodeError';
+  readonly code = 'invalid-challenge' as const;
 }
 
 export function hasChallengeCode(slug: string): boolean {

@@ -16,13 +16,14 @@
 //                           slug in lib/challenge/challenge-code.ts
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { VERDICTS } from '../../contracts';
+import { VERDICTS, AppError } from '../../contracts';
 import { challengeCode, hasChallengeCode } from './challenge-code';
 import { loadEdgeCases } from './edge-cases';
 import type { Challenge } from './load-manifest';
 
-export class ChallengePackageError extends Error {
+export class ChallengePackageError extends AppError {
   override name = 'ChallengePackageError';
+  readonly code = 'invalid-challenge' as const;
 }
 
 /** The CMake variables the judge's build passes to every harness (runner/build/build-tree.ts). */

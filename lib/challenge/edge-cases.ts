@@ -4,11 +4,12 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { describeIssues, KEBAB_CASE_PATTERN } from '../../contracts';
+import { describeIssues, KEBAB_CASE_PATTERN, AppError } from '../../contracts';
 import type { Challenge } from './load-manifest';
 
-export class EdgeCaseError extends Error {
+export class EdgeCaseError extends AppError {
   override name = 'EdgeCaseError';
+  readonly code = 'invalid-challenge' as const;
 }
 
 /** A case expands to at most this many bytes, so a typo in `times` cannot exhaust memory. */

@@ -2,13 +2,14 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { describeIssues, isSlug, manifestSchema, type Manifest } from '../../contracts';
+import { describeIssues, isSlug, manifestSchema, type Manifest, AppError } from '../../contracts';
 import { REPO_ROOT } from '../config/env';
 
 export const CHALLENGES_DIR = path.join(REPO_ROOT, 'challenges');
 
-export class ManifestError extends Error {
+export class ManifestError extends AppError {
   override name = 'ManifestError';
+  readonly code = 'invalid-challenge' as const;
 }
 
 export interface Challenge {

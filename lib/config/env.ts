@@ -1,5 +1,6 @@
 // The one place that reads the environment. Everything is validated here at start-up; a bad value
 // stops the process with a message naming the variable. Nothing else reads process.env.
+import { AppError } from '../../contracts';
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
@@ -108,8 +109,9 @@ export type Env = z.infer<typeof envSchema>;
 /** Every variable this module knows (the compose file's check uses it: tests/unit/docker-compose.test.ts). */
 export const ENV_VARIABLES = Object.keys(envSchema.shape) as (keyof Env)[];
 
-export class ConfigError extends Error {
+export class ConfigError extends AppError {
   override name = 'ConfigError';
+  readonly code = 'config' as const;
 }
 
 let cached: Env | undefined;

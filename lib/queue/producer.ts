@@ -17,6 +17,7 @@ import {
   scoreJobSchema,
   type JudgingJob,
   type TargetId,
+  AppError,
 } from '../../contracts';
 import { withTimeout as raceTimeout } from '../async/timeout';
 import type { Db } from '../db/client';
@@ -116,8 +117,9 @@ export function createQueueSet(
   };
 }
 
-export class QueueTimeoutError extends Error {
+export class QueueTimeoutError extends AppError {
   override name = 'QueueTimeoutError';
+  readonly code = 'unavailable' as const;
 }
 
 export interface EnqueueOptions {

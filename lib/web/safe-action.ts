@@ -1,5 +1,6 @@
 // Server actions through one wrapper: it checks who is asking (signed in, organizer when required)
 // and parses the input with zod, so an action body only ever sees valid input from an allowed user.
+import { AppError } from '../../contracts';
 import 'server-only';
 import { z } from 'zod';
 import { fieldErrors } from '../../contracts/zod-issues';
@@ -13,8 +14,9 @@ export interface ActionOptions {
 }
 
 /** An error whose message is for the user (anything else becomes a generic message). */
-export class ActionError extends Error {
+export class ActionError extends AppError {
   override name = 'ActionError';
+  readonly code = 'refused' as const;
 }
 
 export function safeAction<S extends z.ZodType, T>(

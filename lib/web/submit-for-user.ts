@@ -25,9 +25,8 @@ export type SubmitOutcome =
   | { ok: true; submissionId: string; queued: boolean }
   | {
       ok: false;
-      /** HTTP status the API answers with. */
-      status: 403 | 404 | 413 | 422 | 429;
-      code: string;
+      /** The API's status follows from it (lib/web/api-errors.ts httpStatus). */
+      code: 'unknown-challenge' | 'closed' | 'quota' | 'burst' | 'rejected';
       message: string;
       reason?: string;
       file?: string;
@@ -61,7 +60,6 @@ export async function submitForUser(
     if (error instanceof NotFoundError)
       return {
         ok: false,
-        status: 404,
         code: 'unknown-challenge',
         message: `There is no challenge "${input.challenge}".`,
       };
@@ -70,7 +68,6 @@ export async function submitForUser(
   if (!contest.open)
     return {
       ok: false,
-      status: 403,
       code: 'closed',
       message: `Submissions are closed: ${contest.closedReason}`,
     };
@@ -87,7 +84,6 @@ export async function submitForUser(
       : 3600;
     return {
       ok: false,
-      status: 429,
       code: 'quota',
       message: `You have used your ${quota} submissions for this hour. The next one is possible in ${minutes(retry)}.`,
       retryAfterSeconds: retry,
@@ -97,7 +93,6 @@ export async function submitForUser(
   if (!burst.allowed)
     return {
       ok: false,
-      status: 429,
       code: 'burst',
       message: `Too many submissions at once: at most ${SUBMIT_BURST.max} a minute. Try again in ${burst.retryAfter} s.`,
       retryAfterSeconds: burst.retryAfter ?? 60,
@@ -115,8 +110,6 @@ export async function submitForUser(
   if (!result.ok)
     return {
       ok: false,
-      status:
-        result.reason === 'too-large' ? 413 : result.reason === 'unknown-challenge' ? 404 : 422,
       code: 'rejected',
       reason: result.reason,
       message: result.message,

@@ -1,6 +1,7 @@
 // The host's run-to-run noise, measured the judge's way: the challenge's baseline, built with the
 // manifest's flags, run a handful of times in the sandbox pinned to the judge's CPU, with the time
 // other tasks took on that CPU read from /proc/stat around each run.
+import { AppError } from '../../contracts';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,8 +33,9 @@ export interface NoiseProbeOptions {
   log?: (line: string) => void;
 }
 
-export class NoiseProbeError extends Error {
+export class NoiseProbeError extends AppError {
   override name = 'NoiseProbeError';
+  readonly code = 'unavailable' as const;
 }
 
 /** One timed run's figures: wall and CPU time, and what the pinned CPU did for others meanwhile. */

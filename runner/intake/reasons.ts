@@ -1,4 +1,5 @@
 // Why intake refuses a patch: a closed set of codes, each rejection naming the file and the reason.
+import { AppError } from '../../contracts';
 import { z } from 'zod';
 
 export const INTAKE_REJECTION_REASONS = [
@@ -43,8 +44,9 @@ export interface IntakeRejection {
 }
 
 /** Thrown inside intake and turned into an IntakeRejection at its edge; never escapes intakePatch. */
-export class IntakeRejectionError extends Error {
+export class IntakeRejectionError extends AppError {
   override name = 'IntakeRejectionError';
+  readonly code = 'rejected' as const;
   constructor(
     readonly reason: IntakeRejectionReason,
     message: string,

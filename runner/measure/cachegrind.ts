@@ -1,5 +1,6 @@
 // Deterministic mode: one run under `valgrind --tool=cachegrind` for noise-free instruction counts
 // and simulated cache and branch misses. The counts are informational, never part of a verdict.
+import { AppError } from '../../contracts';
 import { constants } from 'node:fs';
 import { lstat, mkdtemp, open, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -94,8 +95,9 @@ export function cachegrindArgs(
 export type CachegrindFailure =
   'unavailable' | 'unsupported-instruction' | 'program-failed' | 'limit' | 'bad-output';
 
-export class CachegrindError extends Error {
+export class CachegrindError extends AppError {
   override name = 'CachegrindError';
+  readonly code = 'unavailable' as const;
   constructor(
     readonly kind: CachegrindFailure,
     message: string,

@@ -1,5 +1,6 @@
 // The sandbox interface: every untrusted process (compiler or solution) runs through one of these.
 // The pipeline never knows which mechanism (bubblewrap, Docker, a Windows job object) is behind it.
+import { AppError } from '../../contracts';
 import type { Counter } from '../../contracts';
 
 export interface SandboxLimits {
@@ -133,6 +134,7 @@ export interface Sandbox {
 }
 
 /** The host cannot provide this sandbox (a platform fault, never the contestant's). */
-export class SandboxUnavailableError extends Error {
+export class SandboxUnavailableError extends AppError {
   override name = 'SandboxUnavailableError';
+  readonly code = 'unavailable' as const;
 }

@@ -8,6 +8,7 @@
 // is removed by whoever sees it. The lock itself is a file created with O_EXCL that holds the
 // owner's pid and process start time; a lock whose process is gone is stale and is broken by the
 // next taker.
+import { AppError } from '../../contracts';
 import { randomBytes } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
 import { link, mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
@@ -49,8 +50,9 @@ export interface AcquireHostLockOptions {
   onQueue?: (ahead: number, holder: LockHolder | null) => void;
 }
 
-export class HostLockAbortedError extends Error {
+export class HostLockAbortedError extends AppError {
   override name = 'HostLockAbortedError';
+  readonly code = 'cancelled' as const;
 }
 
 /** A file still being written by its creator is not stale before this. */

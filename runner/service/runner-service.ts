@@ -9,7 +9,13 @@
 import os from 'node:os';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { judgeQueueName, type HostFingerprint, type Target, type TargetId } from '../../contracts';
+import {
+  judgeQueueName,
+  type HostFingerprint,
+  type Target,
+  type TargetId,
+  AppError,
+} from '../../contracts';
 import { settleWithin } from '../../lib/async/timeout';
 import { CHALLENGES_DIR, listChallenges, type Challenge } from '../../lib/challenge/load-manifest';
 import { challengeSecret } from '../../lib/config/env';
@@ -44,8 +50,9 @@ const KEEP_COMPLETED = { age: 7 * 24 * 3600 };
 const KEEP_FAILED = { age: 30 * 24 * 3600 };
 
 /** A runner that must not start: bad configuration or a host that does not match its target. */
-export class RunnerConfigError extends Error {
+export class RunnerConfigError extends AppError {
   override name = 'RunnerConfigError';
+  readonly code = 'config' as const;
 }
 
 export interface RunnerServiceOptions {

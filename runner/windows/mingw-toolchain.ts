@@ -2,6 +2,7 @@
 // the GCC spelling MinGW-w64 understands. An unknown flag is refused rather than dropped, so what is
 // measured is never silently different from what the manifest says; the mapping is recorded in the
 // result's build log and warnings.
+import { AppError } from '../../contracts';
 import { fileURLToPath } from 'node:url';
 import type { Toolchain } from '../../contracts';
 import type { BuildPlatform } from '../build/build-tree';
@@ -82,8 +83,9 @@ export interface MingwBuild {
   summary: string;
 }
 
-export class UnmappableFlagError extends Error {
+export class UnmappableFlagError extends AppError {
   override name = 'UnmappableFlagError';
+  readonly code = 'config' as const;
 }
 
 /** The MinGW-w64 toolchain for a clang-cl target, or throws naming the flag that cannot be mapped. */

@@ -7,6 +7,7 @@
 //   windows-amd on Linux     emulated (automatic when Wine is installed): MinGW-w64 with the flags
 //                            mapped (mingw-toolchain.ts), the job helper under Wine in bubblewrap;
 //                            every result is labelled emulated (HostFingerprint.emulated)
+import { AppError } from '../../contracts';
 import type { Target, Toolchain } from '../../contracts';
 import type { BuildPlatform } from '../build/build-tree';
 import type { Sandbox, SandboxMount } from '../sandbox/sandbox';
@@ -36,8 +37,9 @@ export interface TargetPlatform {
   notes: string[];
 }
 
-export class PlatformUnavailableError extends Error {
+export class PlatformUnavailableError extends AppError {
   override name = 'PlatformUnavailableError';
+  readonly code = 'unavailable' as const;
 }
 
 export interface PlatformOptions {

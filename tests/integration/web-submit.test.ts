@@ -70,7 +70,7 @@ describe('submitForUser', () => {
     const outcome = await submitForUser(userId, input(PROTECTED), { db, queues });
     expect(outcome).toMatchObject({
       ok: false,
-      status: 422,
+      code: 'rejected',
       reason: 'protected-file',
       file: 'main.cpp',
     });
@@ -85,7 +85,7 @@ describe('submitForUser', () => {
       for (let i = 0; i < 2; i++)
         expect((await submitForUser(userId, input(), { db, queues, now: t0 })).ok).toBe(true);
       const third = await submitForUser(userId, input(), { db, queues, now: t0 });
-      expect(third).toMatchObject({ ok: false, status: 429, code: 'quota' });
+      expect(third).toMatchObject({ ok: false, code: 'quota' });
       if (third.ok) return;
       expect(third.retryAfterSeconds).toBeGreaterThan(3500);
       // The rows carry the database clock, a moment after t0.
@@ -107,7 +107,7 @@ describe('submitForUser', () => {
       for (let i = 0; i <= SUBMIT_BURST.max; i++)
         outcomes.push(await submitForUser(userId, input(), { db, queues }));
       expect(outcomes.slice(0, SUBMIT_BURST.max).every((o) => o.ok)).toBe(true);
-      expect(outcomes[SUBMIT_BURST.max]).toMatchObject({ ok: false, status: 429, code: 'burst' });
+      expect(outcomes[SUBMIT_BURST.max]).toMatchObject({ ok: false, code: 'burst' });
     } finally {
       await setChallenge({ submissionsPerHour: null });
     }
@@ -118,12 +118,11 @@ describe('submitForUser', () => {
     await setChallenge({ closedAt: new Date() });
     expect(await submitForUser(userId, input(), { db, queues })).toMatchObject({
       ok: false,
-      status: 403,
       code: 'closed',
     });
     await setChallenge({ closedAt: null, deadline: new Date(Date.now() - 1000) });
     const late = await submitForUser(userId, input(), { db, queues });
-    expect(late).toMatchObject({ ok: false, status: 403, code: 'closed' });
+    expect(late).toMatchObject({ ok: false, code: 'closed' });
     if (!late.ok) expect(late.message).toMatch(/deadline has passed/);
     await setChallenge({ deadline: new Date(Date.now() + 86400_000) });
     expect((await submitForUser(userId, input(), { db, queues })).ok).toBe(true);
@@ -135,7 +134,7 @@ describe('submitForUser', () => {
     const userId = await makeUser(db);
     expect(
       await submitForUser(userId, { challenge: 'no-such-contest', patch: GOOD }, { db, queues }),
-    ).toMatchObject({ ok: false, status: 404 });
+    ).toMatchObject({ ok: false, code: 'unknown-challenge' });
     expect(submitInputSchema.safeParse({ challenge: 'wordcount', patch: '' }).success).toBe(false);
     expect(submitInputSchema.safeParse({ challenge: '../etc', patch: GOOD }).success).toBe(false);
   });

@@ -2,7 +2,7 @@
 // browser session. JSON { challenge, patch } → 201 { submissionId, status, url }; errors as
 // { error: { message, code, reason? } } with 401, 403 (closed), 404, 413, 422 (rejected), 429.
 import { env } from '../../../lib/config/env';
-import { HttpError, jsonError, route } from '../../../lib/web/api-errors';
+import { HttpError, httpStatus, jsonError, route } from '../../../lib/web/api-errors';
 import { requestUser } from '../../../lib/web/session';
 import { submitForUser, submitInputSchema } from '../../../lib/web/submit-for-user';
 
@@ -14,17 +14,16 @@ const MAX_BODY_BYTES = 9 * 1024 * 1024;
 async function readJson(request: Request): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
   if (!type.toLowerCase().startsWith('application/json'))
-    throw new HttpError(415, 'Send JSON: Content-Type: application/json', 'unsupported-media-type');
+    throw new HttpError('unsupported-media-type', 'Send JSON: Content-Type: application/json');
   const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES)
-    throw new HttpError(413, 'The request body is too large', 'too-large');
+  if (declared > MAX_BODY_BYTES) throw new HttpError('too-large', 'The request body is too large');
   const text = await request.text();
   if (Buffer.byteLength(text) > MAX_BODY_BYTES)
-    throw new HttpError(413, 'The request body is too large', 'too-large');
+    throw new HttpError('too-large', 'The request body is too large');
   try {
     return JSON.parse(text);
   } catch {
-    throw new HttpError(422, 'The body is not valid JSON', 'invalid-json');
+    throw new HttpError('invalid-json', 'The body is not valid JSON');
   }
 }
 
@@ -32,22 +31,21 @@ export const POST = route(async (request: Request) => {
   const user = await requestUser(request);
   if (!user)
     return jsonError(
-      401,
-      'Sign in or send a valid API token: Authorization: Bearer <token>',
       'unauthorized',
+      'Sign in or send a valid API token: Authorization: Bearer <token>',
     );
   const input = submitInputSchema.parse(await readJson(request));
   const outcome = await submitForUser(user.id, input);
   if (!outcome.ok)
     return jsonError(
-      outcome.status,
-      outcome.message,
       outcome.code,
+      outcome.message,
       {
         ...(outcome.reason ? { reason: outcome.reason } : {}),
         ...(outcome.file ? { file: outcome.file } : {}),
       },
       outcome.retryAfterSeconds ? { 'retry-after': String(outcome.retryAfterSeconds) } : {},
+      httpStatus(outcome.code, outcome.reason),
     );
   const url = new URL(
     `/submissions/${outcome.submissionId}`,

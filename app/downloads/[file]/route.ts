@@ -12,7 +12,7 @@ export const GET = route(
   async (_request: Request, context: { params: Promise<{ file: string }> }) => {
     const { file } = await context.params;
     if (file !== 'perfjudge-cli.tgz')
-      throw new HttpError(404, `No download "${file.slice(0, 100)}"`, 'not-found');
+      throw new HttpError('not-found', `No download "${file.slice(0, 100)}"`);
     const tarball = await cliPackage(env().PERFJUDGE_DATA_DIR);
     return new Response(Readable.toWeb(createReadStream(tarball.path)) as ReadableStream, {
       headers: {

@@ -17,7 +17,7 @@ export const GET = route(
     const user = await requestUser(request);
     const read = await readSubmissionProgress(db(), webQueues(), id);
     if (!read || !canViewPatch(user, read.access))
-      throw new HttpError(404, `No submission ${id}`, 'not-found');
+      throw new HttpError('not-found', `No submission ${id}`);
     return Response.json(
       {
         ...read.progress,

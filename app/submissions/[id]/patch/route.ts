@@ -15,7 +15,7 @@ export const GET = route(
       submissionId: id,
       viewer: await requestUser(request),
     });
-    if (!patch) throw new HttpError(404, `No submission ${id}`, 'not-found');
+    if (!patch) throw new HttpError('not-found', `No submission ${id}`);
     return new Response(patch.patchText, {
       headers: {
         // text/plain and nosniff (next.config.ts): a patch is never rendered as HTML.

@@ -32,13 +32,12 @@ export const GET = route(
     const user = await requestUser(request);
     const first = await readSubmissionProgress(db(), webQueues(), id);
     if (!first || !canViewPatch(user, first.access))
-      throw new HttpError(404, `No submission ${id}`, 'not-found');
+      throw new HttpError('not-found', `No submission ${id}`);
     const open = globalForEvents.perfjudgeEventStreams ?? 0;
     if (open >= MAX_STREAMS)
       throw new HttpError(
-        503,
-        'Too many live streams; poll GET /api/submissions/[id] instead',
         'busy',
+        'Too many live streams; poll GET /api/submissions/[id] instead',
         {},
         { 'retry-after': '5' },
       );

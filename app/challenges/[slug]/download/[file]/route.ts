@@ -24,7 +24,7 @@ const paramsSchema = z.object({
 export const GET = route(
   async (_request: Request, context: { params: Promise<{ slug: string; file: string }> }) => {
     const params = paramsSchema.safeParse(await context.params);
-    if (!params.success) throw new HttpError(404, 'Not found', 'not-found');
+    if (!params.success) throw new HttpError('not-found', 'Not found');
     const { slug, file } = params.data;
     // Only challenges the platform has registered, not any folder that happens to exist.
     await getContest(db(), slug);
@@ -55,6 +55,6 @@ export const GET = route(
         },
       });
     }
-    throw new HttpError(404, `No download "${file}"`, 'not-found');
+    throw new HttpError('not-found', `No download "${file}"`);
   },
 );

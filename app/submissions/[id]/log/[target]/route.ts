@@ -28,11 +28,7 @@ export const GET = route(
       viewer: await requestUser(request),
     });
     if (!log)
-      throw new HttpError(
-        404,
-        `No ${side} build log for ${target} of submission ${id}`,
-        'not-found',
-      );
+      throw new HttpError('not-found', `No ${side} build log for ${target} of submission ${id}`);
     return new Response(log.log, {
       headers: {
         'content-type': 'text/plain; charset=utf-8',
