@@ -22,7 +22,7 @@ const SOURCE_PATH = fileURLToPath(new URL('./memory-bandwidth.c', import.meta.ur
 const FLAGS = ['-O2', '-Wall', '-std=gnu11'];
 /** Far larger than any last-level cache, so the passes read memory, not cache. */
 const BUFFER_MIB = 256;
-const PASSES = 5;
+const PASSES = 10;
 const MEASURE_TIMEOUT_MS = 60_000;
 /** Figures outside this range are a broken measurement, not a host (100 MB/s .. 10 TB/s). */
 const PLAUSIBLE_RANGE = { min: 1e8, max: 1e13 };
