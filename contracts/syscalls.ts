@@ -69,6 +69,11 @@ export const DENIED_SYSCALLS = [
   'move_pages',
   // Leaving the CPU the run is pinned to (single-threaded rule) where no cpuset cgroup holds it.
   'sched_setaffinity',
+  // A change of persona: ADDR_NO_RANDOMIZE (setarch -R, or a program re-exec'ing itself with it)
+  // turns ASLR off for the program, a fixed layout the baseline's runs never get (the judge's
+  // layout policy, runner/judge/measure.ts). Only the change is denied: the query
+  // personality(0xffffffff) still answers (sandbox-helper.c).
+  'personality',
 ] as const;
 export type DeniedSyscall = (typeof DENIED_SYSCALLS)[number];
 

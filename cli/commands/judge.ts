@@ -15,6 +15,7 @@ import {
 import { challengeSecret, env } from '../../lib/config/env';
 import { cpuVendor } from '../../runner/host/fingerprint';
 import { checkHostMemory } from '../../runner/host/memory';
+import { hostMemoryBandwidth } from '../../runner/host/memory-bandwidth';
 import { formatReport } from '../../runner/judge/format-report';
 import { judge } from '../../runner/judge/judge';
 import {
@@ -160,6 +161,12 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
 
       const sandbox = await workingSandbox();
       const lock = opts.hostLock ? await takeHostLock(opts.hostLock, opts.quiet ?? false) : null;
+      // Measured under the host lock (once per host and boot, then cached in the data dir).
+      const memoryBandwidth = await hostMemoryBandwidth(env().PERFJUDGE_DATA_DIR, {
+        log: (line) => {
+          if (!opts.quiet) process.stderr.write(`${line}\n`);
+        },
+      });
       const result = await judge({
         challenge,
         target,
@@ -180,6 +187,7 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
         runPolicy,
         ...(cpu !== undefined ? { cpu } : {}),
         devMode: !matches,
+        memoryBandwidth,
         onProgress: progressPrinter(opts.quiet ?? false),
       }).finally(() => lock?.release());
       process.stdout.write(formatReport(result));

@@ -19,6 +19,11 @@ export interface LeaderboardTargetCell {
   ciHigh: number | null;
   emulated: boolean;
   devMode: boolean;
+  /**
+   * What the speedup was measured on: wall time, or (the host too busy for clean wall-time pairs,
+   * where the organizer allowed it) the runs' CPU time, labelled wherever it is shown.
+   */
+  basis: 'wall-time' | 'cpu-time';
 }
 
 /** One stored cell of LeaderboardEntry.cells. */
@@ -132,6 +137,7 @@ export async function getLeaderboardTable(
         ciHigh: j.ciHigh ?? null,
         emulated: j.emulated ?? false,
         devMode: j.devMode ?? false,
+        basis: j.basis === 'cpu-time' ? ('cpu-time' as const) : ('wall-time' as const),
       };
       if (!known.has(j.target)) extra.add(j.target);
       cells[j.target] = cell;

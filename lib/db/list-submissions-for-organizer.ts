@@ -35,6 +35,8 @@ export interface OrganizerSubmissionRow {
   disqualified: boolean;
   patchBytes: number;
   judgings: { target: string; status: string; verdict: Verdict | null; speedup: number | null }[];
+  /** Targets whose judging's plausibility check flagged the solution as faster than possible. */
+  plausibilityFlagged: string[];
 }
 
 export interface OrganizerSubmissionPage {
@@ -140,6 +142,10 @@ export async function listSubmissionsForOrganizer(
   });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
+  const flagged = await implausibleJudgings(
+    db,
+    page.map((r) => r.id),
+  );
   return {
     rows: page.map((r) => ({
       id: r.id,
@@ -159,7 +165,31 @@ export async function listSubmissionsForOrganizer(
           speedup: j.speedup,
         }))
         .sort((a, b) => a.target.localeCompare(b.target)),
+      plausibilityFlagged: flagged.get(r.id) ?? [],
     })),
     nextCursor: rows.length > limit && last ? encodeSubmissionCursor(last) : null,
   };
+}
+
+/**
+ * Submission id → targets whose result says the plausibility check flagged it. Read from the
+ * stored result (a JSON path filter, so only the flagged rows come back) rather than a column:
+ * the flag lives in the result and nothing else needs it.
+ */
+async function implausibleJudgings(
+  db: Db,
+  submissionIds: string[],
+): Promise<Map<string, string[]>> {
+  const byId = new Map<string, string[]>();
+  if (!submissionIds.length) return byId;
+  const rows = await db.judging.findMany({
+    where: {
+      submissionId: { in: submissionIds },
+      result: { path: ['stages', 'measure', 'plausibility', 'flagged'], equals: true },
+    },
+    select: { submissionId: true, target: { select: { name: true } } },
+  });
+  for (const row of rows)
+    byId.set(row.submissionId, [...(byId.get(row.submissionId) ?? []), row.target.name].sort());
+  return byId;
 }

@@ -12,7 +12,10 @@ async function leaderboardCells(tx: Tx, submissionId: string): Promise<Leaderboa
     SELECT t.name AS target,
            (j.result #>> '{stages,measure,solution,medianMs}')::float8 AS "solutionMs",
            (j.result #>> '{stages,measure,baseline,medianMs}')::float8 AS "baselineMs",
-           j.speedup, j."ciLow", j."ciHigh", j.emulated, j."devMode"
+           j.speedup, j."ciLow", j."ciHigh", j.emulated, j."devMode",
+           -- The host was too busy for clean wall-time pairs: a labelled CPU-time estimate.
+           CASE WHEN j.result #>> '{stages,measure,estimate,basis}' = 'cpu-time'
+                THEN 'cpu-time' ELSE 'wall-time' END AS basis
     FROM "Judging" j JOIN "Target" t ON t.id = j."targetId"
     WHERE j."submissionId" = ${submissionId}
     ORDER BY t.name`;

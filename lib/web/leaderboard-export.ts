@@ -11,10 +11,32 @@ const FORMULA_WORDS = {
   GEOMEAN: "the geometric mean of the targets' speedups",
 } as const;
 
-/** "emulated", "dev mode", both or nothing: results that were not measured on the real target. */
+/** The label of a speedup estimated from CPU time (the host was too busy for wall time). */
+export const CPU_TIME_LABEL = 'CPU-time estimate';
+
+/** What CPU_TIME_LABEL means, wherever it is shown (page, Markdown). */
+export const CPU_TIME_EXPLANATION =
+  'A speedup marked "CPU-time estimate" was measured while the judge host was too busy for clean ' +
+  "wall-clock pairs: it is the median of the pairs' CPU-time ratios (user + sys of each run), " +
+  'which other work on the host disturbs far less than wall time, with its own interval; the time ' +
+  'beside it is still wall-clock.';
+
+/**
+ * "emulated", "dev mode", "CPU-time estimate", some or none: results that were not measured on the
+ * real target, or not by wall time.
+ */
 export function cellLabels(cell: LeaderboardTargetCell | undefined): string[] {
   if (!cell) return [];
-  return [...(cell.emulated ? ['emulated'] : []), ...(cell.devMode ? ['dev mode'] : [])];
+  return [
+    ...(cell.emulated ? ['emulated'] : []),
+    ...(cell.devMode ? ['dev mode'] : []),
+    ...(cell.basis === 'cpu-time' ? [CPU_TIME_LABEL] : []),
+  ];
+}
+
+/** Some row's speedup on some target is a CPU-time estimate. */
+export function hasCpuTimeEstimates(table: LeaderboardTable): boolean {
+  return table.rows.some((r) => Object.values(r.targets).some((c) => c.basis === 'cpu-time'));
 }
 
 /** "2026-12-01T14:05:09Z": sortable and unambiguous in a spreadsheet. */
@@ -127,6 +149,7 @@ export function leaderboardMarkdown(table: LeaderboardTable, generatedAt: Date):
     '',
     `Score: ${FORMULA_WORDS[table.challenge.formula]}. ${TIE_RULE} Generated ${isoSeconds(generatedAt).replace('T', ' ').replace('Z', ' UTC')}.`,
     '',
+    ...(hasCpuTimeEstimates(table) ? [CPU_TIME_EXPLANATION, ''] : []),
   ];
   if (table.rows.length === 0) {
     lines.push('No accepted submission yet.', '');

@@ -2,6 +2,7 @@
 // its interval, the times side by side, every run, and where the judging's own time went.
 import type { CounterComparison, JudgingResult, Run, Topdown } from '../../contracts';
 import { lineDifference } from '../../lib/challenge/first-difference';
+import { describePlausibility } from '../../lib/stats/plausibility';
 
 /** Failures whose differing lines the text report prints (every failure is named). */
 const REPORT_DIFFS = 5;
@@ -94,6 +95,12 @@ export function formatReport(result: JudgingResult): string {
     out.push(
       `  input ${(m.inputBytes / 2 ** 20).toFixed(1)} MiB (sha256 ${m.inputSha256.slice(0, 12)}…), pinned to CPU ${m.cpu ?? 'none'}`,
     );
+  }
+  if (m?.plausibility) {
+    const text = describePlausibility(m.plausibility);
+    out.push(m.plausibility.flagged ? `  FLAGGED, ${text}` : `  ${text}`);
+  } else if (m?.plausibility === null) {
+    out.push("  plausibility: not checked (this host's memory bandwidth could not be measured)");
   }
 
   if (m?.counters.length) {

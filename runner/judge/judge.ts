@@ -80,6 +80,11 @@ export interface JudgeOptions {
   hostRoot?: string;
   /** False: no profile stage (benches that measure only the speedup). Default true. */
   profile?: boolean;
+  /**
+   * The host's sequential read bandwidth in bytes/s (runner/host/memory-bandwidth.ts), for the
+   * measure stage's plausibility check; null when it could not be measured. Absent: no check.
+   */
+  memoryBandwidth?: number | null;
 }
 
 export async function judge(options: JudgeOptions): Promise<JudgingResult> {
@@ -359,6 +364,9 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
       policy,
       cpu,
       emulated: platform.mode === 'emulated',
+      ...(options.memoryBandwidth !== undefined
+        ? { memoryBandwidth: options.memoryBandwidth }
+        : {}),
       onProgress: (fraction, message, detail) => progress('measure', fraction, message, detail),
       log,
       ...(options.signal ? { signal: options.signal } : {}),

@@ -30,6 +30,7 @@ import {
   type SpeedupEstimate,
   type TimedPair,
 } from '../../lib/stats';
+import { describePlausibility, plausibilityOf } from '../../lib/stats/plausibility';
 import { JudgeError, JudgingCancelledError } from './errors';
 import { ensureInput, referenceSha256, warmPageCache, type InputSpec } from './inputs';
 import { residentLabel, sharedLibraries } from './resident-files';
@@ -58,6 +59,11 @@ export interface MeasureOptions {
    * the single-thread check cannot be made from it, and there are no counters to expect.
    */
   emulated?: boolean;
+  /**
+   * The host's sequential read bandwidth (bytes/s, runner/host/memory-bandwidth.ts) for the
+   * plausibility check; null when the runner could not measure it, absent for no check at all.
+   */
+  memoryBandwidth?: number | null;
 }
 
 export interface MeasureOutcome {
@@ -314,6 +320,7 @@ export async function measure(options: MeasureOptions): Promise<MeasureOutcome> 
     stage.baseline = timeSummary(timed('baseline').map((r) => r.stats.wallMs));
     stage.solution = timeSummary(timed('solution').map((r) => r.stats.wallMs));
     stage.counters = compareCounters(timed('baseline'), timed('solution'));
+    checkPlausibility();
     const timedRuns = runs.filter((r) => r.kind === 'timed');
     if (options.emulated) {
       warnings.push(
@@ -346,6 +353,25 @@ export async function measure(options: MeasureOptions): Promise<MeasureOutcome> 
       );
     }
     return { stage, solutionOutcomes, warnings };
+  }
+
+  /**
+   * The solution's fastest correct timed run (discarded ones too: a disturbance only slows a run)
+   * against the least time its input takes to read. For the organizer only: logged and kept in the
+   * stage, not in the warnings every contestant reads (the organizer pages show the flag).
+   */
+  function checkPlausibility() {
+    if (options.memoryBandwidth === undefined) return;
+    const times = runs
+      .filter((r) => r.kind === 'timed' && r.side === 'solution' && r.correct)
+      .map((r) => r.stats.wallMs);
+    if (!times.length) return;
+    stage.plausibility = plausibilityOf({
+      inputBytes: stage.inputBytes,
+      fastestMs: Math.min(...times),
+      bandwidthBytesPerSecond: options.memoryBandwidth,
+    });
+    if (stage.plausibility) options.log(describePlausibility(stage.plausibility));
   }
 }
 

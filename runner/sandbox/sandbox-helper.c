@@ -357,11 +357,16 @@ static const uint64_t CLONE_NAMESPACE_FLAGS[] = {CLONE_NEWNS,  CLONE_NEWUTS, CLO
                                                  CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET,
                                                  CLONE_NEWCGROUP};
 
+/* personality(2)'s argument that changes nothing and returns the current persona. */
+#define PERSONALITY_QUERY 0xffffffffu
+
 /* A seccomp filter (libseccomp) that lets everything through except the named syscalls, which
  * fail with EPERM so a program can handle it. The list comes from the runner (contracts'
- * DENIED_SYSCALLS minus what the challenge allows). Two calls are special: clone3 fails with
+ * DENIED_SYSCALLS minus what the challenge allows). Three calls are special: clone3 fails with
  * ENOSYS, so that libc falls back to clone, whose flags a filter can see (clone3's are behind a
- * pointer); and clone with a namespace flag is denied whatever the list says. Syscalls of another
+ * pointer); personality is denied only as a change of persona (ADDR_NO_RANDOMIZE would turn ASLR
+ * off for the program alone), never as the query; and clone with a namespace flag is denied
+ * whatever the list says. Syscalls of another
  * architecture (32-bit x86 through int 0x80) would bypass a filter written for the native table:
  * they all fail with EPERM. */
 static void apply_syscall_filter(const char *deny_list) {
@@ -393,7 +398,11 @@ static void apply_syscall_filter(const char *deny_list) {
     /* A name this libseccomp does not know is a syscall this kernel interface cannot reach. */
     if (nr == __NR_SCMP_ERROR) continue;
     uint32_t action = strcmp(name, "clone3") == 0 ? SCMP_ACT_ERRNO(ENOSYS) : SCMP_ACT_ERRNO(EPERM);
-    rc = seccomp_rule_add(ctx, action, nr, 0);
+    if (strcmp(name, "personality") == 0)
+      /* The kernel reads the argument as 32 bits: so does the rule (0xffffffff is the query). */
+      rc = seccomp_rule_add(ctx, action, nr, 1, SCMP_A0_32(SCMP_CMP_NE, PERSONALITY_QUERY));
+    else
+      rc = seccomp_rule_add(ctx, action, nr, 0);
     if (rc < 0) filter_error(name, rc);
   }
   for (size_t k = 0; k < sizeof CLONE_NAMESPACE_FLAGS / sizeof CLONE_NAMESPACE_FLAGS[0]; k++) {

@@ -28,6 +28,7 @@ import {
 import type { TimedInput } from '../../contracts/judging';
 import { describeTimedInput, timedInput } from '../../lib/challenge/benchmark-definition';
 import { loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
+import { hostMemoryBandwidth } from '../host/memory-bandwidth';
 import { judge, type JudgeOptions } from '../judge/judge';
 import {
   crossCompileForWindows,
@@ -403,9 +404,12 @@ async function judgeUnderHostLock(
         `no benchmark seed: the job carries none and ${challenge.manifest.inputs.benchmark.seedEnv} ` +
           'is not set on this runner (set it where the web app and scorer run, or in the console)',
       );
+    // Measured under the host lock, so no judging disturbs it (once per host and boot, then cached).
+    const memoryBandwidth = await hostMemoryBandwidth(settings.dataDir, { log: note });
     const result = await judge({
       challenge,
       target: data.target,
+      memoryBandwidth,
       patchText: data.patchText,
       sandbox: settings.sandbox,
       dataDir: settings.dataDir,

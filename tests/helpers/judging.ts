@@ -20,6 +20,10 @@ export interface TestJudgeOptions {
   target?: TargetId;
   signal?: AbortSignal;
   onLog?: (line: string) => void;
+  /** The host's memory bandwidth for the plausibility check (bytes/s); absent: no check. */
+  memoryBandwidth?: number | null;
+  /** False: no profile stage. */
+  profile?: boolean;
 }
 
 /** The wordcount challenge, optionally with tighter limits so limit tests end quickly. */
@@ -76,6 +80,8 @@ export async function judgeForTest(
     devMode: (await cpuVendor()) !== challenge.manifest.targets[target]?.cpuVendor,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onLog ? { onLog: options.onLog } : {}),
+    ...(options.memoryBandwidth !== undefined ? { memoryBandwidth: options.memoryBandwidth } : {}),
+    ...(options.profile !== undefined ? { profile: options.profile } : {}),
   });
 }
 

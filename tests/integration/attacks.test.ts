@@ -452,6 +452,12 @@ describe('kernel interfaces: the syscall filter and the keyrings', () => {
     expect(judged.elapsedMs).toBeLessThan(JUDGING_BUDGET_MS);
   });
 
+  it('a solution cannot turn ASLR off for itself (personality ADDR_NO_RANDOMIZE, re-exec, setarch -R)', async () => {
+    const judged = await judgeAttack('aslr-off', await attackPatch('aslr-off'));
+    await expectContained(judged);
+    expect(judged.elapsedMs).toBeLessThan(JUDGING_BUDGET_MS);
+  });
+
   it('the keyrings are no channel between runs, even when the runner has a session keyring', async () => {
     // The judge runs in a process of its own under `keyctl session`, as a systemd service or a login
     // shell would run it, with a key of the runner's in that session keyring.

@@ -195,6 +195,9 @@ describe('perfjudge judge (CLI)', () => {
     expect(r.stdout).toMatch(/Speedup \d+\.\d{3}× +\(\d+% CI \d+\.\d{3}–\d+\.\d{3}/);
     const result = judgingResultSchema.parse(JSON.parse(await readFile(json, 'utf8')));
     expect(result.verdict).toBe('ACCEPTED');
+    // The plausibility check, with this host's measured memory bandwidth.
+    expect(result.stages.measure?.plausibility?.flagged).toBe(false);
+    expect(r.stdout).toMatch(/ plausible: fastest solution run .* GB\/s memory bandwidth/);
   });
 
   it('waits for the host lock the runners hold, and says so', async () => {

@@ -135,6 +135,12 @@ describe('perfjudge runner', () => {
     expect(answer.result.host.devMode).toBe(true);
     expect(answer.result.warnings.join('\n')).toMatch(/development mode/);
     expect(answer.result.stages.measure?.inputBytes).toBe(1 << 20);
+    // The runner measured this host's memory bandwidth and the judge checked plausibility with it.
+    expect(answer.result.stages.measure?.plausibility).toMatchObject({
+      inputBytes: 1 << 20,
+      flagged: false,
+      bandwidthBytesPerSecond: expect.any(Number),
+    });
     // The job's benchmark definition, recorded as timed on (development: labelled).
     expect(answer.result.benchmark).toEqual({
       sizeBytes: 1 << 20,

@@ -103,6 +103,7 @@ describe('getLeaderboardTable', () => {
       ciHigh: 4 * 1.02,
       emulated: false,
       devMode: true,
+      basis: 'wall-time',
     });
     expect(first?.targets['windows-amd']).toMatchObject({ solutionMs: 50, emulated: true });
     expect(first?.scoreLow).toBeCloseTo(6 * 0.98);

@@ -2,7 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import type { LeaderboardTable } from '../../lib/db/get-leaderboard-table';
 import {
+  cellLabels,
+  CPU_TIME_EXPLANATION,
+  CPU_TIME_LABEL,
   csvField,
+  hasCpuTimeEstimates,
   leaderboardCsv,
   leaderboardMarkdown,
   markdownText,
@@ -65,6 +69,7 @@ const table: LeaderboardTable = {
           ciHigh: 2.55,
           emulated: false,
           devMode: true,
+          basis: 'wall-time',
         },
         'windows-amd': {
           solutionMs: 50,
@@ -74,6 +79,7 @@ const table: LeaderboardTable = {
           ciHigh: 2.7,
           emulated: true,
           devMode: true,
+          basis: 'wall-time',
         },
       },
       submissions: 7,
@@ -99,6 +105,7 @@ const table: LeaderboardTable = {
           ciHigh: null,
           emulated: false,
           devMode: false,
+          basis: 'wall-time',
         },
       },
       submissions: 1,
@@ -180,5 +187,52 @@ describe('leaderboardMarkdown', () => {
     const empty = leaderboardMarkdown({ ...table, rows: [] }, new Date());
     expect(empty).toContain('No accepted submission yet.');
     expect(empty).not.toContain('|');
+  });
+});
+
+describe('a speedup estimated from CPU time (issue 12)', () => {
+  // The first row's linux-intel speedup came from the CPU-time fallback of a host too busy.
+  const [first, second] = table.rows;
+  const withCpuTime: LeaderboardTable = {
+    ...table,
+    rows: [
+      {
+        ...first!,
+        targets: {
+          ...first!.targets,
+          'linux-intel': { ...first!.targets['linux-intel']!, basis: 'cpu-time' },
+        },
+      },
+      second!,
+    ],
+  };
+
+  it('is labelled in its cell, and only there', () => {
+    expect(cellLabels(withCpuTime.rows[0]!.targets['linux-intel'])).toEqual([
+      'dev mode',
+      CPU_TIME_LABEL,
+    ]);
+    expect(cellLabels(withCpuTime.rows[0]!.targets['windows-amd'])).toEqual([
+      'emulated',
+      'dev mode',
+    ]);
+    expect(hasCpuTimeEstimates(withCpuTime)).toBe(true);
+    expect(hasCpuTimeEstimates(table)).toBe(false);
+  });
+
+  it('the CSV labels it; the Markdown labels it and explains the label once', () => {
+    const rows = parseCsv(leaderboardCsv(withCpuTime).replace(/^\uFEFF/, ''));
+    const header = rows[0]!;
+    const labels = (row: string[], target: string) => row[header.indexOf(`${target}_labels`)];
+    expect(labels(rows[1]!, 'linux-intel')).toBe('dev mode; CPU-time estimate');
+    expect(labels(rows[1]!, 'windows-amd')).toBe('emulated; dev mode');
+    expect(labels(rows[2]!, 'linux-intel')).toBe('');
+
+    const md = leaderboardMarkdown(withCpuTime, new Date('2026-12-02T00:00:00Z'));
+    expect(md).toContain('2.50× (2.45–2.55) (dev mode, CPU-time estimate)');
+    expect(md.split(CPU_TIME_EXPLANATION)).toHaveLength(2);
+    expect(CPU_TIME_EXPLANATION).toMatch(/too busy .* CPU-time ratios/);
+    // Without such a speedup, no explanation.
+    expect(leaderboardMarkdown(table, new Date())).not.toContain(CPU_TIME_EXPLANATION);
   });
 });

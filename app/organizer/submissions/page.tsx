@@ -16,6 +16,7 @@ import {
 import { requireOrganizer } from '../../../lib/web/session';
 import { VerdictBadge, verdictLabel } from '../../_components/verdict-badge';
 import { ConsoleNav } from '../_components/console-nav';
+import { PlausibilityMark } from '../_components/plausibility-line';
 import { ReasonAction } from '../_components/reason-action';
 import { disqualifyAction, reinstateAction, rejudgeSubmissionAction } from '../actions';
 
@@ -179,7 +180,8 @@ export default async function OrganizerSubmissionsPage({
                       verdict={s.verdict}
                       status={s.status}
                       disqualified={s.disqualified}
-                    />
+                    />{' '}
+                    <PlausibilityMark flaggedTargets={s.plausibilityFlagged} />
                   </td>
                   {TARGET_IDS.map((t) => {
                     const j = s.judgings.find((x) => x.target === t);

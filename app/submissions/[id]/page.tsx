@@ -27,6 +27,7 @@ import { listComparableSubmissions } from '../../../lib/db/list-comparable-submi
 import type { SubmissionView, SubmissionViewer } from '../../../lib/db/get-submission-view';
 import { compareSubmissions } from '../../../lib/web/compare-submissions';
 import { CompareSection } from './compare';
+import { PlausibilityLine } from '../../organizer/_components/plausibility-line';
 
 /** The author's comparison choices and, when one was picked, the comparison; null for others. */
 async function loadComparison(
@@ -183,6 +184,12 @@ export default async function SubmissionPage({
                 emulated={j.emulated || (j.result?.host.emulated ?? false)}
               />
               <JudgingResultView submissionId={view.id} judging={j} />
+              {user?.role === 'ORGANIZER' && (
+                <PlausibilityLine
+                  target={j.target}
+                  plausibility={j.result?.stages.measure?.plausibility}
+                />
+              )}
             </>
           )}
         </section>

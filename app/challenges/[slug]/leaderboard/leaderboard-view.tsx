@@ -22,6 +22,7 @@ import { cellLabels } from '../../../../lib/web/leaderboard-export';
 import { leaderboardSlugSchema } from '../../../../lib/web/leaderboard-slug';
 import { TIE_RULE } from '../../../../lib/web/leaderboard-ties';
 import { LEADERBOARD_MAX_AGE_S } from '../../../../lib/web/leaderboard-freshness';
+import { CpuTimeNote } from './cpu-time-note';
 import { OwnRowMarker } from './own-row';
 
 export const PAGE_SIZE = 100;
@@ -159,6 +160,7 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
           hardware (dev mode) or operating system (emulated).
         </p>
       )}
+      <CpuTimeNote table={table} />
       {table.rows.length === 0 ? (
         <p className="card empty">
           No accepted submission yet.{' '}
