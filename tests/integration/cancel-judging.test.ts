@@ -173,7 +173,9 @@ describe('cancellation after a contestant fault', () => {
       },
       5_000,
     );
-    expect(job.attemptsMade).toBe(1); // not retried
+    // Not retried: one attempt at most (none when it was stopped while still waiting for the
+    // host lock, which a busy host can make it do).
+    expect(job.attemptsMade).toBeLessThanOrEqual(1);
     expect(job.failedReason).toMatch(/not judged/);
     // Still CANCELLED: the failed job's parent ran and changed nothing.
     await new Promise((r) => setTimeout(r, 1_000));

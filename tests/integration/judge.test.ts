@@ -1,6 +1,6 @@
 // The judge pipeline end to end on real patches: result shape, progress, cancellation, the CLI.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgingResultSchema, type ProgressEvent } from '../../contracts';
 import { REPO_ROOT } from '../../lib/config/env';
 import { judge } from '../../runner/judge/judge';
-import { acquireHostLock } from '../../runner/service/host-lock';
+import { acquireHostLock, hostLockQueueDir } from '../../runner/service/host-lock';
 import { createSandbox } from '../../runner/sandbox';
 import {
   judgeForTest,
@@ -204,13 +204,19 @@ describe('perfjudge judge (CLI)', () => {
     const patch = path.join(dir, 'driver-locked.patch');
     await writeFile(patch, '--- a/main.cpp\n+++ b/main.cpp\n@@ -1 +1 @@\n-x\n+y\n');
     const held = await acquireHostLock({ file: lockFile(), owner: 'runner test-linux' });
-    const started = Date.now();
     const pending = run(['--patch', patch]);
-    await new Promise((r) => setTimeout(r, 4_000));
+    // Released once the CLI has queued behind it (its ticket beside ours), however long a busy
+    // host takes to start it, and a moment later so that it has said it waits.
+    const queue = hostLockQueueDir(lockFile());
+    const deadline = Date.now() + 60_000;
+    while ((await readdir(queue)).filter((n) => /^\d{12}$/.test(n)).length < 2) {
+      if (Date.now() > deadline) throw new Error('the CLI never queued for the host lock');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
     await held.release();
     const r = await pending;
     expect(r.code).toBe(1);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(4_000);
     expect(r.stderr).toMatch(
       /\[waiting\] for the host lock .*1 judging ahead, held by runner test-linux/,
     );
