@@ -36,6 +36,7 @@ const CORE = [
   'lib/challenge/',
   'lib/stats/',
   'lib/ranking/',
+  'lib/access/',
   'challenges/',
 ];
 const DB_PACKAGES = ['@prisma/', 'prisma', 'pg'];
@@ -55,12 +56,19 @@ export const LAYER_RULES = [
     why: 'the core rules (configuration, challenge packages) depend on contracts/ and each other only',
   },
   {
-    files: ['runner/', 'lib/queue/connection', 'cli/commands/runner', 'cli/commands/doctor'],
+    files: [
+      'runner/',
+      'lib/queue/connection',
+      'lib/queue/runner-heartbeat',
+      'cli/commands/runner',
+      'cli/commands/doctor',
+    ],
     forbid: ['*', ...DB_PACKAGES, 'next', 'react', 'better-auth'],
     allow: [
       ...CORE,
       'runner/',
       'lib/queue/connection',
+      'lib/queue/runner-heartbeat',
       'cli/option-values',
       'cli/usage-error',
       'cli/challenge-args',
@@ -82,6 +90,11 @@ export const LAYER_RULES = [
     files: ['lib/', 'app/'],
     forbid: [...JUDGE_MACHINERY, ...TEST_CODE],
     why: 'the web app and the data layer never load code that drives compilers or sandboxes',
+  },
+  {
+    files: ['lib/db/'],
+    forbid: ['lib/web/', 'lib/auth/', 'lib/submit/', 'lib/queue/', 'lib/kit/'],
+    why: 'the data layer reads and writes the database only: access and ranking rules come from the core',
   },
   {
     files: ['lib/', 'scorer/', 'prisma/'],

@@ -14,7 +14,7 @@ import { loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
 import { makePatch, solutionSource, writeSolutionTree } from '../lib/challenge/solution-tree';
 import { cachedBuild } from '../runner/build';
 import { cpuVendor } from '../runner/host/fingerprint';
-import { ensureInput, warmPageCache } from '../runner/judge/inputs';
+import { ensureInput, warmPageCache } from '../lib/challenge/inputs';
 import { judge } from '../runner/judge/judge';
 import { runProgram } from '../runner/judge/run-program';
 import { createSandbox } from '../runner/sandbox';

@@ -8,7 +8,7 @@ import { parseByteSize } from '../contracts';
 import { REPO_ROOT } from '../lib/config/env';
 import { loadChallenge } from '../lib/challenge/load-manifest';
 import { cachedBuild } from '../runner/build';
-import { ensureInput, warmPageCache } from '../runner/judge/inputs';
+import { ensureInput, warmPageCache } from '../lib/challenge/inputs';
 import { runProgram } from '../runner/judge/run-program';
 import { COUNTER_EVENTS } from '../runner/measure/perf-stat';
 import { createSandbox } from '../runner/sandbox';

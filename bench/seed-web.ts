@@ -9,7 +9,7 @@
 import { judgingResultSchema, type JudgingResult } from '../contracts';
 import { createDbClient } from '../lib/db/client';
 import { env } from '../lib/config/env';
-import { hashPassword } from '../lib/auth/password';
+import { hashPassword } from '../lib/access/password';
 import type { Db } from '../lib/db/client';
 import { CREDENTIAL_PROVIDER } from '../lib/db/create-user';
 import { refreshLeaderboardEntry } from '../lib/db/refresh-leaderboard-entry';

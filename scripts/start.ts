@@ -24,7 +24,7 @@ import { createDbClient } from '../lib/db/client';
 import { applyMigrations } from '../lib/db/migrate';
 import { seed } from '../prisma/seed';
 import { cpuVendor } from '../runner/host/fingerprint';
-import { ensureInput, referenceSha256, type InputSpec } from '../runner/judge/inputs';
+import { ensureInput, referenceSha256, type InputSpec } from '../lib/challenge/inputs';
 import { DEFAULT_SANDBOX_IDENTITY } from '../runner/sandbox/bubblewrap-sandbox';
 import { assertReachable } from '../runner/sandbox/work-dir';
 import { createHttpConnection } from '../lib/queue/connection';
@@ -102,7 +102,6 @@ function newestSource(): number {
     'app',
     'lib',
     'contracts',
-    'runner/service/heartbeat.ts',
     'public',
     'next.config.ts',
     'package-lock.json',

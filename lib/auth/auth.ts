@@ -1,5 +1,5 @@
 // Accounts for the web app with Better Auth: e-mail + password sign-up and sign-in (our scrypt hash,
-// lib/auth/password.ts), database sessions in PostgreSQL, sign-in and sign-up rate-limited in Redis
+// lib/access/password.ts), database sessions in PostgreSQL, sign-in and sign-up rate-limited in Redis
 // per client address and per account (lib/auth/auth-limits.ts).
 // The organizer role is a user field nobody can set through sign-up (input: false).
 import { randomBytes } from 'node:crypto';
@@ -13,7 +13,7 @@ import { PASSWORD_MAX, PASSWORD_MIN } from '../web/account-forms';
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from '../web/client-address';
 import { consumeRate } from '../web/rate-limit';
 import { limitSignIn, limitSignUp, rememberSignIn, type LimitRefusal } from './auth-limits';
-import { hashPassword, verifyPassword } from './password';
+import { hashPassword, verifyPassword } from '../access/password';
 
 function authSecret(): string {
   const secret = env().PERFJUDGE_AUTH_SECRET;

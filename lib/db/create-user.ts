@@ -1,6 +1,6 @@
 // Creates an account. The email is stored lower-case; the password, when given, becomes the
 // user's e-mail + password sign-in (a Better Auth credential account holding the scrypt hash).
-import { hashPassword } from '../auth/password';
+import { hashPassword } from '../access/password';
 import type { Db } from './client';
 import type { Role } from './generated/prisma/enums';
 

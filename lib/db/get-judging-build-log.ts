@@ -2,7 +2,7 @@
 // straight out of the stored result so the rest of a large result is not loaded. Null when there is
 // no such submission or target, the viewer may not see it, or the judging has no build log yet.
 import 'server-only';
-import { canViewPatch } from '../web/patch-access';
+import { canViewPatch } from '../access/patch-access';
 import type { Db } from './client';
 import type { SubmissionViewer } from './get-submission-view';
 

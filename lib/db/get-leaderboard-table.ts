@@ -4,7 +4,7 @@
 // number of rows: the challenge, then every row. Each row's per-target figures are stored on the
 // row itself (LeaderboardEntry.cells, lib/db/refresh-leaderboard-entry.ts), so no judging result is
 // read: 1,000 rows take a few milliseconds.
-import { combinedScoreInterval, markTies } from '../web/leaderboard-ties';
+import { combinedScoreInterval, markTies } from '../ranking/leaderboard-ties';
 import type { Db } from './client';
 import { NotFoundError } from './errors';
 import type { ScoringFormula } from './generated/prisma/enums';
@@ -42,7 +42,7 @@ export interface LeaderboardTableRow {
   score: number;
   scoreLow: number;
   scoreHigh: number;
-  /** Its score interval overlaps the one of the row above (lib/web/leaderboard-ties.ts). */
+  /** Its score interval overlaps the one of the row above (lib/ranking/leaderboard-ties.ts). */
   tiedWithAbove: boolean;
   /** Keyed by target name; a target the submission was not judged on is missing. */
   targets: Record<string, LeaderboardTargetCell>;

@@ -1,7 +1,7 @@
-// A submission's patch text for one viewer, by the one patch rule (lib/web/patch-access.ts);
+// A submission's patch text for one viewer, by the one patch rule (lib/access/patch-access.ts);
 // null when it does not exist or the viewer may not read it (the caller answers 404 either way).
 import 'server-only';
-import { canViewPatch } from '../web/patch-access';
+import { canViewPatch } from '../access/patch-access';
 import type { Db } from './client';
 import type { SubmissionViewer } from './get-submission-view';
 

@@ -24,7 +24,7 @@ export interface JudgingStatusRow {
 
 export interface SubmissionStatusRow {
   submissionId: string;
-  /** For the access rule only (lib/web/patch-access.ts); never sent to a browser. */
+  /** For the access rule only (lib/access/patch-access.ts); never sent to a browser. */
   userId: string;
   solutionsPublishedAt: Date | null;
   status: 'QUEUED' | 'JUDGING' | 'DONE' | 'FAILED';

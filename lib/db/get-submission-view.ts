@@ -3,7 +3,7 @@
 // see it, so a page or route answers 404 either way and never confirms that an id exists.
 //
 // Who sees it: the author and the organizers always; everyone else only once the organizers have
-// published the solutions: the same rule as the patch (lib/web/patch-access.ts), because before
+// published the solutions: the same rule as the patch (lib/access/patch-access.ts), because before
 // publication a result (its speedup, its failing tests, its build log) tells about the patch.
 import 'server-only';
 import {
@@ -12,7 +12,7 @@ import {
   type JudgingStatus,
   type Verdict,
 } from '../../contracts';
-import { canViewPatch } from '../web/patch-access';
+import { canViewPatch } from '../access/patch-access';
 import type { Db } from './client';
 
 /**

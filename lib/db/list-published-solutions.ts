@@ -1,6 +1,6 @@
 // The public list of a challenge's accepted submissions once the organizers published the solutions:
 // every accepted, not disqualified submission (not only each contestant's best), best score first,
-// each linking to its page (whose patch is then public too, lib/web/patch-access.ts). Null before
+// each linking to its page (whose patch is then public too, lib/access/patch-access.ts). Null before
 // publication, so the page answers 404 and lists nothing early.
 import 'server-only';
 import type { Db } from './client';

@@ -1,5 +1,5 @@
 // An organizer publishes a contest's solutions (from then on everyone may read every patch, see
-// lib/web/patch-access.ts) or hides them again.
+// lib/access/patch-access.ts) or hides them again.
 import type { Db } from './client';
 import { appendAuditLog } from './append-audit-log';
 import { NotFoundError } from './errors';

@@ -1,6 +1,6 @@
 // Makes sure an organizer account exists with the given password (the seed's account). Idempotent:
 // an existing account keeps its hash while the password still matches it.
-import { hashPassword, verifyPassword } from '../auth/password';
+import { hashPassword, verifyPassword } from '../access/password';
 import type { Db } from './client';
 import { appendAuditLog } from './append-audit-log';
 import { CREDENTIAL_PROVIDER, createUser } from './create-user';

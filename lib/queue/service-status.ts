@@ -1,7 +1,7 @@
 // Supervisor reports in Redis: `<prefix>:supervisor:<id>` holds what one supervisor (npm start, or
 // a scorer about itself) knows of its processes — running, restarting with the reason, down —
 // with a short TTL, so a supervisor that is gone drops out by itself. Read by /api/health and the
-// organizer console; runners have their own heartbeats (runner/service/heartbeat.ts).
+// organizer console; runners have their own heartbeats (lib/queue/runner-heartbeat.ts).
 import type { Redis } from 'ioredis';
 import { scanKeys } from './connection';
 import { supervisorReportSchema, type ServiceStatus, type SupervisorReport } from '../../contracts';

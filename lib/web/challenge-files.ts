@@ -5,7 +5,7 @@ import type { Challenge } from '../challenge/load-manifest';
 import { env } from '../config/env';
 import { kitArchive } from '../kit/contestant-kit';
 import { kitArchiveName, type KitArchiveFormat } from '../kit/workflow';
-import { ensureInput, type GeneratedInput } from '../../runner/judge/inputs';
+import { ensureInput, type GeneratedInput } from '../challenge/inputs';
 
 export type ArchiveFormat = KitArchiveFormat;
 

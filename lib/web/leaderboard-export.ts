@@ -4,7 +4,7 @@
 // formula defused with a leading apostrophe).
 import type { LeaderboardTable, LeaderboardTargetCell } from '../db/get-leaderboard-table';
 import { formatMs, formatScore, formatSpeedupInterval } from './format';
-import { TIE_RULE } from './leaderboard-ties';
+import { TIE_RULE } from '../ranking/leaderboard-ties';
 
 const FORMULA_WORDS = {
   SUM: "the sum of the targets' speedups",

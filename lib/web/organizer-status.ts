@@ -9,7 +9,7 @@ import { queuePrefix } from '../queue/connection';
 import { withTimeout } from '../queue/producer';
 import { listSupervisorReports } from '../queue/service-status';
 // The heartbeat module itself, not runner/service/index.ts: the web bundle must not pull the runner.
-import { listRunners } from '../../runner/service/heartbeat';
+import { listRunners } from '../queue/runner-heartbeat';
 import { webCounters, webQueues } from './services';
 
 const REDIS_TIMEOUT_MS = 2_000;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { HostNoise } from '../../contracts';
 import type { Challenge } from '../../lib/challenge/load-manifest';
 import { cachedBuild } from '../build';
-import { ensureInput, warmPageCache } from '../judge/inputs';
+import { ensureInput, warmPageCache } from '../../lib/challenge/inputs';
 import { runProgram } from '../judge/run-program';
 import type { Sandbox } from '../sandbox/sandbox';
 import { median, summarize } from '../../lib/stats/descriptive';

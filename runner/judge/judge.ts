@@ -29,7 +29,7 @@ import type { Sandbox } from '../sandbox/sandbox';
 import { createTargetPlatform, type TargetPlatform } from '../windows/target-platform';
 import { binariesIdentical, fileSha256, takeBinary } from './binaries';
 import { JudgeError, JudgingCancelledError } from './errors';
-import { ensureInput, type InputSpec } from './inputs';
+import { ensureInput, type InputSpec } from '../../lib/challenge/inputs';
 import { measure, type MeasureOutcome } from './measure';
 import { sandboxedExecutor, BUILD_PATH } from './sandboxed-executor';
 import { runProfile } from './profile-stage';

@@ -29,7 +29,7 @@ import { profileMemory } from '../measure/memory-profile';
 import type { Sandbox } from '../sandbox/sandbox';
 import { cachedBaselineProfile } from './baseline-profile-cache';
 import { takeBinary } from './binaries';
-import { ensureInput, type GeneratedInput } from './inputs';
+import { ensureInput, type GeneratedInput } from '../../lib/challenge/inputs';
 import { BUILD_PATH, sandboxedExecutor } from './sandboxed-executor';
 
 export interface ProfileStageOptions {

@@ -7,7 +7,7 @@ import { loadEdgeCases } from '../../lib/challenge/edge-cases';
 import type { Challenge } from '../../lib/challenge/load-manifest';
 import type { Sandbox } from '../sandbox/sandbox';
 import { JudgeError } from './errors';
-import { ensureInput, referenceSha256, type InputSpec } from './inputs';
+import { ensureInput, referenceSha256, type InputSpec } from '../../lib/challenge/inputs';
 import { firstDifferences } from './output-diff';
 import { classifyRun, runProgram } from './run-program';
 import { createHash } from 'node:crypto';

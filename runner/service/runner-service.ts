@@ -26,7 +26,7 @@ import type { Sandbox } from '../sandbox/sandbox';
 import { wineVersion } from '../windows/wine-prefix';
 import { canCrossCompile } from '../windows/portability-check';
 import { WineSandbox } from '../windows/wine-sandbox';
-import { startHeartbeat, type CurrentJob, type Heartbeat } from './heartbeat';
+import { startHeartbeat, type CurrentJob, type Heartbeat } from '../../lib/queue/runner-heartbeat';
 import { DEFAULT_HOST_LOCK_FILE } from './host-lock';
 import { startHostProbe } from './host-probe';
 import {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cachegrindCountsSchema, type Limits, type Toolchain } from '../../contracts';
 import type { Challenge } from '../../lib/challenge/load-manifest';
 import { cachedBuild } from '../../runner/build';
-import { ensureInput } from '../../runner/judge/inputs';
+import { ensureInput } from '../../lib/challenge/inputs';
 import {
   CachegrindError,
   deterministicFlagsFor,

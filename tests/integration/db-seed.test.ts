@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadChallenge } from '../../lib/challenge/load-manifest';
-import { verifyPassword } from '../../lib/auth/password';
+import { verifyPassword } from '../../lib/access/password';
 import { ConflictError } from '../../lib/db/errors';
 import { applyMigrations, MIGRATIONS_DIR } from '../../lib/db/migrate';
 import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Limits } from '../../contracts';
 import { cachedBuild } from '../../runner/build';
-import { ensureInput } from '../../runner/judge/inputs';
+import { ensureInput } from '../../lib/challenge/inputs';
 import { runProgram } from '../../runner/judge/run-program';
 import { profileMemory } from '../../runner/measure/memory-profile';
 import { createSandbox } from '../../runner/sandbox';

@@ -13,7 +13,7 @@ import { plausibilityOf } from '../../lib/stats/plausibility';
 import { referenceRange } from '../../challenges/maxsubarray/reference/maxsubarray-reference';
 import { bandwidthCacheFile, hostMemoryBandwidth } from '../../runner/host/memory-bandwidth';
 import { formatReport } from '../../runner/judge/format-report';
-import { ensureInput } from '../../runner/judge/inputs';
+import { ensureInput } from '../../lib/challenge/inputs';
 import { challengeWithLimits, judgeForTest, makePatch, TEST_DATA_DIR } from '../helpers/judging';
 
 const BENCHMARK_BYTES = 8 << 20;

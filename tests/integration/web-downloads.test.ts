@@ -17,7 +17,7 @@ import { REPO_ROOT } from '../../lib/config/env';
 import { kitArchive, PUBLIC_INPUT_FILE } from '../../lib/kit/contestant-kit';
 import { contestantWorkflow } from '../../lib/kit/workflow';
 import { intakePatch } from '../../runner/intake';
-import { ensureInput, type GeneratedInput } from '../../runner/judge/inputs';
+import { ensureInput, type GeneratedInput } from '../../lib/challenge/inputs';
 import { MINGW_TOOLCHAIN_FILE } from '../../runner/windows/mingw-toolchain';
 
 const execFileAsync = promisify(execFile);

@@ -37,7 +37,7 @@ afterAll(async () => {
 
 describe('organizer status', () => {
   it('shows a runner with its current submission and the queue depths, then Redis down', async () => {
-    const { startHeartbeat } = await import('../../runner/service/heartbeat');
+    const { startHeartbeat } = await import('../../lib/queue/runner-heartbeat');
     const { getOrganizerStatus } = await import('../../lib/web/organizer-status');
     const { webQueues } = await import('../../lib/web/services');
 

@@ -20,7 +20,7 @@ import { reinstateSubmission } from '../../lib/db/reinstate-submission';
 import { updateContestSettings } from '../../lib/db/update-contest-settings';
 import { parseOrganizerFilters } from '../../lib/web/organizer-filters';
 import { settingsFormSchema } from '../../lib/web/organizer-settings-form';
-import { canViewPatch } from '../../lib/web/patch-access';
+import { canViewPatch } from '../../lib/access/patch-access';
 import type { SessionUser } from '../../lib/web/session';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';

@@ -50,10 +50,10 @@ describe('the layers rule', () => {
     expect(
       await layerErrors(
         'runner/host/wrong-way.ts',
-        "import { startHeartbeat } from '../service/heartbeat';\nexport const x = startHeartbeat;\n",
+        "import { startRunnerService } from '../service/runner-service';\nexport const x = startRunnerService;\n",
       ),
     ).toEqual([
-      'runner/host/wrong-way.ts must not import runner/service/heartbeat: the judge library runs without a queue: perfjudge judge and doctor (packed for contestants) need no Redis.',
+      'runner/host/wrong-way.ts must not import runner/service/runner-service: the judge library runs without a queue: perfjudge judge and doctor (packed for contestants) need no Redis.',
     ]);
   });
 

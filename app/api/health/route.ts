@@ -11,7 +11,7 @@ import { queuePrefix } from '../../../lib/queue/connection';
 import { listSupervisorReports, serviceProblems } from '../../../lib/queue/service-status';
 import { webCounters } from '../../../lib/web/services';
 // The heartbeat module itself, not runner/service/index.ts: the web must not load the judge.
-import { listRunners } from '../../../runner/service/heartbeat';
+import { listRunners } from '../../../lib/queue/runner-heartbeat';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,7 +1,7 @@
 // GET /api/submissions/[id]: a submission's live state as JSON (status, verdict, score, each target's
 // stage and progress), for the command line and as the submission page's fallback when Server-Sent
 // Events fail. Same access rule as the page: 404 for anyone who may not see it.
-import { canViewPatch } from '../../../../lib/web/patch-access';
+import { canViewPatch } from '../../../../lib/access/patch-access';
 import { db } from '../../../../lib/db/client';
 import { HttpError, route } from '../../../../lib/web/api-errors';
 import { webQueues } from '../../../../lib/web/services';

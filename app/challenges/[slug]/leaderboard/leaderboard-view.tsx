@@ -20,7 +20,7 @@ import {
 } from '../../../../lib/web/format';
 import { cellLabels } from '../../../../lib/web/leaderboard-export';
 import { leaderboardSlugSchema } from '../../../../lib/web/leaderboard-slug';
-import { TIE_RULE } from '../../../../lib/web/leaderboard-ties';
+import { TIE_RULE } from '../../../../lib/ranking/leaderboard-ties';
 import { LEADERBOARD_MAX_AGE_S } from '../../../../lib/web/leaderboard-freshness';
 import { CpuTimeNote } from './cpu-time-note';
 import { OwnRowMarker } from './own-row';

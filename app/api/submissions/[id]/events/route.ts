@@ -3,7 +3,7 @@
 // sends a `progress` event only when something changed; `done` when every target has its result,
 // then closes. Heartbeat comments keep proxies from dropping an idle stream; a stream lives at most
 // MAX_LIFETIME_MS, after which the browser's EventSource reconnects (and the access check runs again).
-import { canViewPatch } from '../../../../../lib/web/patch-access';
+import { canViewPatch } from '../../../../../lib/access/patch-access';
 import { db } from '../../../../../lib/db/client';
 import { HttpError, route } from '../../../../../lib/web/api-errors';
 import { webQueues } from '../../../../../lib/web/services';

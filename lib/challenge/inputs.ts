@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Challenge } from '../../lib/challenge/load-manifest';
-import { challengeCode, generateInputFile } from '../../lib/challenge/challenge-code';
+import type { Challenge } from './load-manifest';
+import { challengeCode, generateInputFile } from './challenge-code';
 
 export interface GeneratedInput {
   path: string;

@@ -1,7 +1,7 @@
 // Runner heartbeats: every few seconds a runner writes `<prefix>:runner:<id>` with a short TTL, so
 // organizers and the scorer's health check see which runners are alive and what each is judging.
 import type { Redis } from 'ioredis';
-import { scanKeys } from '../../lib/queue/connection';
+import { scanKeys } from './connection';
 import { runnerHeartbeatSchema, type HostReport, type RunnerHeartbeat } from '../../contracts';
 
 export const HEARTBEAT_INTERVAL_MS = 5_000;
