@@ -434,7 +434,7 @@ async function timeRounds(session: Session, timing: Timing): Promise<void> {
  * starts the round over (the attempt is discarded), within the job's budget of discarded rounds.
  */
 async function timeRound(session: Session, timing: Timing, number: number): Promise<FinalRound> {
-  for (let discardedAttempts = 0; ; ) {
+  for (let discardedAttempts = 0; ;) {
     const order = roundOrder(number, [...session.binaries.keys()]);
     const runs: FinalRun[] = [];
     const keepDisturbed = spentDiscards(session, timing);
@@ -462,7 +462,10 @@ async function timeRound(session: Session, timing: Timing, number: number): Prom
     for (const reason of disturbed)
       session.discardReasons[reason] = (session.discardReasons[reason] ?? 0) + 1;
     session.log(`round ${number + 1}: attempt discarded (disturbed: ${disturbed.join(', ')})`);
-    if (session.discarded > session.options.maxDiscardedRounds && !timing.thresholds.cpuTimeFallback)
+    if (
+      session.discarded > session.options.maxDiscardedRounds &&
+      !timing.thresholds.cpuTimeFallback
+    )
       throw new JudgeError(
         `host too busy: ${describeAttempts(session)} were disturbed by other work on the pinned ` +
           `CPU, more than the ${session.options.maxDiscardedRounds} rounds this job may start ` +

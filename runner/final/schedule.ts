@@ -13,7 +13,10 @@ export function roundOrder(round: number, entrants: readonly string[]): string[]
 }
 
 /** The checkpoint's rounds that belong to this job, one per round number, in round order. */
-export function checkpointRounds(done: readonly FinalRound[], rounds: readonly number[]): FinalRound[] {
+export function checkpointRounds(
+  done: readonly FinalRound[],
+  rounds: readonly number[],
+): FinalRound[] {
   const wanted = new Set(rounds);
   const byRound = new Map<number, FinalRound>();
   for (const round of done) if (wanted.has(round.round)) byRound.set(round.round, round);

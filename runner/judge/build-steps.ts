@@ -3,7 +3,12 @@
 // sandbox, its executable then taken out of the sandbox's reach.
 import path from 'node:path';
 import type { Challenge } from '../../lib/challenge/load-manifest';
-import { buildChallengeTree, cachedBuild, type BuildResult, type CachedBuildResult } from '../build';
+import {
+  buildChallengeTree,
+  cachedBuild,
+  type BuildResult,
+  type CachedBuildResult,
+} from '../build';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { TargetPlatform } from '../windows/target-platform';
 import { takeBinary } from './binaries';

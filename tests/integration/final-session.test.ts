@@ -70,10 +70,7 @@ beforeAll(async () => {
       },
       {
         id: 'fast',
-        patchText: await readFile(
-          path.join(SUBMISSIONS, 'accepted/fast-hash-table.patch'),
-          'utf8',
-        ),
+        patchText: await readFile(path.join(SUBMISSIONS, 'accepted/fast-hash-table.patch'), 'utf8'),
       },
       {
         id: 'wrong',
