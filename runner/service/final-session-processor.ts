@@ -41,6 +41,8 @@ const hostMemoryBandwidth = (dataDir: string): Promise<number | null> => {
   return Promise.resolve(null);
 };
 
+const MAX_LOG_LINES = 1000;
+
 export type FinalSessionProcessor = (
   job: Job,
   token?: string,
@@ -84,6 +86,7 @@ function createSessionPublisher(job: Job, data: FinalSessionJob, log: (line: str
     );
   };
   const done: FinalRound[] = [...data.done];
+  let logLines = 0;
   return {
     progress(progress: FinalSessionProgress) {
       const checked = finalSessionProgressSchema.parse(progress);
@@ -96,7 +99,14 @@ function createSessionPublisher(job: Job, data: FinalSessionJob, log: (line: str
       await chain;
     },
     log(line: string) {
-      enqueue('log', () => job.log(line));
+      // Bounded like a judging's log (job-publisher.ts): a busy host logs every discarded attempt.
+      logLines += 1;
+      if (logLines > MAX_LOG_LINES + 1) return;
+      const text =
+        logLines > MAX_LOG_LINES
+          ? `… further log lines dropped (more than ${MAX_LOG_LINES})`
+          : line;
+      enqueue('log', () => job.log(text.slice(0, 4000)));
     },
     flush: () => chain,
   };
