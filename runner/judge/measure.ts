@@ -34,7 +34,12 @@ import {
 } from '../../lib/stats';
 import { describePlausibility, plausibilityOf } from '../../lib/stats/plausibility';
 import { JudgeError, JudgingCancelledError } from './errors';
-import { ensureInput, referenceSha256, warmPageCache, type InputSpec } from '../../lib/challenge/inputs';
+import {
+  ensureInput,
+  referenceSha256,
+  warmPageCache,
+  type InputSpec,
+} from '../../lib/challenge/inputs';
 import { residentLabel, sharedLibraries } from './resident-files';
 import { classifyRun, processStats, runProgram, type ProgramRun } from './run-program';
 import type { RunOutcome } from './verdict';

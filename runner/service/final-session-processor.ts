@@ -6,6 +6,7 @@
 //
 // A session the host could not time (judgeError: too busy, the baseline failed) is retried with
 // the producer's attempts and backoff, from its checkpoint; the last attempt returns it.
+import { hostMemoryBandwidth } from '../host/memory-bandwidth';
 import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import {
   FINAL_SESSION_JOB_NAME,
@@ -20,7 +21,7 @@ import {
 import { issuesInline } from '../../contracts';
 import type { Challenge } from '../../lib/challenge/load-manifest';
 import { runFinalSession } from '../final/final-session';
-import type { InputSpec } from '../judge/inputs';
+import type { InputSpec } from '../../lib/challenge/inputs';
 import { JudgingCancelledError } from '../judge/errors';
 import { createTargetPlatform, type TargetPlatform } from '../windows/target-platform';
 import {
@@ -40,16 +41,6 @@ import {
 export function finalSessionCancelKey(prefix: string, sessionId: string, part: number): string {
   return `${prefix}:cancel:${finalSessionJobId(sessionId, part)}`;
 }
-
-/**
- * The host's memory bandwidth for the plausibility check. Helper "plaus" provides it in
- * runner/host/memory-bandwidth.ts; until that is merged this stand-in knows none (null), and
- * merging replaces it with `import { hostMemoryBandwidth } from '../host/memory-bandwidth'`.
- */
-const hostMemoryBandwidth = (dataDir: string): Promise<number | null> => {
-  void dataDir;
-  return Promise.resolve(null);
-};
 
 const MAX_LOG_LINES = 1000;
 
@@ -282,7 +273,9 @@ async function sessionUnderHostLock(
       done: data.done,
       maxDiscardedRounds: data.maxDiscardedRounds,
       ...(settings.cpu !== undefined ? { cpu: settings.cpu } : {}),
-      memoryBandwidth: await hostMemoryBandwidth(settings.dataDir),
+      memoryBandwidth: await hostMemoryBandwidth(settings.dataDir, {
+        log: (line) => publisher.log(line),
+      }),
       // A development-sized input is labelled like a host that is not the target.
       devMode: settings.devMode || data.benchmark.development,
       onProgress: (progress) => publisher.progress(progress),
