@@ -31,7 +31,12 @@ import { binariesIdentical } from '../judge/binaries';
 import { buildBaseline, buildSolution } from '../judge/build-steps';
 import { JudgeError, JudgingCancelledError } from '../judge/errors';
 import { judgingHostPaths, scrubHostPaths, type HostPath } from '../judge/host-paths';
-import { ensureInput, referenceSha256, warmPageCache, type InputSpec } from '../../lib/challenge/inputs';
+import {
+  ensureInput,
+  referenceSha256,
+  warmPageCache,
+  type InputSpec,
+} from '../../lib/challenge/inputs';
 import { firstErrorLine } from '../judge/judge';
 import { layoutPolicyWarning, timedRun } from '../judge/measure';
 import { sharedLibraries } from '../judge/resident-files';
