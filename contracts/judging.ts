@@ -464,6 +464,60 @@ export const judgingResultSchema = z.object({
 });
 export type JudgingResult = z.infer<typeof judgingResultSchema>;
 
+/** A host no runner reported (a result the platform had to write itself): placeholders, not guesses. */
+export const UNKNOWN_HOST: HostFingerprint = {
+  hostname: 'unknown',
+  os: 'unknown',
+  kernel: 'unknown',
+  cpuModel: 'unknown',
+  cpuVendor: 'unknown',
+  cores: 1,
+  compiler: 'unknown',
+  governor: null,
+  turbo: null,
+  sandbox: 'none',
+  pinnedCpu: null,
+  smtSiblings: [],
+  thp: null,
+  perfVersion: null,
+  hardwareCounters: false,
+  hostDifferences: [],
+  devMode: false,
+  emulated: false,
+};
+
+/**
+ * The one way a judging result starts: a JUDGE_ERROR with no stage past intake, started and
+ * finished as given (the judge then fills in what it learns; the platform's own faults stay so).
+ */
+export function newJudgingResult(fields: {
+  judgingId: string | null;
+  challenge: JudgingResult['challenge'];
+  target: JudgingResult['target'];
+  host: HostFingerprint;
+  startedAt: Date;
+  finishedAt?: Date;
+  message?: string;
+  warnings?: string[];
+}): JudgingResult {
+  const finished = fields.finishedAt ?? fields.startedAt;
+  return {
+    schemaVersion: 1,
+    judgingId: fields.judgingId,
+    challenge: fields.challenge,
+    target: fields.target,
+    verdict: 'JUDGE_ERROR',
+    message: fields.message ?? '',
+    stages: emptyStages(),
+    warnings: fields.warnings ?? [],
+    host: fields.host,
+    startedAt: fields.startedAt.toISOString(),
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - fields.startedAt.getTime(),
+    stageDurationsMs: {},
+  };
+}
+
 /** The stages of a judging that has not got past intake (a new result, or a platform fault). */
 export function emptyStages(): JudgingResult['stages'] {
   return {

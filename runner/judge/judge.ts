@@ -11,7 +11,7 @@ import type {
   TargetId,
   TestCaseResult,
 } from '../../contracts';
-import { emptyStages } from '../../contracts';
+import { newJudgingResult } from '../../contracts';
 import { hugePageHint } from '../../lib/challenge/host-conditions';
 import type { Challenge } from '../../lib/challenge/load-manifest';
 import { REPO_ROOT } from '../../lib/config/env';
@@ -147,21 +147,15 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
   });
   host.hostDifferences = hostDifferences;
   if (platform?.osLabel) host.os = platform.osLabel;
-  const result: JudgingResult = {
-    schemaVersion: 1,
+  const result: JudgingResult = newJudgingResult({
     judgingId: options.judgingId ?? null,
     challenge: { slug: manifest.slug, version: manifest.version },
     target,
-    verdict: 'JUDGE_ERROR',
-    message: '',
-    stages: emptyStages(),
-    warnings,
     host,
-    startedAt: started.toISOString(),
-    finishedAt: started.toISOString(),
-    durationMs: 0,
-    stageDurationsMs,
-  };
+    startedAt: started,
+    warnings,
+  });
+  result.stageDurationsMs = stageDurationsMs;
   const facts: VerdictFacts = { intake: { ok: false } };
   // The judging's own folder (root's), on a size-capped tmpfs: the sandbox's build folder `box/`,
   // the solution's binary copied out of it, test inputs, and one fresh folder per run.

@@ -12,7 +12,7 @@
 import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
-  emptyStages,
+  newJudgingResult,
   judgingCancelKey,
   judgingJobId,
   judgingJobResultSchema,
@@ -128,22 +128,15 @@ function platformErrorResult(
   host: HostFingerprint,
   started: Date,
 ): JudgingResult {
-  const finished = new Date();
-  return {
-    schemaVersion: 1,
+  return newJudgingResult({
     judgingId: job.judgingId,
     challenge: job.challenge,
     target: job.target,
-    verdict: 'JUDGE_ERROR',
-    message,
-    stages: emptyStages(),
-    warnings: [],
     host,
-    startedAt: started.toISOString(),
-    finishedAt: finished.toISOString(),
-    durationMs: finished.getTime() - started.getTime(),
-    stageDurationsMs: {},
-  };
+    startedAt: started,
+    finishedAt: new Date(),
+    message,
+  });
 }
 
 export type JudgingProcessor = (

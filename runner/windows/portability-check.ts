@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { Redis } from 'ioredis';
 import {
   emptyStages,
+  newJudgingResult,
   PORTABILITY_LOG_CHARS,
   portabilityCheckSchema,
   portabilityKey,
@@ -160,7 +161,6 @@ export function settledByPortabilityCheck(
     intake: { ok: true },
     build: { ok: false, limitExceeded: null, firstError: check.firstError },
   });
-  const finished = new Date();
   const stages = emptyStages();
   stages.intake = { ok: true, reason: null, files: [], format: null };
   const log =
@@ -186,21 +186,20 @@ export function settledByPortabilityCheck(
     identicalBinaries: false,
   };
   return {
-    schemaVersion: 1,
-    judgingId: job.judgingId,
-    challenge: job.challenge,
-    target: job.target,
+    ...newJudgingResult({
+      judgingId: job.judgingId,
+      challenge: job.challenge,
+      target: job.target,
+      host,
+      startedAt: started,
+      finishedAt: new Date(),
+      message: decision.reason,
+      warnings: [
+        'settled by the portability pre-check: the patch does not cross-compile for Windows, so it was not built on this host',
+        ...decision.warnings,
+      ],
+    }),
     verdict: decision.verdict,
-    message: decision.reason,
     stages,
-    warnings: [
-      'settled by the portability pre-check: the patch does not cross-compile for Windows, so it was not built on this host',
-      ...decision.warnings,
-    ],
-    host,
-    startedAt: started.toISOString(),
-    finishedAt: finished.toISOString(),
-    durationMs: finished.getTime() - started.getTime(),
-    stageDurationsMs: {},
   };
 }
