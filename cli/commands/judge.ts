@@ -2,6 +2,7 @@
 // locally, with live progress and a readable report. Exit 0 ACCEPTED, 1 contestant fault, 2 otherwise.
 // It takes the runners' host lock first (in turn with them), so a local judging on a judge host
 // never times its runs on the same CPU as a runner's.
+import { resolveJudgeInputs } from '../../lib/challenge/judge-inputs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import {
@@ -9,7 +10,6 @@ import {
   judgingResultSchema,
   TARGET_IDS,
   type ProgressEvent,
-  type RunPolicy,
   type TargetId,
 } from '../../contracts';
 import { challengeSecret, env } from '../../lib/config/env';
@@ -154,10 +154,17 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
         throw new UsageError(
           `this host's memory differs from the benchmark definition: ${memoryDifferences.join('; ')}`,
         );
-      const secretSeed = challengeSecret(manifest.inputs.benchmark.seedEnv);
-      const runPolicy: Partial<RunPolicy> = maxPairs
-        ? { maxPairs, minPairs: Math.min(manifest.runPolicy.minPairs, maxPairs) }
-        : {};
+      // The platform's rule for what a judging is timed on, with this machine's seed variable.
+      const inputs = resolveJudgeInputs({
+        challenge,
+        definition: {
+          sizeBytes: inputSize,
+          development: inputSize < manifest.inputs.benchmark.size,
+        },
+        secret: challengeSecret,
+        publicBytes: publicSize,
+        ...(maxPairs !== undefined ? { maxPairs } : {}),
+      });
 
       const sandbox = await workingSandbox();
       const lock = opts.hostLock ? await takeHostLock(opts.hostLock, opts.quiet ?? false) : null;
@@ -173,18 +180,10 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
         patchText,
         sandbox,
         dataDir: env().PERFJUDGE_DATA_DIR,
-        benchmark: {
-          seed: secretSeed ?? `local-${manifest.slug}-benchmark`,
-          sizeBytes: inputSize,
-          rareSeparators: manifest.inputs.rareSeparators,
-        },
-        benchmarkSeedIsSecret: secretSeed !== undefined,
-        publicInput: {
-          seed: manifest.inputs.public.seed,
-          sizeBytes: publicSize,
-          rareSeparators: false,
-        },
-        runPolicy,
+        benchmark: inputs.benchmark,
+        benchmarkSeedIsSecret: inputs.benchmarkSeedIsSecret,
+        publicInput: inputs.publicInput,
+        runPolicy: inputs.runPolicy,
         ...(cpu !== undefined ? { cpu } : {}),
         devMode: !matches,
         memoryBandwidth,

@@ -6,6 +6,7 @@
 //
 // A session the host could not time (judgeError: too busy, the baseline failed) is retried with
 // the producer's attempts and backoff, from its checkpoint; the last attempt returns it.
+import { resolveJudgeInputs } from '../../lib/challenge/judge-inputs';
 import { hostMemoryBandwidth } from '../host/memory-bandwidth';
 import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import {
@@ -223,17 +224,16 @@ function jobInput(
   data: FinalSessionJob,
   settings: JudgingSettings,
 ): InputSpec {
-  const { manifest } = challenge;
-  const seed = data.benchmark.seed ?? settings.secret(manifest.inputs.benchmark.seedEnv);
-  if (seed === undefined && !settings.devMode)
+  const inputs = resolveJudgeInputs({
+    challenge,
+    definition: data.benchmark,
+    secret: settings.secret,
+  });
+  if (!inputs.benchmarkSeedIsSecret && !settings.devMode)
     throw new PlatformError(
-      `no benchmark seed: the job carries none and ${manifest.inputs.benchmark.seedEnv} is not set on this runner`,
+      `no benchmark seed: the job carries none and ${challenge.manifest.inputs.benchmark.seedEnv} is not set on this runner`,
     );
-  return {
-    seed: seed ?? `local-${manifest.slug}-benchmark`,
-    sizeBytes: data.benchmark.sizeBytes,
-    rareSeparators: manifest.inputs.rareSeparators,
-  };
+  return inputs.benchmark;
 }
 
 async function sessionUnderHostLock(

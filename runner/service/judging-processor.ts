@@ -22,14 +22,13 @@ import {
   type JudgingJob,
   type JudgingJobResult,
   type JudgingResult,
-  type RunPolicy,
   type TargetId,
 } from '../../contracts';
-import type { TimedInput } from '../../contracts/judging';
-import { describeTimedInput, timedInput } from '../../lib/challenge/benchmark-definition';
+import { describeTimedInput } from '../../lib/challenge/benchmark-definition';
+import { resolveJudgeInputs, type JudgeInputs } from '../../lib/challenge/judge-inputs';
 import { loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
 import { hostMemoryBandwidth } from '../host/memory-bandwidth';
-import { judge, type JudgeOptions } from '../judge/judge';
+import { judge } from '../judge/judge';
 import {
   crossCompileForWindows,
   publishPortabilityCheck,
@@ -261,21 +260,6 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
   };
 }
 
-export type JobJudgeInputs = Pick<
-  JudgeOptions,
-  'benchmark' | 'benchmarkSeedIsSecret' | 'publicInput' | 'runPolicy'
-> & {
-  /** What the result records it was timed on (the scorer compares it with the contest's). */
-  timed: TimedInput;
-};
-
-/**
- * The inputs and run policy a job is judged with. The benchmark input is the job's own (the
- * platform resolved it: the organizer's settings, else the manifest): a runner never substitutes
- * its own size. Only its seed may come from the runner's seed variable, when the platform knows
- * none. A job of an older producer, without a definition, is judged on the organizer's settings
- * or the manifest's size. The runner's pair budget still caps the runs (development mode).
- */
 export interface CancelWatch {
   /** Aborts with CANCEL_NOT_COUNTING once the flag is seen, or with the job's own reason. */
   signal: AbortSignal;
@@ -323,42 +307,31 @@ export function watchCancelFlag(
   };
 }
 
+/**
+ * The inputs and run policy a job is judged with. The benchmark input is the job's own (the
+ * platform resolved it: the organizer's settings, else the manifest): a runner never substitutes
+ * its own size. Only its seed may come from the runner's seed variable, when the platform knows
+ * none. A job of an older producer, without a definition, is judged on the organizer's settings
+ * or the manifest's size. The runner's pair budget still caps the runs (development mode).
+ */
 export function judgeInputsForJob(
   data: JudgingJob,
   challenge: Challenge,
   settings: Pick<JudgingSettings, 'secret' | 'publicBytes' | 'maxPairs'>,
-): JobJudgeInputs {
+): JudgeInputs {
   const { manifest } = challenge;
-  const definition = data.benchmark ?? {
-    sizeBytes: data.settings?.benchmarkBytes ?? manifest.inputs.benchmark.size,
-    ...(data.settings?.benchmarkSeed ? { seed: data.settings.benchmarkSeed } : {}),
-    development: false,
-  };
-  const secretSeed = definition.seed ?? settings.secret(manifest.inputs.benchmark.seedEnv);
-  const runPolicy: Partial<RunPolicy> = {
-    ...(settings.maxPairs
-      ? {
-          maxPairs: settings.maxPairs,
-          minPairs: Math.min(manifest.runPolicy.minPairs, settings.maxPairs),
-        }
-      : {}),
+  return resolveJudgeInputs({
+    challenge,
+    definition: data.benchmark ?? {
+      sizeBytes: data.settings?.benchmarkBytes ?? manifest.inputs.benchmark.size,
+      ...(data.settings?.benchmarkSeed ? { seed: data.settings.benchmarkSeed } : {}),
+      development: false,
+    },
+    secret: settings.secret,
+    ...(settings.publicBytes !== undefined ? { publicBytes: settings.publicBytes } : {}),
+    ...(settings.maxPairs !== undefined ? { maxPairs: settings.maxPairs } : {}),
     ...(data.settings?.precision !== undefined ? { precision: data.settings.precision } : {}),
-  };
-  return {
-    benchmark: {
-      seed: secretSeed ?? `local-${manifest.slug}-benchmark`,
-      sizeBytes: definition.sizeBytes,
-      rareSeparators: manifest.inputs.rareSeparators,
-    },
-    benchmarkSeedIsSecret: secretSeed !== undefined,
-    publicInput: {
-      seed: manifest.inputs.public.seed,
-      sizeBytes: settings.publicBytes ?? manifest.inputs.public.size,
-      rareSeparators: false,
-    },
-    runPolicy,
-    timed: timedInput(definition, secretSeed ?? null),
-  };
+  });
 }
 
 /**
