@@ -2,90 +2,11 @@
 // session's rounds, store the ranking, each entrant's place, score or why it was left out, and
 // mark the evaluation DONE (not yet public: the organizers publish it). Runs inside the
 // transaction that recorded the last part, under the evaluation's row lock.
-import { BASELINE_ENTRANT, type FinalRound, type FinalRun } from '../../contracts';
-import {
-  rankFinalists,
-  type FinalRanking,
-  type FinalRankingInput,
-  type RankingRound,
-} from '../ranking/final-ranking';
+import { finalSessionResultSchema } from '../../contracts';
+import { rankFinalists, rankingInputFromRounds, type FinalRanking } from '../ranking/final-ranking';
 import type { Tx } from './client';
 import { storedRounds } from './get-final-session-jobs';
 import { toJson } from './json';
-import { finalSessionResultSchema } from '../../contracts';
-
-interface SessionRounds {
-  target: string;
-  rounds: readonly FinalRound[];
-}
-
-function counts(run: FinalRun): boolean {
-  return run.correct && run.wallMs > 0 && (run.evidence?.disturbed.length ?? 0) === 0;
-}
-
-/** Each round once (the first finished), with the times that count: correct and undisturbed. */
-function rankingRounds(rounds: readonly FinalRound[], entrants: readonly string[]): RankingRound[] {
-  const first = new Map<number, FinalRound>();
-  for (const r of [...rounds].sort((a, b) => a.finishedAt.localeCompare(b.finishedAt)))
-    if (!first.has(r.round)) first.set(r.round, r);
-  const out: RankingRound[] = [];
-  for (const r of [...first.values()].sort((a, b) => a.round - b.round)) {
-    const baseline = r.runs.find((run) => run.entrant === BASELINE_ENTRANT);
-    if (!baseline || !counts(baseline)) continue;
-    const entrantMs: Record<string, number> = {};
-    for (const e of entrants) {
-      const run = r.runs.find((x) => x.entrant === e);
-      if (run && counts(run)) entrantMs[e] = run.wallMs;
-    }
-    out.push({ round: r.round, baselineMs: baseline.wallMs, entrantMs });
-  }
-  return out;
-}
-
-/**
- * The ranking's input from the sessions' rounds; a finalist without a counted round on some target
- * cannot have a score and is left out with why.
- */
-export function rankingInputFromSessions(options: {
-  entrants: readonly string[];
-  sessions: readonly SessionRounds[];
-  formula: 'SUM' | 'GEOMEAN';
-  errorRate: number;
-}): { input: FinalRankingInput; excluded: { entrant: string; reason: string }[] } {
-  const targets = options.sessions.map((s) => ({
-    target: s.target,
-    rounds: rankingRounds(s.rounds, options.entrants),
-  }));
-  const excluded = options.entrants.flatMap((entrant) => {
-    const empty = targets.filter((t) => !t.rounds.some((r) => entrant in r.entrantMs));
-    return empty.length
-      ? [
-          {
-            entrant,
-            reason: `no round on ${empty.map((t) => t.target).join(', ')} in which both its run and the baseline's were correct and undisturbed`,
-          },
-        ]
-      : [];
-  });
-  const out = new Set(excluded.map((e) => e.entrant));
-  return {
-    input: {
-      entrants: options.entrants.filter((e) => !out.has(e)),
-      targets: targets.map((t) => ({
-        target: t.target,
-        rounds: t.rounds
-          .map((r) => ({
-            ...r,
-            entrantMs: Object.fromEntries(Object.entries(r.entrantMs).filter(([k]) => !out.has(k))),
-          }))
-          .filter((r) => Object.keys(r.entrantMs).length > 0),
-      })),
-      formula: options.formula,
-      errorRate: options.errorRate,
-    },
-    excluded,
-  };
-}
 
 /** Returns the evaluation's status after the check (RUNNING while a session is not done). */
 export async function completeFinalEvaluation(tx: Tx, evaluationId: string): Promise<string> {
@@ -98,7 +19,7 @@ export async function completeFinalEvaluation(tx: Tx, evaluationId: string): Pro
       sessions: {
         select: { status: true, rounds: true, results: true, target: { select: { name: true } } },
       },
-      entrants: { select: { id: true } },
+      entrants: { select: { id: true, user: { select: { name: true } } } },
     },
   });
   if (e.status !== 'RUNNING' || e.sessions.some((s) => s.status !== 'DONE')) return e.status;
@@ -116,13 +37,15 @@ export async function completeFinalEvaluation(tx: Tx, evaluationId: string): Pro
       for (const x of parsed.data.excluded)
         why.set(x.entrantId, [...(why.get(x.entrantId) ?? []), `${s.target.name}: ${x.reason}`]);
     }
-  const { input, excluded } = rankingInputFromSessions({
+  // Names for the tie reasons the page shows (the public leaderboard shows them too).
+  const input = rankingInputFromRounds({
     entrants: e.entrants.map((en) => en.id).filter((id) => !why.has(id)),
     sessions: e.sessions.map((s) => ({ target: s.target.name, rounds: storedRounds(s.rounds) })),
     formula: scoringFormula,
     errorRate: e.errorRate,
+    labels: Object.fromEntries(e.entrants.map((en) => [en.id, en.user.name])),
   });
-  for (const x of excluded) why.set(x.entrant, [x.reason]);
+  for (const x of input.excluded ?? []) why.set(x.entrant, [x.reason]);
 
   let ranking: FinalRanking;
   try {
@@ -135,6 +58,8 @@ export async function completeFinalEvaluation(tx: Tx, evaluationId: string): Pro
             errorRate: e.errorRate,
             formula: scoringFormula,
             method: 'No finalist finished every target: nobody is ranked.',
+            warnings: [],
+            excluded: input.excluded ?? [],
           };
   } catch (error) {
     // Pure and deterministic: computing it again would fail again.
