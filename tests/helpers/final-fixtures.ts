@@ -124,6 +124,8 @@ export interface FakeFinalRunnerOptions {
   afterRound?: (round: number) => Promise<void> | void;
   /** Answer a judgeError instead of timing. */
   judgeError?: string;
+  /** Entrants at least this fast are reported faster than the host can read the input. */
+  implausibleFrom?: number;
   /** "Rejudge N times" judgings: the speedup to answer (default 2.5). */
   repeatSpeedup?: number;
 }
@@ -200,8 +202,21 @@ export function fakeFinalRunner(
         });
         await options.afterRound?.(r);
       }
+      const plausibility = Object.fromEntries(
+        timed.map((e) => [
+          e.entrantId,
+          {
+            bandwidthBytesPerSecond: 1e9,
+            inputBytes: data.benchmark.sizeBytes,
+            minPlausibleMs: 60,
+            fastestMs: 100 / e.speed,
+            flagged: options.implausibleFrom !== undefined && e.speed >= options.implausibleFrom,
+          },
+        ]),
+      );
       const result: FinalSessionResult = finalSessionResultSchema.parse({
         ...base,
+        plausibility,
         rounds,
         excluded: data.entrants
           .filter((e) => speedOf(e.patchText) === null)

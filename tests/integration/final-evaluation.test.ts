@@ -18,7 +18,7 @@ import {
   repeatJobId,
   type TargetId,
 } from '../../contracts';
-import { env } from '../../lib/config/env';
+import { challengeSecret, env } from '../../lib/config/env';
 import type { Db } from '../../lib/db/client';
 import { clearFinalSelection } from '../../lib/db/clear-final-selection';
 import { NotFoundError, RefusedError } from '../../lib/db/errors';
@@ -337,6 +337,37 @@ describe('starting the final evaluation', () => {
       reason: 'done looking',
     });
   });
+  it('keeps the provisional seed only when asked, and only when the platform knows it', async () => {
+    const slug = 'final-seed';
+    const version = await finishedContest(db, slug);
+    await finalist(db, { name: 'seedy', slug, version, speedup: 2, patch: 'speed=2' });
+    const queues = testQueues();
+    const keep = () =>
+      startFinalEvaluation({
+        db,
+        queues,
+        actorId: organizer,
+        challengeSlug: slug,
+        rounds: 5,
+        keepProvisionalSeed: true,
+      });
+    if (challengeSecret('PERFJUDGE_WORDCOUNT_SEED') === undefined)
+      await expect(keep()).rejects.toMatchObject({ code: 'no-provisional-seed' });
+    await db.challenge.update({ where: { slug }, data: { benchmarkSeed: 'organizer-seed-0123' } });
+    const started = await keep();
+    const row = await db.finalEvaluation.findUniqueOrThrow({
+      where: { id: started.evaluationId },
+      select: { seed: true, keptProvisionalSeed: true },
+    });
+    expect(row).toEqual({ seed: 'organizer-seed-0123', keptProvisionalSeed: true });
+    await cancelFinalEvaluation({
+      db,
+      queues,
+      actorId: organizer,
+      evaluationId: started.evaluationId,
+      reason: 'seen',
+    });
+  });
 });
 
 describe('the scorer and the final sessions', () => {
@@ -372,6 +403,7 @@ describe('the scorer and the final sessions', () => {
     for (const target of ['linux-intel', 'windows-amd'] as TargetId[]) {
       const w = fakeFinalRunner(target, connection(), queues.prefix, {
         afterRound: (r) => (target === 'linux-intel' && r === 1 ? held : undefined),
+        implausibleFrom: 2,
       });
       closers.push(() => w.close());
     }
@@ -421,6 +453,11 @@ describe('the scorer and the final sessions', () => {
       ['broken', null],
     ]);
     expect(review?.method).toMatch(/.+/);
+    // Faster than the host can read the input, on both targets: flagged for the organizers only.
+    expect(review?.entrants[0]?.plausibilityFlags).toHaveLength(2);
+    expect(review?.entrants[0]?.plausibilityFlags[0]).toMatch(/below the 60\.0 ms/);
+    expect(review?.entrants[1]?.plausibilityFlags).toEqual([]);
+    expect(review?.sessions[0]?.hosts).toEqual(['fake-judge']);
     await publishFinalResults({ db, actorId: organizer, evaluationId: started.evaluationId });
     const published = await getFinalEvaluation(db, slug, { includeUnpublished: false });
     expect(published?.publishedAt).not.toBeNull();
