@@ -36,7 +36,7 @@ import {
   settledByPortabilityCheck,
 } from '../windows/portability-check';
 import type { Sandbox } from '../sandbox/sandbox';
-import { acquireHostLock } from './host-lock';
+import { acquireHostLock, type HostLock } from './host-lock';
 import { createJobPublisher } from './job-publisher';
 import { sweepStaleScratch } from './work-root';
 
@@ -82,18 +82,19 @@ export interface JudgingSettings {
   prefix?: string;
   /** This Linux host has MinGW-w64: its judgings cross-compile for windows-amd first. */
   crossCompiles?: boolean;
-  onJobStart?: (job: JudgingJob) => void;
-  onJobEnd?: (job: JudgingJob) => void;
+  /** The job in hand, for the heartbeat (a final session names its job id and part). */
+  onJobStart?: (job: Pick<JudgingJob, 'judgingId' | 'round'>) => void;
+  onJobEnd?: () => void;
   log: (line: string) => void;
 }
 
-class PlatformError extends Error {
+export class PlatformError extends Error {
   override name = 'PlatformError';
 }
 
 /** The job's challenge, exactly the version it was submitted for. */
-async function loadJobChallenge(
-  job: JudgingJob,
+export async function loadJobChallenge(
+  job: Pick<JudgingJob, 'challenge'>,
   settings: JudgingSettings,
 ): Promise<{ challenge: Challenge; manifestVersion: number }> {
   let challenge: Challenge;
@@ -195,12 +196,18 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
     settings.onJobStart?.(data);
 
     // The scorer's cancel flag aborts the judging like a shutdown would, but the job then ends.
-    const cancel = watchCancelFlag(data, settings, signal);
+    const cancel = watchCancelFlag(
+      settings.prefix === undefined
+        ? null
+        : judgingCancelKey(settings.prefix, data.judgingId, data.round),
+      settings,
+      signal,
+    );
     const cancelledBefore = await cancel.check();
     if (cancelledBefore !== null) {
       cancel.stop();
       note(`not judged: ${cancelledBefore}`);
-      settings.onJobEnd?.(data);
+      settings.onJobEnd?.();
       await publisher.flush();
       throw new UnrecoverableError(cancelledBefore);
     }
@@ -222,7 +229,7 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
     } finally {
       cancel.stop();
       await publisher.flush();
-      settings.onJobEnd?.(data);
+      settings.onJobEnd?.();
     }
     if (
       judging.aborted &&
@@ -275,7 +282,7 @@ export type JobJudgeInputs = Pick<
  * none. A job of an older producer, without a definition, is judged on the organizer's settings
  * or the manifest's size. The runner's pair budget still caps the runs (development mode).
  */
-interface CancelWatch {
+export interface CancelWatch {
   /** Aborts with CANCEL_NOT_COUNTING once the flag is seen, or with the job's own reason. */
   signal: AbortSignal;
   /** The flag's message now, or null (also when Redis cannot be asked: judging goes on). */
@@ -284,23 +291,24 @@ interface CancelWatch {
   stop(): void;
 }
 
-/** Polls the judging's cancel flag (set by the scorer in Redis) while the job is in hand. */
-function watchCancelFlag(
-  data: JudgingJob,
-  settings: Pick<JudgingSettings, 'redis' | 'prefix'>,
+/**
+ * Polls a job's cancel flag (a judging's, set by the scorer; a final session's, set when the
+ * organizer cancels the evaluation) in Redis while the job is in hand.
+ */
+export function watchCancelFlag(
+  key: string | null,
+  settings: Pick<JudgingSettings, 'redis'>,
   jobSignal: AbortSignal | undefined,
 ): CancelWatch {
   const controller = new AbortController();
   const onJobAbort = () => controller.abort(jobSignal?.reason);
   if (jobSignal?.aborted) onJobAbort();
   else jobSignal?.addEventListener('abort', onJobAbort, { once: true });
-  const { redis, prefix } = settings;
+  const { redis } = settings;
   let seen: string | null = null;
   const check = async (): Promise<string | null> => {
-    if (!redis || prefix === undefined || redis.status !== 'ready') return null;
-    const value = await redis
-      .get(judgingCancelKey(prefix, data.judgingId, data.round))
-      .catch(() => null);
+    if (!redis || key === null || redis.status !== 'ready') return null;
+    const value = await redis.get(key).catch(() => null);
     if (value !== null) seen = value || 'cancelled by the scorer';
     return seen;
   };
@@ -359,13 +367,16 @@ export function judgeInputsForJob(
   };
 }
 
-async function judgeUnderHostLock(
-  data: JudgingJob,
-  settings: JudgingSettings,
-  publisher: ReturnType<typeof createJobPublisher>,
+/**
+ * Takes the host lock (one timed job per host, whichever runner): says who is ahead while it
+ * waits, then breaks a dead holder's lock and sweeps the scratch folders it left.
+ */
+export async function takeHostLock(
+  settings: Pick<JudgingSettings, 'hostLockFile' | 'runnerId' | 'workRoot'>,
   note: (line: string) => void,
+  onWaiting: (ahead: number) => void,
   signal: AbortSignal | undefined,
-): Promise<JudgingResult> {
+): Promise<HostLock> {
   const lock = await acquireHostLock({
     file: settings.hostLockFile,
     owner: settings.runnerId,
@@ -377,12 +388,7 @@ async function judgeUnderHostLock(
       }
       const who = holder ? `${holder.owner} (pid ${holder.pid})` : 'another process';
       note(`waiting for the host lock: ${ahead} judging(s) ahead, first ${who}`);
-      publisher.progress({
-        stage: 'waiting',
-        fraction: 0,
-        message: `waiting for the host: ${ahead} judging${ahead === 1 ? '' : 's'} ahead`,
-        detail: { aheadForHost: ahead },
-      });
+      onWaiting(ahead);
     },
   });
   try {
@@ -390,6 +396,33 @@ async function judgeUnderHostLock(
       note(`broke a stale host lock left by ${lock.brokeStale.owner} (pid ${lock.brokeStale.pid})`);
     const swept = await sweepStaleScratch(settings.workRoot);
     if (swept.length) note(`removed ${swept.length} scratch folder(s) left by a dead runner`);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+  return lock;
+}
+
+async function judgeUnderHostLock(
+  data: JudgingJob,
+  settings: JudgingSettings,
+  publisher: ReturnType<typeof createJobPublisher>,
+  note: (line: string) => void,
+  signal: AbortSignal | undefined,
+): Promise<JudgingResult> {
+  const lock = await takeHostLock(
+    settings,
+    note,
+    (ahead) =>
+      publisher.progress({
+        stage: 'waiting',
+        fraction: 0,
+        message: `waiting for the host: ${ahead} judging${ahead === 1 ? '' : 's'} ahead`,
+        detail: { aheadForHost: ahead },
+      }),
+    signal,
+  );
+  try {
     const { challenge } = await loadJobChallenge(data, settings);
     const settled = await portabilityPreCheck(data, settings, challenge, note, signal);
     if (settled) return settled;
