@@ -1,19 +1,22 @@
 // The final evaluation end to end on this machine, with the REAL runner: started by the organizer
 // (lib/submit/final-evaluation.ts), timed by a `perfjudge runner` process (runner/service's
 // final-session handling), recorded round by round and ranked by the real scorer. Two finalists:
-// the baseline's copy and the fast hash table, on one target and a small input.
+// the baseline's copy and the fast hash table, on one target and a small input. Then "rejudge N
+// times" of one of them through the same runner, recorded beside the submission.
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest } from '../../contracts';
+import { judgingCancelKey, type Manifest } from '../../contracts';
 import { loadChallenge } from '../../lib/challenge/load-manifest';
 import { REPO_ROOT } from '../../lib/config/env';
 import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
 import { getFinalEvaluation } from '../../lib/db/get-final-evaluation';
+import { listRepeatJudgings } from '../../lib/db/list-repeat-judgings';
 import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';
 import { startFinalEvaluation } from '../../lib/submit/final-evaluation';
+import { requestRepeatJudgings } from '../../lib/submit/repeat-judgings';
 import { startScorer, type Scorer } from '../../scorer/scorer';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
 import { makeUser } from '../helpers/db-fixtures';
@@ -113,5 +116,58 @@ describe('a final evaluation through the real runner and scorer', () => {
     ]);
     expect(view?.entrants[0]?.perTarget[0]?.speedup).toBeGreaterThan(1.5);
     expect(view?.sessions[0]?.hosts.length).toBe(1);
+  });
+
+  it('judges a submission N more times beside it, even when its own judging was told to stop', async () => {
+    const organizer = await makeUser(t.db, 'e2e-organizer-2');
+    const fast = await t.db.submission.findFirstOrThrow({
+      where: { user: { name: 'e2e-fast' } },
+      select: {
+        id: true,
+        score: true,
+        verdict: true,
+        judgings: { select: { id: true, round: true, speedup: true } },
+      },
+    });
+    // As if the submission had failed on another target: its judging's flag is up.
+    const judging = fast.judgings[0]!;
+    await test.redis.set(
+      judgingCancelKey(test.prefix, judging.id, judging.round),
+      'not judged: the submission failed on windows-amd',
+    );
+    const series = await requestRepeatJudgings({
+      db: t.db,
+      queues,
+      actorId: organizer,
+      submissionId: fast.id,
+      times: 2,
+      target: 'linux-intel',
+      reason: 'the contestant disputes the score',
+    });
+    expect(series).toMatchObject({ judgings: 2, queued: 2 });
+    const deadline = Date.now() + 300_000;
+    let repeats = await listRepeatJudgings(t.db, fast.id);
+    while (repeats.some((r) => r.status !== 'DONE') && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 1000));
+      repeats = await listRepeatJudgings(t.db, fast.id);
+    }
+    expect(
+      repeats.map((r) => [r.index, r.verdict]),
+      runner.output().slice(-3000),
+    ).toEqual([
+      [1, 'ACCEPTED'],
+      [2, 'ACCEPTED'],
+    ]);
+    for (const r of repeats) expect(r.speedup).toBeGreaterThan(1.5);
+    const after = await t.db.submission.findUniqueOrThrow({
+      where: { id: fast.id },
+      select: {
+        id: true,
+        score: true,
+        verdict: true,
+        judgings: { select: { id: true, round: true, speedup: true } },
+      },
+    });
+    expect(after).toEqual(fast);
   });
 });
