@@ -469,6 +469,37 @@ describe('the scorer and the final sessions', () => {
     expect(published?.sessions[0]?.hosts).toEqual([]);
   });
 
+  it('a session spread across hosts is done once every part answered', async () => {
+    const slug = 'final-spread-run';
+    const version = await finishedContest(db, slug);
+    await finalist(db, { name: 'spready', slug, version, speedup: 2, patch: 'speed=2' });
+    await finalist(db, { name: 'plain', slug, version, speedup: 1, patch: 'speed=1' });
+    const queues = testQueues();
+    await scorer(queues);
+    runners(queues);
+    const started = await startFinalEvaluation({
+      db,
+      queues,
+      actorId: organizer,
+      challengeSlug: slug,
+      rounds: 6,
+      spreadAcrossHosts: true,
+      liveRunners: async (target) => (target === 'linux-intel' ? 2 : 1),
+    });
+    expect(started.queuedParts).toBe(3);
+    const done = await until('the evaluation ranked', async () => {
+      const e = await evaluationOf(started.evaluationId);
+      return e.status !== 'RUNNING' ? e : null;
+    });
+    expect(done.status).toBe('DONE');
+    const linux = await db.finalSession.findFirstOrThrow({
+      where: { evaluationId: started.evaluationId, target: { name: 'linux-intel' } },
+      select: { parts: true, roundsDone: true, results: true },
+    });
+    expect(linux).toMatchObject({ parts: 2, roundsDone: 6 });
+    expect((linux.results as { part: number }[]).map((r) => r.part).sort()).toEqual([0, 1]);
+  });
+
   it('fails the evaluation with the message when a part reports the platform’s fault', async () => {
     const slug = 'final-fail';
     const version = await finishedContest(db, slug);
