@@ -16,3 +16,19 @@ export class InvalidResultError extends AppError {
   override name = 'InvalidResultError';
   readonly code = 'invalid-result' as const;
 }
+
+/**
+ * Not allowed now (the deadline passed, an evaluation is running, the submission is not accepted):
+ * the message says why in words a contestant or organizer can act on; the code names the rule.
+ */
+export class RefusedError extends AppError {
+  override name = 'RefusedError';
+  readonly code = 'refused' as const;
+  constructor(
+    message: string,
+    /** Which rule refused it (e.g. 'before-deadline'), for clients that act on it. */
+    readonly rule: string,
+  ) {
+    super(message);
+  }
+}

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { AppError, type ErrorCode } from '../../contracts/errors';
 import { firstIssue } from '../../contracts/zod-issues';
+import { RefusedError } from '../db/errors';
 
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   'invalid-input': 422,
@@ -77,6 +78,9 @@ export function errorResponse(error: unknown): Response {
   // A lookup's message may name ids the caller must not learn exist: not found is all it says.
   if (error instanceof AppError && error.code === 'not-found')
     return jsonError('not-found', 'Not found');
+  // Not allowed now (the timeline, a running evaluation): the message says why, the rule which.
+  if (error instanceof RefusedError)
+    return jsonError(error.code, error.message, { rule: error.rule });
   if (error instanceof AppError && error.fault === 'user')
     return jsonError(error.code, error.message);
   if (error instanceof AppError && error.code === 'unavailable') {

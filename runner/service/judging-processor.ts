@@ -15,6 +15,7 @@ import {
   newJudgingResult,
   judgingCancelKey,
   judgingJobId,
+  repeatJobId,
   judgingJobResultSchema,
   issuesInline,
   judgingJobSchema,
@@ -161,8 +162,10 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
         `a job for target ${data.target} on the queue of target ${settings.target}`,
       );
     }
-    if (job.id !== judgingJobId(data.judgingId, data.round))
-      log(`job ${job.id}: its id is not ${judgingJobId(data.judgingId, data.round)}`);
+    const expectedId = data.repeat
+      ? repeatJobId(data.repeat.repeatId)
+      : judgingJobId(data.judgingId, data.round);
+    if (job.id !== expectedId) log(`job ${job.id}: its id is not ${expectedId}`);
 
     const handBack = async (why: string): Promise<never> => {
       log(`job ${job.id}: handed back to the queue (${why})`);
@@ -189,8 +192,10 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
     settings.onJobStart?.(data);
 
     // The scorer's cancel flag aborts the judging like a shutdown would, but the job then ends.
+    // A repeat ("rejudge N times") is the organizer's own request: the submission's flag (raised when
+    // it failed on another target) does not stop it.
     const cancel = watchCancelFlag(
-      settings.prefix === undefined
+      settings.prefix === undefined || data.repeat
         ? null
         : judgingCancelKey(settings.prefix, data.judgingId, data.round),
       settings,
