@@ -3,7 +3,7 @@
 import type { HostFingerprint } from '../../contracts';
 import type { Db } from './client';
 import { NotFoundError } from './errors';
-import { hostFingerprintHash } from './host-fingerprint-hash';
+import { hostFingerprintHash } from '../../contracts/host-fingerprint-hash';
 import { toJson } from './json';
 
 export interface RecordHostCalibrationOptions {

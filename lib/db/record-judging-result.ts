@@ -7,7 +7,7 @@ import { isContestantFault, notJudgedMessage, type JudgingResult } from '../../c
 import type { Db, Tx } from './client';
 import { InvalidResultError, NotFoundError } from './errors';
 import type { Prisma } from './generated/prisma/client';
-import { hostFingerprintHash } from './host-fingerprint-hash';
+import { hostFingerprintHash } from '../../contracts/host-fingerprint-hash';
 import { storableText, toJson } from './json';
 import { settleSubmission, type SettledSubmission } from './settle-submission';
 

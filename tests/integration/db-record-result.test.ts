@@ -5,7 +5,7 @@ import type { JudgingResult } from '../../contracts';
 import { appendAuditLog } from '../../lib/db/append-audit-log';
 import { createSubmission } from '../../lib/db/create-submission';
 import { InvalidResultError } from '../../lib/db/errors';
-import { hostFingerprintHash } from '../../lib/db/host-fingerprint-hash';
+import { hostFingerprintHash } from '../../contracts/host-fingerprint-hash';
 import { recordHostCalibration } from '../../lib/db/record-host-calibration';
 import { recordJudgingResult } from '../../lib/db/record-judging-result';
 import { requestRejudge } from '../../lib/db/request-rejudge';
