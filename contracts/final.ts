@@ -134,3 +134,28 @@ export const finalSessionProgressSchema = z.strictObject({
   round: finalRoundSchema.optional(),
 });
 export type FinalSessionProgress = z.infer<typeof finalSessionProgressSchema>;
+
+/**
+ * The score-queue parent of one session part (BullMQ job name on the `score` queue): it runs once
+ * its final-session child has answered or failed for good, and the scorer records that part.
+ */
+export const FINAL_SESSION_SCORE_JOB_NAME = 'final-session-score';
+
+export function finalSessionScoreJobId(sessionId: string, part: number): string {
+  return `score-final-${sessionId}-p${part}`;
+}
+
+export const finalSessionScoreJobSchema = z.strictObject({
+  evaluationId: z.string().min(1).max(64),
+  sessionId: z.string().min(1).max(64),
+  part: z.number().int().nonnegative(),
+});
+export type FinalSessionScoreJob = z.infer<typeof finalSessionScoreJobSchema>;
+
+/**
+ * Set when the organizer cancels the evaluation (like a judging's cancel flag): a runner holding
+ * the part may stop; a result arriving anyway is ignored by the scorer.
+ */
+export function finalSessionCancelKey(prefix: string, sessionId: string, part: number): string {
+  return `${prefix}:cancel:${finalSessionJobId(sessionId, part)}`;
+}

@@ -122,6 +122,19 @@ export const scoreJobSchema = z.strictObject({
 });
 export type ScoreJob = z.infer<typeof scoreJobSchema>;
 
+/**
+ * The score-queue parent of one "rejudge N times" judging (BullMQ job name): the scorer records
+ * its child's answer in the JudgingRepeat row only, never in the submission.
+ */
+export const REPEAT_SCORE_JOB_NAME = 'repeat-score';
+export function repeatScoreJobId(repeatId: string): string {
+  return `score-repeat-${repeatId}`;
+}
+export const repeatScoreJobSchema = z.strictObject({
+  repeatId: z.string().min(1).max(64),
+});
+export type RepeatScoreJob = z.infer<typeof repeatScoreJobSchema>;
+
 /** Live progress a runner publishes for the web app (BullMQ job progress). */
 export const judgingProgressSchema = progressEventSchema.extend({
   judgingId: z.string(),

@@ -15,7 +15,11 @@ export type AuditAction =
   | 'challenge.hide-solutions'
   | 'challenge.register'
   | 'user.create-organizer'
-  | 'api-token.revoke';
+  | 'api-token.revoke'
+  | 'final.start'
+  | 'final.cancel'
+  | 'final.publish'
+  | 'submission.repeat';
 
 export interface AppendAuditLogOptions {
   /** Null for the platform itself (seed, reconciler). */

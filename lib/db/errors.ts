@@ -12,3 +12,17 @@ export class ConflictError extends Error {
 export class InvalidResultError extends Error {
   override name = 'InvalidResultError';
 }
+
+/**
+ * Not allowed now (the deadline passed, an evaluation is running, the submission is not accepted):
+ * the message says why in words a contestant or organizer can act on; the code names the rule.
+ */
+export class RefusedError extends Error {
+  override name = 'RefusedError';
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}

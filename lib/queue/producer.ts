@@ -8,8 +8,20 @@ import {
   type FlowJob,
   type JobsOptions,
 } from 'bullmq';
+import type { Redis } from 'ioredis';
 import {
+  FINAL_SESSION_JOB_NAME,
+  FINAL_SESSION_SCORE_JOB_NAME,
+  REPEAT_SCORE_JOB_NAME,
   SCORE_QUEUE,
+  finalSessionJobId,
+  finalSessionJobSchema,
+  finalSessionScoreJobId,
+  finalSessionScoreJobSchema,
+  repeatJobId,
+  repeatScoreJobId,
+  repeatScoreJobSchema,
+  type FinalSessionJob,
   judgeQueueName,
   judgingJobId,
   judgingJobSchema,
@@ -256,4 +268,97 @@ export async function enqueueJudgings(
     scoreJobIds: judgings.map((j) => judgingScoreJobId(j.judgingId, j.round)),
     judgingJobIds: judgings.map((j) => judgingJobId(j.judgingId, j.round)),
   };
+}
+
+/**
+ * One flow per final session part: a `final-session-score` parent on the score queue over the
+ * part's final-session job on its target's judge queue. Ids come from (session, part), so a second
+ * enqueue (the reconciler, a retry) adds nothing while Redis still holds the part.
+ */
+export async function enqueueFinalSessionParts(
+  queues: QueueSet,
+  jobs: readonly FinalSessionJob[],
+): Promise<string[]> {
+  const { judge, score } = queues.policies;
+  const parts = jobs.map((j) => finalSessionJobSchema.parse(j));
+  const flows: FlowJob[] = parts.map((j) => ({
+    name: FINAL_SESSION_SCORE_JOB_NAME,
+    queueName: SCORE_QUEUE,
+    data: finalSessionScoreJobSchema.parse({
+      evaluationId: j.evaluationId,
+      sessionId: j.sessionId,
+      part: j.part,
+    }),
+    opts: jobOptions(score, finalSessionScoreJobId(j.sessionId, j.part)),
+    children: [
+      {
+        name: FINAL_SESSION_JOB_NAME,
+        queueName: judgeQueueName(j.target),
+        data: j,
+        opts: {
+          ...jobOptions(judge, finalSessionJobId(j.sessionId, j.part)),
+          // A part that fails for good still lets the scorer run, which fails the evaluation with why.
+          ignoreDependencyOnFailure: true,
+        },
+      },
+    ],
+  }));
+  if (flows.length > 0)
+    await withTimeout(
+      queues.flows.addBulk(flows),
+      queues.enqueueTimeoutMs,
+      `Enqueuing final session ${parts.map((j) => `${j.target} part ${j.part}`).join(', ')}`,
+    );
+  return parts.map((j) => finalSessionJobId(j.sessionId, j.part));
+}
+
+/**
+ * The "rejudge N times" judgings: each a `repeat-score` parent over a judging job that carries
+ * `repeat`, so the scorer records its answer beside the submission, never in it.
+ */
+export async function enqueueRepeatJudgings(
+  queues: QueueSet,
+  jobs: readonly JudgingJob[],
+  options: EnqueueOptions = {},
+): Promise<string[]> {
+  const { judge, score } = queues.policies;
+  const repeats = jobs.map((j) => judgingJobSchema.parse(j));
+  const flows: FlowJob[] = repeats.map((j) => {
+    if (!j.repeat) throw new Error(`Judging ${j.judgingId}: a repeat job without its repeat id`);
+    const { repeatId } = j.repeat;
+    return {
+      name: REPEAT_SCORE_JOB_NAME,
+      queueName: SCORE_QUEUE,
+      data: repeatScoreJobSchema.parse({ repeatId }),
+      opts: jobOptions(score, repeatScoreJobId(repeatId)),
+      children: [
+        {
+          name: 'judge',
+          queueName: judgeQueueName(j.target),
+          data: j,
+          opts: {
+            ...jobOptions(judge, repeatJobId(repeatId)),
+            ignoreDependencyOnFailure: true,
+            ...(options.priority ? { priority: options.priority } : {}),
+          },
+        },
+      ],
+    };
+  });
+  if (flows.length > 0)
+    await withTimeout(
+      queues.flows.addBulk(flows),
+      queues.enqueueTimeoutMs,
+      `Enqueuing ${flows.length} repeat judgings`,
+    );
+  return repeats.map((j) => repeatJobId(j.repeat!.repeatId));
+}
+
+/** The queues' own Redis connection, for plain commands next to them (cancel flags, heartbeats). */
+export async function queueRedis(queues: QueueSet): Promise<Redis> {
+  return withTimeout(
+    queues.scoreQueue().getBackend().client,
+    queues.enqueueTimeoutMs,
+    'Connecting to Redis',
+  ) as unknown as Promise<Redis>;
 }
