@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { closeContest } from '../../lib/db/close-contest';
 import { db } from '../../lib/db/client';
 import { disqualifySubmission } from '../../lib/db/disqualify-submission';
-import { ConflictError, NotFoundError } from '../../lib/db/errors';
+import { ConflictError, NotFoundError, RefusedError } from '../../lib/db/errors';
 import { publishSolutions } from '../../lib/db/publish-solutions';
 import { reinstateSubmission } from '../../lib/db/reinstate-submission';
 import { updateContestSettings } from '../../lib/db/update-contest-settings';
@@ -44,7 +44,11 @@ async function userFacing<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (error) {
     // A refusal (not found, or not now: before the deadline, while running) is told in its words.
-    if (error instanceof NotFoundError || error instanceof ConflictError)
+    if (
+      error instanceof NotFoundError ||
+      error instanceof ConflictError ||
+      error instanceof RefusedError
+    )
       throw new ActionError(error.message);
     throw error;
   }
@@ -219,13 +223,17 @@ export const startFinalAction = safeAction(
         rounds: input.rounds,
         spreadAcrossHosts: input.spreadAcrossHosts,
         errorRate: input.errorRate,
+        onEnqueueError: (error) => console.error(`web: final evaluation: ${error.message}`),
       }),
     );
     refreshPages();
     return {
       message:
         `Final evaluation started: ${started.finalists} finalist${started.finalists === 1 ? '' : 's'} ` +
-        `in ${started.sessions} session${started.sessions === 1 ? '' : 's'}.`,
+        `in ${started.sessions} session${started.sessions === 1 ? '' : 's'}` +
+        (started.queuedParts < started.sessions
+          ? '; Redis did not take every session now, the reconciler queues the rest within a minute.'
+          : '.'),
     };
   },
   ORGANIZER,
@@ -273,6 +281,7 @@ export const repeatJudgingsAction = safeAction(
         times: input.times,
         ...(input.target ? { target: input.target } : {}),
         reason: input.reason,
+        onEnqueueError: (error) => console.error(`web: repeat judgings: ${error.message}`),
       }),
     );
     revalidatePath(`/organizer/submissions/${input.submissionId}`);

@@ -4,7 +4,8 @@
 // before the organizers start the final evaluation; lib/db/select-final-submission.ts decides).
 import 'server-only';
 import type { Db } from './client';
-import { getContest } from './get-contest';
+import { checkFinalSelectionOpen } from './check-final-selection-open';
+import { RefusedError } from './errors';
 
 export interface MyFinalChoice {
   challenge: { slug: string; title: string };
@@ -20,18 +21,15 @@ export interface MyFinalChoice {
   closedReason: string | null;
 }
 
+/** The rule selecting and clearing follow (lib/db/check-final-selection-open.ts), in its words. */
 async function selectionClosedReason(db: Db, slug: string): Promise<string | null> {
-  const [contest, evaluation] = await Promise.all([
-    getContest(db, slug),
-    db.finalEvaluation.findFirst({
-      where: { challenge: { slug }, status: { not: 'CANCELLED' } },
-      select: { id: true },
-    }),
-  ]);
-  if (evaluation) return 'The final evaluation has started: the choice is fixed.';
-  if (!contest.open)
-    return `${contest.closedReason ?? 'The contest is closed.'} The choice is fixed.`;
-  return null;
+  try {
+    await checkFinalSelectionOpen(db, slug);
+    return null;
+  } catch (error) {
+    if (error instanceof RefusedError) return error.message;
+    throw error;
+  }
 }
 
 export async function listMyFinalChoices(

@@ -62,6 +62,8 @@ export function finalTable(
   challenge: FinalTable['challenge'],
   view: FinalEvaluationView,
 ): FinalTable {
+  // The ranking's own formula when it has one: it is what the scores were combined with.
+  challenge = { ...challenge, formula: view.formula ?? challenge.formula };
   const targets = [
     ...new Set([
       ...view.sessions.map((s) => s.target),
@@ -100,7 +102,7 @@ export function finalTable(
     rounds: view.rounds,
     errorRate: view.errorRate,
     spreadAcrossHosts: view.spreadAcrossHosts,
-    method: view.method,
+    method: view.method ?? 'Not ranked yet.',
     targets,
     rows: rows.sort(byPlace),
   };

@@ -5,11 +5,9 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { db } from '../../../lib/db/client';
-import { ConflictError, NotFoundError } from '../../../lib/db/errors';
-import {
-  clearFinalSelection,
-  selectFinalSubmission,
-} from '../../../lib/db/select-final-submission';
+import { clearFinalSelection } from '../../../lib/db/clear-final-selection';
+import { NotFoundError, RefusedError } from '../../../lib/db/errors';
+import { selectFinalSubmission } from '../../../lib/db/select-final-submission';
 import { idSchema, slugSchema } from '../../../lib/web/organizer-settings-form';
 import { ActionError, safeAction } from '../../../lib/web/safe-action';
 
@@ -22,7 +20,7 @@ async function refusalsInWords<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof NotFoundError || error instanceof ConflictError)
+    if (error instanceof NotFoundError || error instanceof RefusedError)
       throw new ActionError(error.message);
     throw error;
   }

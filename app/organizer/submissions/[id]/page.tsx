@@ -7,7 +7,7 @@ import { notFound } from 'next/navigation';
 import { db } from '../../../../lib/db/client';
 import { getOrganizerSubmission } from '../../../../lib/db/get-organizer-submission';
 import { getSubmissionStatus } from '../../../../lib/db/get-submission-status';
-import { listRepeatJudgings, type RepeatJudging } from '../../../../lib/db/list-repeat-judgings';
+import { listRepeatJudgings, type RepeatJudgingRow } from '../../../../lib/db/list-repeat-judgings';
 import {
   formatDate,
   formatScore,
@@ -30,11 +30,11 @@ interface Series {
   seriesId: string;
   target: string;
   requestedAt: Date;
-  judgings: RepeatJudging[];
+  judgings: RepeatJudgingRow[];
 }
 
 /** Repeats grouped by series (newest first), each series' judgings in their order. */
-function bySeries(rows: readonly RepeatJudging[]): Series[] {
+function bySeries(rows: readonly RepeatJudgingRow[]): Series[] {
   const groups = new Map<string, Series>();
   for (const r of rows) {
     const key = `${r.seriesId}\u0000${r.target}`;

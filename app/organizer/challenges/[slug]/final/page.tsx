@@ -310,7 +310,8 @@ function SessionsTable({
             const l = live?.sessions.find((x) => x.target === s.target);
             const done = l?.roundsDone ?? s.roundsDone;
             const planned = l?.roundsPlanned ?? s.roundsPlanned;
-            const left = evaluation.status === 'RUNNING' ? formatTimeLeft(l?.etaMs) : null;
+            const left =
+              evaluation.status === 'RUNNING' ? formatTimeLeft(l?.etaMs ?? s.etaMs) : null;
             return (
               <tr key={s.target} data-testid={`final-session-${s.target}`}>
                 <td className="mono nowrap">{s.target}</td>
