@@ -58,17 +58,18 @@ export function FinalRankingTable({
                     className="ellipsis"
                     title={r.userName}
                     href={`/organizer/submissions/${r.submissionId}`}
+                    data-testid="finalist-name"
                   >
                     {r.userName}
                   </Link>
                 ) : (
-                  <span className="ellipsis" title={r.userName}>
+                  <span className="ellipsis" title={r.userName} data-testid="finalist-name">
                     {r.userName}
                   </span>
                 )}
                 {r.tieReason && (
                   <small className="muted tie-reason" data-testid="tie-reason">
-                    Shared place ({r.sharedWith}): {r.tieReason}
+                    {r.sharedWith ? `S${r.sharedWith.slice(1)}` : 'Shared place'}: {r.tieReason}
                   </small>
                 )}
                 {r.excludedReason && (

@@ -8,7 +8,14 @@
 // submissions are real patches whose provisional results are recorded with the scorer's own
 // recordJudgingResult (recorded figures, as live-contest.spec.ts does), so the provisional part
 // takes one real judging, and the final session builds and times every patch for real.
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
+import {
+  expect,
+  test,
+  type Browser,
+  type Locator,
+  type Page,
+  type TestInfo,
+} from '@playwright/test';
 import { MIN_FINAL_ROUNDS } from '../../contracts/final';
 import { createDbClient, type Db } from '../../lib/db/client';
 import { createSubmission } from '../../lib/db/create-submission';
@@ -69,6 +76,13 @@ test.afterAll(async () => {
 });
 
 /** Both widths, as a phone shows the page too. */
+/** A finalist's row of a ranking table, by the name in its name cell (a tie reason names others). */
+function finalistRow(table: Locator, name: string): Locator {
+  return table
+    .getByRole('row')
+    .filter({ has: table.page().getByTestId('finalist-name').getByText(name, { exact: true }) });
+}
+
 async function screenshots(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   await keepScreenshot(page, testInfo, `${name}-1280`);
   await page.setViewportSize({ width: 375, height: 800 });
@@ -231,10 +245,7 @@ test('the evaluation finishes, the organizer publishes, and a visitor sees the f
     );
   const ranking = evaluation.getByTestId('final-ranking');
   for (const c of [cast.chooser, cast.other])
-    await expect(ranking.getByRole('row').filter({ hasText: c.name })).toHaveAttribute(
-      'data-place',
-      /^\d+=?$/,
-    );
+    await expect(finalistRow(ranking, c.name)).toHaveAttribute('data-place', /^\d+=?$/);
   await screenshots(page, testInfo, 'console-final-done');
 
   // Done but not published: the public is told the results are under review, and sees none.
@@ -263,7 +274,7 @@ test('the evaluation finishes, the organizer publishes, and a visitor sees the f
   const table = visitor.getByTestId('final-ranking');
   const places: string[] = [];
   for (const c of [cast.chooser, cast.other]) {
-    const row = table.getByRole('row').filter({ hasText: c.name });
+    const row = finalistRow(table, c.name);
     await expect(row).toHaveAttribute('data-place', /^\d+=?$/);
     places.push((await row.getAttribute('data-place')) ?? '');
     // A speedup with its interval on every target, and the combined score.

@@ -246,7 +246,7 @@ function EvaluationSection({
           ) : (
             <ReasonAction
               label="Publish final results"
-              description="The final leaderboard becomes the contest's result, public at /challenges/<slug>/final with CSV and Markdown; the provisional leaderboard stays, labelled provisional."
+              description={`The final leaderboard becomes the contest's result, public at /challenges/${contest.slug}/final with CSV and Markdown; the provisional leaderboard stays, labelled provisional.`}
               action={publishFinalAction}
               input={{ evaluationId: evaluation.id }}
               askReason={false}
@@ -345,10 +345,12 @@ function SessionsTable({
                   )}
                 </td>
                 <td className="small">
-                  {s.hosts.length === 0 ? (
-                    <span className="muted">none yet</span>
-                  ) : (
+                  {s.hosts.length > 0 ? (
                     s.hosts.join(', ')
+                  ) : (
+                    <span className="muted">
+                      {evaluation.status === 'RUNNING' ? 'none yet' : '–'}
+                    </span>
                   )}
                 </td>
               </tr>
