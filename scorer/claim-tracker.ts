@@ -1,14 +1,26 @@
 // Records where judgings stand while runners hold them. Runners never touch the database, so the
 // scorer watches the judge queues' events: `active` (a runner took the job: WAITING for the host
-// lock, an attempt counted) and the first `progress` past the 'waiting' stage (JUDGING).
+// lock, an attempt counted) and the first `progress` past the 'waiting' stage (JUDGING). The same
+// for "rejudge N times" judgings (their JudgingRepeat row) and final session parts, whose every
+// progress that carries a finished round is recorded too: the session's checkpoint.
 import { QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { TARGET_IDS, judgeQueueName, type TargetId } from '../contracts';
+import {
+  TARGET_IDS,
+  finalSessionProgressSchema,
+  judgeQueueName,
+  type FinalRound,
+  type TargetId,
+} from '../contracts';
 import { claimJudging } from '../lib/db/claim-judging';
+import { claimRepeatJudging } from '../lib/db/claim-repeat-judging';
+import { recordFinalSessionProgress } from '../lib/db/record-final-session-progress';
 import type { Db } from '../lib/db/client';
 import type { QueueSet } from '../lib/queue/producer';
 
 const JOB_ID = /^judging-(.+)-r(\d+)$/;
+const REPEAT_JOB_ID = /^judging-repeat-(.+)$/;
+const FINAL_JOB_ID = /^final-(.+)-p(\d+)$/;
 /** Jobs already seen judging, so a judging's many progress events cost one database write. */
 const SEEN_JUDGING_LIMIT = 10_000;
 
@@ -33,27 +45,50 @@ export function startClaimTracker(options: {
   // One chain per job keeps its claims in order (WAITING must not land after JUDGING).
   const chains = new Map<string, Promise<void>>();
   const judging = new Set<string>();
-  const claim = (target: TargetId, jobId: string, status: 'WAITING' | 'JUDGING') => {
-    const m = JOB_ID.exec(jobId);
-    if (!m) return;
-    const judgingId = m[1] as string;
-    const round = Number(m[2]);
+  const inOrder = (jobId: string, work: () => Promise<void>) => {
     const previous = chains.get(jobId) ?? Promise.resolve();
     const next = previous
-      .then(async () => {
-        const job = await queues.judgeQueue(target).getJob(jobId);
-        const runner = job?.processedBy ?? 'unknown';
-        const claimed = await claimJudging(db, { judgingId, round, runner, status });
-        if (claimed.claimed)
-          log(
-            `judging ${judgingId} r${round}: ${status === 'WAITING' ? 'taken by' : 'judged by'} ${runner}`,
-          );
-      })
+      .then(work)
       .catch((error: Error) => log(`claim of ${jobId} not recorded: ${error.message}`))
       .finally(() => {
         if (chains.get(jobId) === next) chains.delete(jobId);
       });
     chains.set(jobId, next);
+  };
+  const claimFinal = (jobId: string, status: 'WAITING' | 'JUDGING', round?: FinalRound) => {
+    const sessionId = FINAL_JOB_ID.exec(jobId)?.[1] as string;
+    inOrder(jobId, async () => {
+      const r = await recordFinalSessionProgress(db, {
+        sessionId,
+        status,
+        ...(round ? { round } : {}),
+      });
+      if (r.recorded && round)
+        log(`final session ${sessionId}: round ${round.round} recorded (${r.roundsDone} done)`);
+    });
+  };
+  const claim = (target: TargetId, jobId: string, status: 'WAITING' | 'JUDGING') => {
+    const repeat = REPEAT_JOB_ID.exec(jobId);
+    if (repeat) {
+      inOrder(jobId, async () => {
+        await claimRepeatJudging(db, { repeatId: repeat[1] as string, status });
+      });
+      return;
+    }
+    if (FINAL_JOB_ID.test(jobId)) return claimFinal(jobId, status);
+    const m = JOB_ID.exec(jobId);
+    if (!m) return;
+    const judgingId = m[1] as string;
+    const round = Number(m[2]);
+    inOrder(jobId, async () => {
+      const job = await queues.judgeQueue(target).getJob(jobId);
+      const runner = job?.processedBy ?? 'unknown';
+      const claimed = await claimJudging(db, { judgingId, round, runner, status });
+      if (claimed.claimed)
+        log(
+          `judging ${judgingId} r${round}: ${status === 'WAITING' ? 'taken by' : 'judged by'} ${runner}`,
+        );
+    });
   };
   const listeners = TARGET_IDS.map((target) => {
     const events = new QueueEvents(judgeQueueName(target), {
@@ -66,6 +101,16 @@ export function startClaimTracker(options: {
       claim(target, jobId, 'WAITING');
     });
     events.on('progress', ({ jobId, data }) => {
+      if (FINAL_JOB_ID.test(jobId)) {
+        // Every round a part finishes is its checkpoint: none may be skipped like a judging's.
+        const progress = finalSessionProgressSchema.safeParse(data);
+        if (!progress.success || progress.data.stage === 'waiting') return;
+        if (progress.data.round || !judging.has(jobId)) {
+          judging.add(jobId);
+          claimFinal(jobId, 'JUDGING', progress.data.round);
+        }
+        return;
+      }
       const stage = (data as { stage?: unknown } | null)?.stage;
       if (typeof stage !== 'string' || stage === 'waiting' || judging.has(jobId)) return;
       if (judging.size >= SEEN_JUDGING_LIMIT) judging.clear();

@@ -13,6 +13,7 @@ import {
 } from '../contracts';
 import type { Db } from '../lib/db/client';
 import { listUnqueuedJudgings, type UnqueuedJudging } from '../lib/db/list-unqueued-judgings';
+import { reconcileFinalWork } from './reconcile-final';
 import {
   enqueueSubmission,
   QueueTimeoutError,
@@ -39,6 +40,10 @@ export interface ReconcileReport {
   stuck: string[];
   /** Submissions that could not be repaired this pass (e.g. a judging the contract cannot carry). */
   errors: { submissionId: string; message: string }[];
+  /** Final session parts queued again, from their recorded rounds (job ids). */
+  finalRequeued: string[];
+  /** "Rejudge N times" judgings queued again (job ids). */
+  repeatsRequeued: string[];
 }
 
 export const DEFAULT_RECONCILE_OLDER_THAN_MS = 60_000;
@@ -148,6 +153,8 @@ export async function reconcile(
     retried: [],
     stuck: [],
     errors: [],
+    finalRequeued: [],
+    repeatsRequeued: [],
   };
   for (const [submissionId, list] of bySubmission) {
     try {
@@ -158,6 +165,17 @@ export async function reconcile(
       report.errors.push({ submissionId, message: (error as Error).message });
       log(`submission ${submissionId}: ${(error as Error).message}`);
     }
+  }
+  const final = await reconcileFinalWork(db, queues, {
+    olderThan: new Date(Date.now() - (options.olderThanMs ?? DEFAULT_RECONCILE_OLDER_THAN_MS)),
+    log,
+  });
+  report.finalRequeued = final.finalRequeued;
+  report.repeatsRequeued = final.repeatsRequeued;
+  report.retried.push(...final.finalRetried);
+  for (const e of final.errors) {
+    report.errors.push({ submissionId: e.subject, message: e.message });
+    log(`${e.subject}: ${e.message}`);
   }
   return report;
 }

@@ -3,7 +3,9 @@
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
+  FINAL_SESSION_SCORE_JOB_NAME,
   JUDGING_CANCEL_TTL_SECONDS,
+  REPEAT_SCORE_JOB_NAME,
   SCORE_QUEUE,
   judgingCancelKey,
   targetIdSchema,
@@ -17,6 +19,8 @@ import {
   type ReconcileReport,
   type ReconcilerHandle,
 } from './reconcile';
+import { scoreFinalSession, type FinalSessionScoreReturn } from './final-session-score-job';
+import { scoreRepeat, type RepeatScoreReturn } from './repeat-score-job';
 import { scoreSubmission, type CancelJudgings, type ScoreJobReturn } from './score-job';
 
 export interface ScorerOptions {
@@ -41,6 +45,8 @@ export interface ScorerOptions {
   trackClaims?: boolean;
   log?: (line: string) => void;
   onScored?: (result: ScoreJobReturn) => void;
+  /** A final session part or a repeat judging recorded. */
+  onRecorded?: (result: FinalSessionScoreReturn | RepeatScoreReturn) => void;
   onReconciled?: (report: ReconcileReport) => void;
 }
 
@@ -88,6 +94,17 @@ export function startScorer(options: ScorerOptions): Scorer {
   const worker = new Worker(
     SCORE_QUEUE,
     async (job: Job) => {
+      const jobLog = (line: string) => log(`${job.id}: ${line}`);
+      // One score queue, three parents: a judging's (name 'score'), a final session part's and a
+      // repeat judging's, each recorded where it belongs.
+      if (job.name === FINAL_SESSION_SCORE_JOB_NAME || job.name === REPEAT_SCORE_JOB_NAME) {
+        const recorded =
+          job.name === FINAL_SESSION_SCORE_JOB_NAME
+            ? await scoreFinalSession(db, job, jobLog)
+            : await scoreRepeat(db, job, jobLog);
+        options.onRecorded?.(recorded);
+        return recorded;
+      }
       const result = await scoreSubmission(
         db,
         job,
@@ -116,12 +133,19 @@ export function startScorer(options: ScorerOptions): Scorer {
       `${job.id}: attempt ${job.attemptsMade} failed${final ? ' for good' : ', will retry'}: ${error.message}`,
     );
   });
-  worker.on('completed', (job, result: ScoreJobReturn) => {
-    const summary = result.judgings.map((j) => `${j.judgingId}:${j.outcome}`).join(' ');
-    log(
-      `${job.id}: ${summary} → ${result.status ?? '?'} ${result.verdict ?? ''}${result.score !== null ? ` score ${result.score}` : ''}`,
-    );
-  });
+  worker.on(
+    'completed',
+    (job, result: ScoreJobReturn | FinalSessionScoreReturn | RepeatScoreReturn) => {
+      if ('kind' in result) {
+        log(`${job.id}: ${result.kind} ${result.outcome}`);
+        return;
+      }
+      const summary = result.judgings.map((j) => `${j.judgingId}:${j.outcome}`).join(' ');
+      log(
+        `${job.id}: ${summary} → ${result.status ?? '?'} ${result.verdict ?? ''}${result.score !== null ? ` score ${result.score}` : ''}`,
+      );
+    },
+  );
 
   let reconciler: ReconcilerHandle | undefined;
   if (options.reconcileEveryMs !== null)

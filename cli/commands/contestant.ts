@@ -6,6 +6,7 @@ import { registerGenCommand } from './gen';
 import { registerJudgeCommand } from './judge';
 import { registerManifestCommand } from './manifest';
 import { registerReferenceCommand } from './reference';
+import { registerSelectCommand } from './select';
 import type { SetExitCode } from './set-exit-code';
 import { registerStatusCommand } from './status';
 import { registerSubmitCommand } from './submit';
@@ -18,4 +19,5 @@ export function registerContestantCommands(program: Command, setExitCode: SetExi
   registerReferenceCommand(program, setExitCode);
   registerSubmitCommand(program, setExitCode);
   registerStatusCommand(program, setExitCode);
+  registerSelectCommand(program, setExitCode);
 }

@@ -1,6 +1,8 @@
 // Registers every sub-command; each lives in its own file and sets the exit code it wants.
 import type { Command } from 'commander';
 import { registerContestantCommands } from './contestant';
+import { registerFinalCommand } from './final';
+import { registerRepeatCommand } from './repeat';
 import { registerReconcileCommand } from './reconcile';
 import { registerRunCommand } from './run';
 import { registerRunnerCommand } from './runner';
@@ -15,4 +17,6 @@ export function registerCommands(program: Command, setExitCode: SetExitCode): vo
   registerRunnerCommand(program, setExitCode);
   registerReconcileCommand(program, setExitCode);
   registerScorerCommand(program, setExitCode);
+  registerFinalCommand(program, setExitCode);
+  registerRepeatCommand(program, setExitCode);
 }

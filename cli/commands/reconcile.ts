@@ -22,7 +22,8 @@ function seconds(value: string, name: string, min: number): number {
 function summary(report: ReconcileReport): string {
   return (
     `checked ${report.checked} waiting judgings: re-queued ${report.requeued.length} submissions, ` +
-    `retried ${report.retried.length} score jobs, ${report.stuck.length} stuck, ${report.errors.length} errors`
+    `retried ${report.retried.length} score jobs, ${report.stuck.length} stuck, ${report.errors.length} errors; ` +
+    `re-queued ${report.finalRequeued.length} final session parts, ${report.repeatsRequeued.length} repeat judgings`
   );
 }
 

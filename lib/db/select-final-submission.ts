@@ -7,6 +7,8 @@ import { NotFoundError, RefusedError } from './errors';
 export interface SelectFinalSubmissionOptions {
   userId: string;
   submissionId: string;
+  /** When given (the API's URL), a submission of another challenge is refused. */
+  challengeSlug?: string;
   now?: Date;
 }
 
@@ -32,6 +34,11 @@ export async function selectFinalSubmission(
   });
   if (!submission || submission.userId !== options.userId)
     throw new NotFoundError(`No submission ${options.submissionId} of yours`);
+  if (options.challengeSlug !== undefined && options.challengeSlug !== submission.challenge.slug)
+    throw new RefusedError(
+      `Submission ${submission.id} belongs to ${submission.challenge.slug}, not ${options.challengeSlug}.`,
+      'other-challenge',
+    );
   await checkFinalSelectionOpen(db, submission.challenge.slug, options.now);
   if (submission.disqualified)
     throw new RefusedError(

@@ -1,7 +1,7 @@
 // Derives a submission's status, verdict and combined score from its judgings, then its leaderboard
 // row. Runs inside the transaction that changed a judging, with the submission row locked.
 import { isContestantFault } from '../../contracts';
-import { combineSpeedups } from './combine-speedups';
+import { combineSpeedups } from '../stats/combine-speedups';
 import type { Tx } from './client';
 import type { SubmissionStatus, Verdict } from './generated/prisma/enums';
 import { refreshLeaderboardEntry } from './refresh-leaderboard-entry';

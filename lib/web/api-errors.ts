@@ -2,7 +2,7 @@
 // their status, anything else → an opaque 500 whose detail goes only to the server's log.
 import { z } from 'zod';
 import { firstIssue } from '../../contracts/zod-issues';
-import { NotFoundError } from '../db/errors';
+import { ConflictError, NotFoundError, RefusedError } from '../db/errors';
 
 export class HttpError extends Error {
   override name = 'HttpError';
@@ -37,6 +37,9 @@ export function errorResponse(error: unknown): Response {
     return jsonError(422, firstIssue(error), 'invalid-input');
   }
   if (error instanceof NotFoundError) return jsonError(404, 'Not found', 'not-found');
+  // Not allowed now (the timeline, a running evaluation): the message says why and what to do.
+  if (error instanceof RefusedError) return jsonError(409, error.message, error.code);
+  if (error instanceof ConflictError) return jsonError(409, error.message, 'conflict');
   console.error('web: route failed:', error);
   return jsonError(500, 'The server failed; the error was logged.', 'internal');
 }

@@ -3,7 +3,7 @@
 // upper bounds for 'sum', their geometric means for 'geomean'); a row is tied with the row directly
 // above it when the two intervals overlap. Bounds are combined as if every target were at its worst
 // (or best) at once, which widens the interval: a tie is claimed rather than a doubtful lead.
-import { combineSpeedups } from '../db/combine-speedups';
+import { combineSpeedups } from '../stats/combine-speedups';
 
 export type TieFormula = 'SUM' | 'GEOMEAN';
 

@@ -1,0 +1,26 @@
+// POST /api/challenges/[slug]/final/publish (organizers): the latest final evaluation, once DONE,
+// becomes the contest's result → 200 { evaluationId, publishedAt }; 409 when it is not done.
+import { db } from '../../../../../../lib/db/client';
+import { getFinalEvaluation } from '../../../../../../lib/db/get-final-evaluation';
+import { publishFinalResults } from '../../../../../../lib/submit/final-evaluation';
+import { HttpError, route } from '../../../../../../lib/web/api-errors';
+import { challengeSlugParamSchema, requireApiOrganizer } from '../../../../../../lib/web/final-api';
+import { requestUser } from '../../../../../../lib/web/session';
+
+export const dynamic = 'force-dynamic';
+
+export const POST = route(
+  async (request: Request, context: { params: Promise<{ slug: string }> }): Promise<Response> => {
+    const slug = challengeSlugParamSchema.parse((await context.params).slug);
+    const user = requireApiOrganizer(await requestUser(request));
+    const view = await getFinalEvaluation(db(), slug, { includeUnpublished: true });
+    if (!view)
+      throw new HttpError(404, `No final evaluation of ${slug} yet`, 'no-final-evaluation');
+    await publishFinalResults({ db: db(), actorId: user.id, evaluationId: view.id });
+    const after = await getFinalEvaluation(db(), slug, { includeUnpublished: true });
+    return Response.json(
+      { evaluationId: view.id, publishedAt: after?.publishedAt ?? null },
+      { headers: { 'cache-control': 'no-store' } },
+    );
+  },
+);

@@ -1,0 +1,48 @@
+// GET /api/challenges/[slug]/final: the latest final evaluation — its progress per target, and the
+// ranking once published (organizers always, with plausibility flags). 404 before there is one.
+// POST (organizers): start it. JSON { keepProvisionalSeed?, rounds?, spreadAcrossHosts?, errorRate? }
+// → 201 { evaluationId, finalists, sessions, queuedParts }; 409 before the deadline, while one runs,
+// or without finalists.
+import { db } from '../../../../../lib/db/client';
+import { getFinalEvaluation } from '../../../../../lib/db/get-final-evaluation';
+import { startFinalEvaluation } from '../../../../../lib/submit/final-evaluation';
+import { HttpError, route } from '../../../../../lib/web/api-errors';
+import {
+  challengeSlugParamSchema,
+  MAX_FINAL_BODY_BYTES,
+  requireApiOrganizer,
+  startFinalInputSchema,
+} from '../../../../../lib/web/final-api';
+import { readJsonBody } from '../../../../../lib/web/read-json';
+import { webQueues } from '../../../../../lib/web/services';
+import { requestUser } from '../../../../../lib/web/session';
+
+export const dynamic = 'force-dynamic';
+
+type Context = { params: Promise<{ slug: string }> };
+
+export const GET = route(async (request: Request, context: Context): Promise<Response> => {
+  const slug = challengeSlugParamSchema.parse((await context.params).slug);
+  const user = await requestUser(request);
+  const view = await getFinalEvaluation(db(), slug, {
+    includeUnpublished: user?.role === 'ORGANIZER',
+  });
+  if (!view) throw new HttpError(404, `No final evaluation of ${slug} yet`, 'no-final-evaluation');
+  return Response.json(view, { headers: { 'cache-control': 'no-store' } });
+});
+
+export const POST = route(async (request: Request, context: Context): Promise<Response> => {
+  const slug = challengeSlugParamSchema.parse((await context.params).slug);
+  const user = requireApiOrganizer(await requestUser(request));
+  const input = startFinalInputSchema.parse(await readJsonBody(request, MAX_FINAL_BODY_BYTES));
+  const started = await startFinalEvaluation({
+    db: db(),
+    queues: webQueues(),
+    actorId: user.id,
+    challengeSlug: slug,
+    ...input,
+    onEnqueueError: (error) =>
+      console.error(`web: final evaluation of ${slug} not queued yet: ${error.message}`),
+  });
+  return Response.json(started, { status: 201, headers: { 'cache-control': 'no-store' } });
+});
