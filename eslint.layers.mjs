@@ -20,6 +20,7 @@ const JUDGE_MACHINERY = [
 /** The judge library: everything in runner/ but the runner process (runner/service). */
 const JUDGE_LIBRARY = [
   'runner/build/',
+  'runner/final/',
   'runner/host/',
   'runner/intake/',
   'runner/judge/',

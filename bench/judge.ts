@@ -24,8 +24,8 @@ const LADDER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ladd
 const DATA_DIR = path.join(REPO_ROOT, '.data', 'bench');
 const sandbox = createSandbox('bubblewrap');
 
-const LOADS = ['none', 'bursty', 'full'] as const;
-type Load = (typeof LOADS)[number];
+export const LOADS = ['none', 'bursty', 'full'] as const;
+export type Load = (typeof LOADS)[number];
 
 interface Options {
   sizeBytes: number;
@@ -154,7 +154,7 @@ function overhead(result: JudgingResult): { total: number; work: number } {
  * Load on every CPU, started and stopped by the bench: one busy loop per CPU, running throughout
  * ('full') or for 2 s of every 5 ('bursty': the loops are stopped and continued with signals).
  */
-function startLoad(load: Load): () => void {
+export function startLoad(load: Load): () => void {
   if (load === 'none') return () => undefined;
   const loops: ChildProcess[] = os
     .cpus()

@@ -15,7 +15,6 @@ import { emptyStages } from '../../contracts';
 import { hugePageHint } from '../../lib/challenge/host-conditions';
 import type { Challenge } from '../../lib/challenge/load-manifest';
 import { REPO_ROOT } from '../../lib/config/env';
-import { cachedBuild, buildChallengeTree, type BuildResult } from '../build';
 import {
   cpuBusyShares,
   cpuVendor,
@@ -27,11 +26,11 @@ import { checkHostMemory } from '../host/memory';
 import { intakePatch } from '../intake';
 import type { Sandbox } from '../sandbox/sandbox';
 import { createTargetPlatform, type TargetPlatform } from '../windows/target-platform';
-import { binariesIdentical, fileSha256, takeBinary } from './binaries';
+import { binariesIdentical, fileSha256 } from './binaries';
+import { buildBaseline, buildSolution } from './build-steps';
 import { JudgeError, JudgingCancelledError } from './errors';
 import { ensureInput, type InputSpec } from './inputs';
 import { measure, type MeasureOutcome } from './measure';
-import { sandboxedExecutor, BUILD_PATH } from './sandboxed-executor';
 import { runProfile } from './profile-stage';
 import { createScratch } from './scratch';
 import { runTests } from './test-stage';
@@ -240,55 +239,26 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
     // 2. Build: the baseline from the pristine template (trusted, cached), the solution in the sandbox.
     enter('build');
     progress('build', 0, 'building the baseline');
-    const baseline = await cachedBuild({
+    const baseline = await buildBaseline({
       challenge,
-      sourceDir: challenge.templateDir,
-      toolchain: platform.toolchain,
-      ...(platform.build ? { platform: platform.build } : {}),
-      solution: false,
-      cacheRoot: path.join(options.dataDir, 'builds'),
+      platform,
+      dataDir: options.dataDir,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    if (!baseline.ok || !baseline.binary) {
-      throw new JudgeError(
-        `the baseline did not build: ${baseline.message ?? 'unknown error'}\n${baseline.log}`,
-      );
-    }
     checkCancelled();
     progress('build', 0.3, 'building the solution');
-    let buildLimit: string | null = null;
-    const buildDir = path.join(boxDir, 'build');
-    const solution: BuildResult = await buildChallengeTree({
+    const {
+      build: solution,
+      binary: solutionBinary,
+      limitExceeded,
+    } = await buildSolution({
       challenge,
-      sourceDir: srcDir,
-      toolchain: platform.toolchain,
-      ...(platform.build ? { platform: platform.build } : {}),
-      solution: true,
-      outDir: buildDir,
-      env: { PATH: BUILD_PATH, HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' },
-      executor: sandboxedExecutor({
-        sandbox: options.sandbox,
-        workDir: boxDir,
-        readOnly: [
-          { host: challenge.harnessDir, sandbox: challenge.harnessDir },
-          ...platform.buildMounts,
-        ],
-        limits: manifest.limits,
-        onLimit: (limit) => (buildLimit = limit),
-      }),
+      platform,
+      sandbox: options.sandbox,
+      boxDir,
+      workDir,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    checkCancelled();
-    if (!solution.ok && (solution.failure === 'tool' || solution.failure === 'unsupported')) {
-      throw new JudgeError(`the build tools failed: ${solution.message ?? ''}\n${solution.log}`);
-    }
-    // The build ran untrusted code: take the binary out of its reach, refusing anything but a file.
-    const solutionBinary =
-      solution.ok && solution.binary ? await takeBinary(solution.binary, workDir) : null;
-    if (solution.ok && !solutionBinary) {
-      solution.ok = false;
-      solution.log += '\nthe build did not produce a regular executable file\n';
-    }
     const baselineSha = await fileSha256(baseline.binary);
     const identical = solutionBinary
       ? await binariesIdentical(baseline.binary, solutionBinary)
@@ -308,7 +278,7 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
         durationMs: solution.durationMs,
         log: solution.log,
         binarySha256: solutionBinary ? await fileSha256(solutionBinary) : null,
-        limitExceeded: buildLimit ?? (solution.failure === 'timeout' ? 'time' : null),
+        limitExceeded,
       },
       identicalBinaries: identical,
     };

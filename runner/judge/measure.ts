@@ -5,11 +5,13 @@
 import type {
   Estimate,
   JudgingResult,
+  Limits,
   ProgressEvent,
   Run,
   RunEvidence,
   RunPolicy,
   Side,
+  TestOutcome,
   TimeSummary,
 } from '../../contracts';
 import { readFile } from 'node:fs/promises';
@@ -124,23 +126,20 @@ export async function measure(options: MeasureOptions): Promise<MeasureOutcome> 
   if (aslrWarning) warnings.push(aslrWarning);
 
   const runOnce = async (side: Side, kind: Run['kind'], pair: number | null): Promise<Run> => {
-    if (options.signal?.aborted) throw new JudgingCancelledError();
     const binary = side === 'baseline' ? options.baselineBinary : options.solutionBinary;
-    const result = await runProgram({
+    const { result, outcome, message, correct, evidence } = await timedRun({
       sandbox: options.sandbox,
       binary,
       input: input.path,
+      expectedSha256: expectedSha,
       workDir: options.workDir,
       limits,
-      wallTimeMs: limits.benchmarkRunSeconds * 1000,
-      stdout: 'hash',
       cpu: options.cpu,
-      counters: true,
       resident: residentFor(binary),
+      thresholds,
+      emulated: options.emulated ?? false,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const { outcome, message } = classifyRun(result);
-    const correct = outcome === 'passed' && result.stdoutSha256 === expectedSha;
     const run: Run = {
       side,
       kind,
@@ -152,11 +151,7 @@ export async function measure(options: MeasureOptions): Promise<MeasureOutcome> 
       exitCode: result.exitCode,
       signal: result.signal,
       counters: result.counters,
-      evidence: runEvidence(result, thresholds, {
-        input: input.path,
-        binary,
-        judgeDisturbance: !options.emulated,
-      }),
+      evidence,
       discarded: false,
     };
     runs.push(run);
@@ -355,7 +350,7 @@ export async function measure(options: MeasureOptions): Promise<MeasureOutcome> 
  * never one lucky or unlucky layout fixed for the whole judging (Mytkowicz et al. 2009; Curtsinger
  * and Berger's Stabilizer, 2013). A host with ASLR off gets a warning in every result.
  */
-async function layoutPolicyWarning(): Promise<string | null> {
+export async function layoutPolicyWarning(): Promise<string | null> {
   const setting = await readFile('/proc/sys/kernel/randomize_va_space', 'utf8').catch(() => null);
   if (setting === null || setting.trim() === '2') return null;
   return (
@@ -363,6 +358,69 @@ async function layoutPolicyWarning(): Promise<string | null> {
     'every run of a program gets the same memory layout, so one layout decides its time; ' +
     'sysctl -w kernel.randomize_va_space=2'
   );
+}
+
+export interface TimedRunOptions {
+  sandbox: Sandbox;
+  binary: string;
+  /** The benchmark input (host path) and the reference's output hash on it. */
+  input: string;
+  expectedSha256: string;
+  workDir: string;
+  limits: Limits;
+  /** The CPU the run is pinned to. */
+  cpu: number;
+  /** Files re-warmed into the page cache before the run (the input, the binary, the libraries). */
+  resident: string[];
+  thresholds: DisturbanceThresholds;
+  /** Emulated runs (Wine) are not judged for disturbance: their CPU time is not the program's. */
+  emulated: boolean;
+  signal?: AbortSignal;
+}
+
+export interface TimedRun {
+  result: ProgramRun;
+  /** How the run ended before its output was compared ('passed': a clean exit). */
+  outcome: Exclude<TestOutcome, 'skipped'>;
+  /** Why it failed, when it did not pass. */
+  message: string;
+  /** A clean exit with exactly the reference's output. */
+  correct: boolean;
+  evidence: RunEvidence;
+}
+
+/**
+ * One timed run on the benchmark input, as every timed run of the judge is made: pinned to the
+ * CPU, counters attached from outside, its files resident before it starts, its output hashed and
+ * compared with the reference's, and the evidence of whether anything disturbed it.
+ */
+export async function timedRun(options: TimedRunOptions): Promise<TimedRun> {
+  if (options.signal?.aborted) throw new JudgingCancelledError();
+  const result = await runProgram({
+    sandbox: options.sandbox,
+    binary: options.binary,
+    input: options.input,
+    workDir: options.workDir,
+    limits: options.limits,
+    wallTimeMs: options.limits.benchmarkRunSeconds * 1000,
+    stdout: 'hash',
+    cpu: options.cpu,
+    counters: true,
+    resident: options.resident,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const { outcome, message } = classifyRun(result);
+  return {
+    result,
+    outcome,
+    message,
+    correct: outcome === 'passed' && result.stdoutSha256 === options.expectedSha256,
+    evidence: runEvidence(result, options.thresholds, {
+      input: options.input,
+      binary: options.binary,
+      judgeDisturbance: !options.emulated,
+    }),
+  };
 }
 
 /** One timed pair, by wall time and by the programs' own CPU time. */

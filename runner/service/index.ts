@@ -23,3 +23,4 @@ export { DEFAULT_HOST_LOCK_FILE, acquireHostLock } from './host-lock';
 export type { HostLock, LockHolder } from './host-lock';
 export { CANCEL_LOCK_LOST, CANCEL_SHUTDOWN, createJudgingProcessor } from './judging-processor';
 export type { JudgingSettings } from './judging-processor';
+export { createFinalSessionProcessor, isFinalSessionJob } from './final-session-processor';

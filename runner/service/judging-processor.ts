@@ -36,7 +36,7 @@ import {
   settledByPortabilityCheck,
 } from '../windows/portability-check';
 import type { Sandbox } from '../sandbox/sandbox';
-import { acquireHostLock } from './host-lock';
+import { acquireHostLock, type HostLock } from './host-lock';
 import { createJobPublisher } from './job-publisher';
 import { sweepStaleScratch } from './work-root';
 
@@ -82,18 +82,19 @@ export interface JudgingSettings {
   prefix?: string;
   /** This Linux host has MinGW-w64: its judgings cross-compile for windows-amd first. */
   crossCompiles?: boolean;
-  onJobStart?: (job: JudgingJob) => void;
-  onJobEnd?: (job: JudgingJob) => void;
+  /** The job in hand, for the heartbeat (a final session names its job id and part). */
+  onJobStart?: (job: Pick<JudgingJob, 'judgingId' | 'round'>) => void;
+  onJobEnd?: () => void;
   log: (line: string) => void;
 }
 
-class PlatformError extends Error {
+export class PlatformError extends Error {
   override name = 'PlatformError';
 }
 
 /** The job's challenge, exactly the version it was submitted for. */
-async function loadJobChallenge(
-  job: JudgingJob,
+export async function loadJobChallenge(
+  job: Pick<JudgingJob, 'challenge'>,
   settings: JudgingSettings,
 ): Promise<{ challenge: Challenge; manifestVersion: number }> {
   let challenge: Challenge;
@@ -200,7 +201,7 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
     if (cancelledBefore !== null) {
       cancel.stop();
       note(`not judged: ${cancelledBefore}`);
-      settings.onJobEnd?.(data);
+      settings.onJobEnd?.();
       await publisher.flush();
       throw new UnrecoverableError(cancelledBefore);
     }
@@ -222,7 +223,7 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
     } finally {
       cancel.stop();
       await publisher.flush();
-      settings.onJobEnd?.(data);
+      settings.onJobEnd?.();
     }
     if (
       judging.aborted &&
@@ -359,13 +360,16 @@ export function judgeInputsForJob(
   };
 }
 
-async function judgeUnderHostLock(
-  data: JudgingJob,
-  settings: JudgingSettings,
-  publisher: ReturnType<typeof createJobPublisher>,
+/**
+ * Takes the host lock (one timed job per host, whichever runner): says who is ahead while it
+ * waits, then breaks a dead holder's lock and sweeps the scratch folders it left.
+ */
+export async function takeHostLock(
+  settings: Pick<JudgingSettings, 'hostLockFile' | 'runnerId' | 'workRoot'>,
   note: (line: string) => void,
+  onWaiting: (ahead: number) => void,
   signal: AbortSignal | undefined,
-): Promise<JudgingResult> {
+): Promise<HostLock> {
   const lock = await acquireHostLock({
     file: settings.hostLockFile,
     owner: settings.runnerId,
@@ -377,12 +381,7 @@ async function judgeUnderHostLock(
       }
       const who = holder ? `${holder.owner} (pid ${holder.pid})` : 'another process';
       note(`waiting for the host lock: ${ahead} judging(s) ahead, first ${who}`);
-      publisher.progress({
-        stage: 'waiting',
-        fraction: 0,
-        message: `waiting for the host: ${ahead} judging${ahead === 1 ? '' : 's'} ahead`,
-        detail: { aheadForHost: ahead },
-      });
+      onWaiting(ahead);
     },
   });
   try {
@@ -390,6 +389,33 @@ async function judgeUnderHostLock(
       note(`broke a stale host lock left by ${lock.brokeStale.owner} (pid ${lock.brokeStale.pid})`);
     const swept = await sweepStaleScratch(settings.workRoot);
     if (swept.length) note(`removed ${swept.length} scratch folder(s) left by a dead runner`);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+  return lock;
+}
+
+async function judgeUnderHostLock(
+  data: JudgingJob,
+  settings: JudgingSettings,
+  publisher: ReturnType<typeof createJobPublisher>,
+  note: (line: string) => void,
+  signal: AbortSignal | undefined,
+): Promise<JudgingResult> {
+  const lock = await takeHostLock(
+    settings,
+    note,
+    (ahead) =>
+      publisher.progress({
+        stage: 'waiting',
+        fraction: 0,
+        message: `waiting for the host: ${ahead} judging${ahead === 1 ? '' : 's'} ahead`,
+        detail: { aheadForHost: ahead },
+      }),
+    signal,
+  );
+  try {
     const { challenge } = await loadJobChallenge(data, settings);
     const settled = await portabilityPreCheck(data, settings, challenge, note, signal);
     if (settled) return settled;

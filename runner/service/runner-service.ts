@@ -7,7 +7,7 @@
 // about lockDuration + stalledInterval later (≈ 75 s with the defaults) — however long judgings
 // last. maxStalledCount 2: a job whose runners die twice is still retried; a third time fails it.
 import os from 'node:os';
-import { Worker } from 'bullmq';
+import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { judgeQueueName, type HostFingerprint, type Target, type TargetId } from '../../contracts';
 import { settleWithin } from '../../lib/async/timeout';
@@ -28,8 +28,10 @@ import {
   CANCEL_SHUTDOWN,
   createJudgingProcessor,
   type JudgingProcessor,
+  type JudgingSettings,
 } from './judging-processor';
 import { DEFAULT_WORK_ROOT, prepareWorkRoot } from './work-root';
+import { createFinalSessionProcessor, isFinalSessionJob } from './final-session-processor';
 
 export const DEFAULT_GRACE_SECONDS = 600;
 export const DEFAULT_LOCK_DURATION_MS = 60_000;
@@ -301,7 +303,7 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
     : null;
 
   let handingBack = false;
-  const processor: JudgingProcessor = createJudgingProcessor({
+  const settings: JudgingSettings = {
     target,
     runnerId,
     sandbox: options.sandbox,
@@ -332,7 +334,12 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
     },
     onJobEnd: () => heartbeat.setCurrentJob(null),
     log,
-  });
+  };
+  const judging: JudgingProcessor = createJudgingProcessor(settings);
+  const finalSession = createFinalSessionProcessor(settings);
+  // One queue per target carries both: judgings ('judge') and final sessions (FINAL_SESSION_JOB_NAME).
+  const processor = (job: Job, token?: string, signal?: AbortSignal) =>
+    isFinalSessionJob(job) ? finalSession(job, token, signal) : judging(job, token, signal);
 
   // 3. The worker: concurrency 1, and the host lock inside the processor covers other runners.
   const worker = new Worker(judgeQueueName(target), processor, {

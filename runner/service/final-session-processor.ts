@@ -1,0 +1,252 @@
+// The BullMQ processor of final-session jobs (contracts/final.ts, FINAL_SESSION_JOB_NAME on a judge
+// queue): validates the payload, takes the host lock as a judging does, runs the session library
+// and answers with its FinalSessionResult. After every round the job's data gets the round in its
+// `done` checkpoint (so a runner that takes a stalled job over continues from there) and the job's
+// progress carries the round (so the scorer records it as the session goes).
+//
+// A session the host could not time (judgeError: too busy, the baseline failed) is retried with
+// the producer's attempts and backoff, from its checkpoint; the last attempt returns it.
+import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import {
+  FINAL_SESSION_JOB_NAME,
+  finalSessionJobId,
+  finalSessionJobSchema,
+  finalSessionProgressSchema,
+  type FinalRound,
+  type FinalSessionJob,
+  type FinalSessionProgress,
+  type FinalSessionResult,
+} from '../../contracts/final';
+import { issuesInline } from '../../contracts';
+import type { Challenge } from '../../lib/challenge/load-manifest';
+import { runFinalSession } from '../final/final-session';
+import type { InputSpec } from '../judge/inputs';
+import { JudgingCancelledError } from '../judge/errors';
+import { createTargetPlatform, type TargetPlatform } from '../windows/target-platform';
+import {
+  CANCEL_LOCK_LOST,
+  loadJobChallenge,
+  PlatformError,
+  takeHostLock,
+  type JudgingSettings,
+} from './judging-processor';
+
+/**
+ * The host's memory bandwidth for the plausibility check. Helper "plaus" provides it in
+ * runner/host/memory-bandwidth.ts; until that is merged this stand-in knows none (null), and
+ * merging replaces it with `import { hostMemoryBandwidth } from '../host/memory-bandwidth'`.
+ */
+const hostMemoryBandwidth = (dataDir: string): Promise<number | null> => {
+  void dataDir;
+  return Promise.resolve(null);
+};
+
+export type FinalSessionProcessor = (
+  job: Job,
+  token?: string,
+  signal?: AbortSignal,
+) => Promise<FinalSessionResult>;
+
+/** Whether a job on a judge queue is a final session (else a judging). */
+export function isFinalSessionJob(job: Pick<Job, 'name'>): boolean {
+  return job.name === FINAL_SESSION_JOB_NAME;
+}
+
+/** The payload, or an UnrecoverableError: a malformed job or one for another target never runs. */
+function parseJob(job: Job, settings: JudgingSettings): FinalSessionJob {
+  const parsed = finalSessionJobSchema.safeParse(job.data);
+  if (!parsed.success) {
+    settings.log(`job ${job.id}: invalid final session payload, failed without retries`);
+    throw new UnrecoverableError(
+      `invalid final session job payload: ${issuesInline(parsed.error, 5)}`,
+    );
+  }
+  const data = parsed.data;
+  if (data.target !== settings.target)
+    throw new UnrecoverableError(
+      `a final session for target ${data.target} on the queue of target ${settings.target}`,
+    );
+  const expected = finalSessionJobId(data.sessionId, data.part);
+  if (job.id !== expected) settings.log(`job ${job.id}: its id is not ${expected}`);
+  return data;
+}
+
+/**
+ * Progress and checkpoint writes in order, none thrown at the session: a round's data is written
+ * before the progress that announces it.
+ */
+function createSessionPublisher(job: Job, data: FinalSessionJob, log: (line: string) => void) {
+  let chain: Promise<void> = Promise.resolve();
+  const enqueue = (what: string, write: () => Promise<unknown>) => {
+    chain = chain.then(write).then(
+      () => undefined,
+      (error: Error) => log(`job ${job.id}: could not write the ${what}: ${error.message}`),
+    );
+  };
+  const done: FinalRound[] = [...data.done];
+  return {
+    progress(progress: FinalSessionProgress) {
+      const checked = finalSessionProgressSchema.parse(progress);
+      enqueue('progress', () => job.updateProgress(checked));
+    },
+    async checkpoint(round: FinalRound) {
+      done.push(round);
+      const next: FinalSessionJob = { ...data, done: [...done] };
+      enqueue('checkpoint', () => job.updateData(next));
+      await chain;
+    },
+    log(line: string) {
+      enqueue('log', () => job.log(line));
+    },
+    flush: () => chain,
+  };
+}
+
+export function createFinalSessionProcessor(settings: JudgingSettings): FinalSessionProcessor {
+  const log = settings.log;
+  return async (job, token, signal) => {
+    const data = parseJob(job, settings);
+    const handBack = async (why: string): Promise<never> => {
+      log(`job ${job.id}: handed back to the queue (${why})`);
+      await job.moveToWait(token);
+      throw new WaitingError();
+    };
+    if (settings.handingBack()) return handBack('the runner is shutting down');
+    const attempts = Math.max(1, job.opts.attempts ?? 1);
+    const attempt = job.attemptsMade + 1;
+    const publisher = createSessionPublisher(job, data, log);
+    const note = (line: string) => {
+      log(`job ${job.id}: ${line}`);
+      publisher.log(`[runner ${settings.runnerId}] ${line}`);
+    };
+    note(
+      `final session ${data.sessionId} part ${data.part}, attempt ${attempt} of ${attempts} on ` +
+        `${settings.host.hostname}: ${data.done.length} of ${data.rounds.length} rounds done`,
+    );
+    settings.onJobStart?.({
+      judgingId: job.id ?? finalSessionJobId(data.sessionId, data.part),
+      round: data.part,
+    });
+    const started = Date.now();
+    let result: FinalSessionResult;
+    try {
+      result = await sessionUnderHostLock(data, settings, publisher, note, signal);
+    } catch (error) {
+      if (!signal?.aborted && !(error instanceof JudgingCancelledError)) {
+        const message =
+          error instanceof PlatformError
+            ? error.message
+            : `the runner failed: ${(error as Error).message ?? String(error)}`;
+        note(message);
+        // The platform's fault: retried (from the checkpoint) like a judging's JUDGE_ERROR.
+        throw new Error(`final session: ${message}`);
+      }
+      if (signal?.reason === CANCEL_LOCK_LOST)
+        throw new Error('the job lock was lost mid-session; this attempt was abandoned');
+      return handBack(typeof signal?.reason === 'string' ? signal.reason : 'cancelled');
+    } finally {
+      await publisher.flush();
+      settings.onJobEnd?.();
+    }
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    if (result.judgeError !== null && attempt < attempts) {
+      log(`job ${job.id}: not timed in ${seconds} s, to be retried: ${result.judgeError}`);
+      throw new Error(`final session (attempt ${attempt} of ${attempts}): ${result.judgeError}`);
+    }
+    log(
+      `job ${job.id}: ${result.rounds.length} rounds in ${seconds} s` +
+        (result.judgeError ? `, judge error: ${result.judgeError}` : ''),
+    );
+    return result;
+  };
+}
+
+/** The platform adapter for the job's target on this host; its failure is the platform's. */
+async function jobPlatform(
+  challenge: Challenge,
+  data: FinalSessionJob,
+  settings: JudgingSettings,
+): Promise<TargetPlatform> {
+  const target = challenge.manifest.targets[data.target];
+  if (!target)
+    throw new PlatformError(`challenge ${data.challenge.slug} has no target ${data.target}`);
+  try {
+    return await createTargetPlatform({
+      target,
+      sandbox: settings.sandbox,
+      dataDir: settings.dataDir,
+      log: settings.log,
+    });
+  } catch (error) {
+    throw new PlatformError(`no platform for ${data.target}: ${(error as Error).message}`);
+  }
+}
+
+/** The session's input: the job's size and seed (else this runner's seed variable, as judgings). */
+function jobInput(
+  challenge: Challenge,
+  data: FinalSessionJob,
+  settings: JudgingSettings,
+): InputSpec {
+  const { manifest } = challenge;
+  const seed = data.benchmark.seed ?? settings.secret(manifest.inputs.benchmark.seedEnv);
+  if (seed === undefined && !settings.devMode)
+    throw new PlatformError(
+      `no benchmark seed: the job carries none and ${manifest.inputs.benchmark.seedEnv} is not set on this runner`,
+    );
+  return {
+    seed: seed ?? `local-${manifest.slug}-benchmark`,
+    sizeBytes: data.benchmark.sizeBytes,
+    rareSeparators: manifest.inputs.rareSeparators,
+  };
+}
+
+async function sessionUnderHostLock(
+  data: FinalSessionJob,
+  settings: JudgingSettings,
+  publisher: ReturnType<typeof createSessionPublisher>,
+  note: (line: string) => void,
+  signal: AbortSignal | undefined,
+): Promise<FinalSessionResult> {
+  const waiting = (ahead: number) =>
+    publisher.progress({
+      sessionId: data.sessionId,
+      part: data.part,
+      stage: 'waiting',
+      roundsDone: data.done.length,
+      roundsPlanned: new Set(data.rounds).size,
+      etaMs: null,
+      message: `waiting for the host: ${ahead} judging${ahead === 1 ? '' : 's'} ahead`,
+    });
+  const lock = await takeHostLock(settings, note, waiting, signal);
+  try {
+    const { challenge } = await loadJobChallenge(data, settings);
+    const platform = await jobPlatform(challenge, data, settings);
+    return await runFinalSession({
+      challenge,
+      target: data.target,
+      platform,
+      sandbox: settings.sandbox,
+      dataDir: settings.dataDir,
+      workRoot: settings.workRoot,
+      benchmark: jobInput(challenge, data, settings),
+      entrants: data.entrants.map((e) => ({ id: e.entrantId, patchText: e.patchText })),
+      sessionId: data.sessionId,
+      part: data.part,
+      runnerId: settings.runnerId,
+      rounds: data.rounds,
+      done: data.done,
+      maxDiscardedRounds: data.maxDiscardedRounds,
+      ...(settings.cpu !== undefined ? { cpu: settings.cpu } : {}),
+      memoryBandwidth: await hostMemoryBandwidth(settings.dataDir),
+      // A development-sized input is labelled like a host that is not the target.
+      devMode: settings.devMode || data.benchmark.development,
+      onProgress: (progress) => publisher.progress(progress),
+      onRound: (round) => publisher.checkpoint(round),
+      onLog: (line) => publisher.log(line),
+      ...(signal ? { signal } : {}),
+    });
+  } finally {
+    await lock.release();
+  }
+}
