@@ -3,7 +3,7 @@
 // Markdown with the figures as the page shows them, names escaped, the method and the error rate.
 import { formatScore, formatSpeedupInterval } from './format';
 import type { FinalTable } from './final-table';
-import { errorRateSentence } from './final-words';
+import { errorRateSentence, formatErrorRate } from './final-words';
 import { csvField, FORMULA_WORDS, isoSeconds, markdownText, round } from './leaderboard-export';
 
 export function finalCsv(table: FinalTable): string {
@@ -116,7 +116,7 @@ export function finalMarkdown(table: FinalTable, generatedAt: Date): string {
   lines.push(
     `Method: ${markdownText(table.method)}`,
     '',
-    markdownText(errorRateSentence(table.errorRate)),
+    `Error rate ${formatErrorRate(table.errorRate)}: ${markdownText(errorRateSentence(table.errorRate))}`,
     '',
   );
   return lines.join('\n');

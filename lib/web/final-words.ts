@@ -22,10 +22,10 @@ export function formatErrorRate(rate: number): string {
   return `${percent}%`;
 }
 
-/** The error rate in one sentence, for the page, the console and the Markdown export. */
+/** What the error rate means, in one sentence ("Error rate 5%." goes before it where it is shown). */
 export function errorRateSentence(rate: number): string {
   return (
-    `Error rate ${formatErrorRate(rate)}: the chance that any of the places shown puts one ` +
+    `The chance that any of the places shown puts one ` +
     `finalist above another who is in truth no slower is at most ${formatErrorRate(rate)} over ` +
     `all the comparisons together (corrected for their number). Finalists the judge cannot ` +
     `tell apart at that rate share a place.`

@@ -155,6 +155,8 @@ async function seedEvaluation(status: 'RUNNING' | 'DONE') {
       errorRate: 0.05,
       formula: 'SUM',
       method: METHOD,
+      warnings: [],
+      excluded: [],
     };
     await db.finalEvaluation.update({
       where: { id: evaluation.id },
@@ -274,8 +276,9 @@ test('an organizer sees repeated judgings side by side with their spread', async
   await expect(series.getByTestId('repeat-spread')).toContainText('2.90×–3.10× · CV 3.3%');
   await expect(series.getByRole('row')).toHaveCount(4);
   // The form refuses a count out of range before asking the server.
-  await page.getByLabel('Times').fill('30');
-  await page.getByLabel('Reason').fill('e2e: dispute');
+  const form = page.getByRole('form', { name: 'Rejudge N times' });
+  await form.getByRole('spinbutton', { name: /^Times/ }).fill('30');
+  await form.getByRole('textbox', { name: /^Reason/ }).fill('e2e: dispute');
   await page.getByRole('button', { name: 'Rejudge N times' }).click();
   await expect(page.getByText('Times: a whole number from 2 to 20')).toBeVisible();
   await screenshots(page, testInfo, 'organizer-repeats');

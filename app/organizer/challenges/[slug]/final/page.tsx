@@ -236,7 +236,10 @@ function EvaluationSection({
             organizer
           />
           <p className="small">{evaluation.method}</p>
-          <p className="small muted">{errorRateSentence(evaluation.errorRate)}</p>
+          <p className="small muted">
+            Error rate {formatErrorRate(evaluation.errorRate)}:{' '}
+            {errorRateSentence(evaluation.errorRate)}
+          </p>
           {evaluation.publishedAt ? (
             <p className="notice ok">
               Published {formatDate(evaluation.publishedAt)}:{' '}
