@@ -69,7 +69,7 @@ export function FinalRankingTable({
                 )}
                 {r.tieReason && (
                   <small className="muted tie-reason" data-testid="tie-reason">
-                    {r.sharedWith ? `S${r.sharedWith.slice(1)}` : 'Shared place'}: {r.tieReason}
+                    {r.tieReason}
                   </small>
                 )}
                 {r.excludedReason && (
@@ -89,6 +89,12 @@ export function FinalRankingTable({
                       <>
                         {formatSpeedup(c.speedup)}
                         <small className="muted ci">{interval(c.ciLow, c.ciHigh)}</small>
+                        {/* Rounds with a disturbed or failed run do not count: say when some did not. */}
+                        {c.rounds < table.rounds && (
+                          <small className="muted ci" data-testid="rounds-counted">
+                            {c.rounds} of {table.rounds} rounds
+                          </small>
+                        )}
                       </>
                     ) : (
                       <span className="muted">–</span>
@@ -118,6 +124,20 @@ export function FinalRankingTable({
           ))}
         </tbody>
       </table>
+    </div>
+  );
+}
+
+/** The ranking's warnings, which explain weak figures and shared places. */
+export function RankingWarnings({ warnings }: { warnings: string[] }) {
+  if (warnings.length === 0) return null;
+  return (
+    <div className="notice warn small" data-testid="ranking-warnings">
+      {warnings.map((w) => (
+        <p key={w} style={{ margin: '0.2em 0' }}>
+          {w}
+        </p>
+      ))}
     </div>
   );
 }

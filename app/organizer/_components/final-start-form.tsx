@@ -11,6 +11,7 @@ import {
   startFinalFormSchema,
   type StartFinalFormInput,
 } from '../../../lib/web/final-forms';
+import { formatErrorRate } from '../../../lib/web/final-words';
 import type { ActionResult } from '../../../lib/web/safe-action';
 
 export interface FinalStartFormProps {
@@ -27,7 +28,8 @@ export interface FinalStartFormProps {
 export function FinalStartForm(props: FinalStartFormProps) {
   const router = useRouter();
   const dialog = useRef<HTMLDialogElement>(null);
-  const [pending, setPending] = useState<StartFinalFormInput | null>(null);
+  /** The form's text, and its error rate as parsed, while the confirmation is open. */
+  const [pending, setPending] = useState<(StartFinalFormInput & { rate: number }) | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -56,14 +58,15 @@ export function FinalStartForm(props: FinalStartFormProps) {
     }
     setErrors({});
     setOutcome(null);
-    setPending(input);
+    setPending({ ...input, rate: parsed.data.errorRate });
   }
 
   async function confirm() {
     if (!pending) return;
     setBusy(true);
     try {
-      const result = await props.action(pending);
+      const { rate: _rate, ...input } = pending;
+      const result = await props.action(input);
       if (result.ok) {
         setOutcome({ ok: true, text: result.data.message });
         setPending(null);
@@ -183,7 +186,7 @@ export function FinalStartForm(props: FinalStartFormProps) {
               {props.finalists} finalist{props.finalists === 1 ? '' : 's'} and the baseline,{' '}
               {pending.rounds} rounds on each of {props.targets.length} target
               {props.targets.length === 1 ? '' : 's'} ({props.targets.join(', ')}), error rate{' '}
-              {pending.errorRate},{' '}
+              {formatErrorRate(pending.rate)},{' '}
               {pending.keepProvisionalSeed ? 'on the provisional seed' : 'on a fresh secret seed'}
               {pending.spreadAcrossHosts ? ', spread across hosts' : ', one host per target'}.
             </p>

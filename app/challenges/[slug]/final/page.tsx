@@ -5,7 +5,9 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { FinalRankingTable } from '../../../_components/final-ranking-table';
+import { FinalRankingTable, RankingWarnings } from '../../../_components/final-ranking-table';
+import { db } from '../../../../lib/db/client';
+import { getRankingWarnings } from '../../../../lib/db/get-ranking-warnings';
 import { NotFoundError } from '../../../../lib/db/errors';
 import { formatDate } from '../../../../lib/web/format';
 import { errorRateSentence, formatErrorRate } from '../../../../lib/web/final-words';
@@ -49,6 +51,7 @@ export default async function FinalResultPage({ params }: { params: Promise<{ sl
       </>
     );
   const shared = table.rows.some((r) => r.tiedWith.length > 0);
+  const warnings = await getRankingWarnings(db(), table.evaluationId);
   return (
     <>
       <div className="spread">
@@ -73,6 +76,7 @@ export default async function FinalResultPage({ params }: { params: Promise<{ sl
         The <Link href={`${base}/leaderboard`}>provisional leaderboard</Link> stays for the record.
       </p>
       <FinalRankingTable table={table} />
+      <RankingWarnings warnings={warnings} />
       <section className="card" aria-labelledby="method-h" data-testid="final-method">
         <h2 id="method-h" style={{ marginTop: 0 }}>
           How places were decided

@@ -14,6 +14,7 @@ import {
   type FinalEvaluationView,
 } from '../../../../../lib/db/get-final-evaluation';
 import { getContest, type Contest } from '../../../../../lib/db/get-contest';
+import { getRankingWarnings } from '../../../../../lib/db/get-ranking-warnings';
 import { listFinalists } from '../../../../../lib/db/list-finalists';
 import { formatDate, formatScore } from '../../../../../lib/web/format';
 import { readEvaluationProgress, type EvaluationLive } from '../../../../../lib/web/final-progress';
@@ -26,7 +27,7 @@ import {
 import { slugSchema } from '../../../../../lib/web/organizer-settings-form';
 import { webQueues } from '../../../../../lib/web/services';
 import { requireOrganizer } from '../../../../../lib/web/session';
-import { FinalRankingTable } from '../../../../_components/final-ranking-table';
+import { FinalRankingTable, RankingWarnings } from '../../../../_components/final-ranking-table';
 import { ConsoleNav } from '../../../_components/console-nav';
 import { FinalStartForm } from '../../../_components/final-start-form';
 import { ReasonAction } from '../../../_components/reason-action';
@@ -70,6 +71,8 @@ export default async function FinalEvaluationConsolePage({
     getFinalEvaluation(db(), contest.slug, { includeUnpublished: true }),
     listFinalists(db(), contest.slug),
   ]);
+  const warnings =
+    evaluation?.status === 'DONE' ? await getRankingWarnings(db(), evaluation.id) : [];
   const live =
     evaluation?.status === 'RUNNING'
       ? await readEvaluationProgress(db(), webQueues(), evaluation.id)
@@ -96,7 +99,14 @@ export default async function FinalEvaluationConsolePage({
         <Link href={`/challenges/${contest.slug}/final`}>Public final page</Link>
       </p>
 
-      {evaluation && <EvaluationSection evaluation={evaluation} live={live} contest={contest} />}
+      {evaluation && (
+        <EvaluationSection
+          evaluation={evaluation}
+          live={live}
+          contest={contest}
+          warnings={warnings}
+        />
+      )}
 
       {canStart && (
         <>
@@ -106,7 +116,10 @@ export default async function FinalEvaluationConsolePage({
             interleaved rounds on one host per target, on one input from a fresh secret seed. Places
             are decided by pairwise comparisons at the error rate; finalists the judge cannot tell
             apart share a place. Or from the command line:{' '}
-            <code>npx perfjudge final start --challenge {contest.slug}</code>.
+            <code>
+              npx perfjudge final start --server … --token-file … --challenge {contest.slug}
+            </code>
+            .
           </p>
           <FinalStartForm
             slug={contest.slug}
@@ -189,10 +202,13 @@ function EvaluationSection({
   evaluation,
   live,
   contest,
+  warnings,
 }: {
   evaluation: FinalEvaluationView;
   live: EvaluationLive | null;
   contest: Contest;
+  /** The ranking's own warnings (too few rounds to separate anyone, …). */
+  warnings: string[];
 }) {
   return (
     <section aria-labelledby="evaluation-h" data-testid="final-evaluation">
@@ -235,6 +251,7 @@ function EvaluationSection({
             )}
             organizer
           />
+          <RankingWarnings warnings={warnings} />
           <p className="small">{evaluation.method}</p>
           <p className="small muted">
             Error rate {formatErrorRate(evaluation.errorRate)}:{' '}

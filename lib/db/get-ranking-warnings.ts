@@ -1,0 +1,18 @@
+// The final ranking's own warnings (lib/ranking: figures it could compute but that are weak, e.g.
+// too few rounds for the tests to separate anyone), read from the stored ranking for the pages:
+// they explain shared places, so the console and the published page show them.
+import 'server-only';
+import { z } from 'zod';
+import type { Db } from './client';
+
+const storedWarningsSchema = z.object({ warnings: z.array(z.string().max(2000)).max(200) });
+
+export async function getRankingWarnings(db: Db, evaluationId: string): Promise<string[]> {
+  const row = await db.finalEvaluation.findUnique({
+    where: { id: evaluationId },
+    select: { ranking: true },
+  });
+  // An older ranking without warnings, or none yet: nothing to say.
+  const parsed = storedWarningsSchema.safeParse(row?.ranking);
+  return parsed.success ? parsed.data.warnings : [];
+}
