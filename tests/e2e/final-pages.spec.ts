@@ -229,6 +229,12 @@ test('publishing makes the final leaderboard the result, with its exports', asyn
   await expect(finalistRow(table, alpha!).getByRole('cell').nth(2)).toHaveText('3.00×2.88–3.12');
   await expect(page.getByTestId('final-error-rate')).toContainText('Error rate 5%');
   await screenshots(page, testInfo, 'final-leaderboard-seeded');
+  // On a phone the table scrolls in its own box; the page does not scroll sideways.
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+    375,
+  );
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   const csv = await (await page.request.get(`/challenges/${SLUG}/final/export.csv`)).text();
   expect(csv).toContain(`,${beta},`);
