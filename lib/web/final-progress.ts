@@ -56,6 +56,13 @@ async function readPartProgress(
   return read.filter((p): p is FinalSessionProgress => p !== null);
 }
 
+/** The stage from the session row alone (no job progress could be read). */
+function sessionStage(session: EvaluationSessionRow, roundsDone: number): SessionLive['stage'] {
+  if (session.status === 'QUEUED') return 'queued';
+  if (session.status === 'WAITING') return 'waiting';
+  return roundsDone > 0 ? 'rounds' : 'build';
+}
+
 /** One session's figures: the database's checkpoint, overtaken by fresher job progress. */
 export function sessionLive(
   session: EvaluationSessionRow,
@@ -74,9 +81,7 @@ export function sessionLive(
         ? 'build'
         : progress.some((p) => p.stage === 'waiting')
           ? 'waiting'
-          : session.status === 'QUEUED'
-            ? 'queued'
-            : 'waiting';
+          : sessionStage(session, roundsDone);
   return {
     target: session.target,
     status: session.status,

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { finalCsv, finalMarkdown } from '../../lib/web/final-export';
 import { startFinalFormSchema, repeatFormSchema } from '../../lib/web/final-forms';
+import { sessionLive } from '../../lib/web/final-progress';
 import type { FinalTable, FinalTableRow } from '../../lib/web/final-table';
 import {
   formatErrorRate,
@@ -161,5 +162,41 @@ describe('final exports', () => {
     expect(md).toContain('Method: Places by Holm\\-corrected paired tests\\.');
     expect(md).toContain('Error rate 5%');
     expect(md).not.toContain('| Dee |');
+  });
+});
+
+describe('a running session as the console shows it', () => {
+  const row = {
+    sessionId: 's1',
+    target: 'linux-intel',
+    status: 'JUDGING' as const,
+    parts: 2,
+    roundsDone: 2,
+    roundsPlanned: 10,
+    startedAt: new Date(0),
+  };
+  const part = (p: number, roundsDone: number, etaMs: number | null) => ({
+    sessionId: 's1',
+    part: p,
+    stage: 'rounds' as const,
+    roundsDone,
+    roundsPlanned: 5,
+    etaMs,
+    message: `part ${p}: round ${roundsDone + 1}`,
+  });
+
+  it("takes the parts' rounds when fresher than the checkpoint, and the slowest part's estimate", () => {
+    const live = sessionLive(row, [part(0, 3, 40_000), part(1, 2, 90_000)], 60_000);
+    expect(live).toMatchObject({ stage: 'rounds', roundsDone: 5, etaMs: 90_000 });
+    expect(live.messages).toEqual(['part 0: round 4', 'part 1: round 3']);
+  });
+
+  it("falls back to the session's own pace, and never counts past the plan", () => {
+    expect(sessionLive(row, [], 60_000)).toMatchObject({ stage: 'rounds', etaMs: 240_000 });
+    expect(sessionLive({ ...row, roundsDone: 12 }, [], 60_000).roundsDone).toBe(10);
+    expect(sessionLive({ ...row, status: 'DONE' }, [], 60_000)).toMatchObject({
+      stage: 'finished',
+      etaMs: 0,
+    });
   });
 });
