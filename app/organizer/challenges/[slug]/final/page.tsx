@@ -270,6 +270,11 @@ function EvaluationSection({
               action={publishFinalAction}
               input={{ evaluationId: evaluation.id }}
               askReason={false}
+              warning={
+                evaluation.entrants.some((e) => e.place !== null)
+                  ? undefined
+                  : 'No finalist is placed (every one was excluded): the published result would rank nobody. Starting again after fixing the cause may be better.'
+              }
             />
           )}
         </>
