@@ -81,6 +81,18 @@ export default async function FinalEvaluationConsolePage({
     !evaluation || evaluation.status === 'CANCELLED' || evaluation.status === 'FAILED';
   const targets = Object.keys(contest.manifest.targets);
 
+  const form = (
+    <FinalStartForm
+      slug={contest.slug}
+      finalists={finalists.length}
+      targets={targets}
+      defaultRounds={DEFAULT_FINAL_ROUNDS}
+      defaultErrorRate={DEFAULT_FINAL_ERROR_RATE}
+      refusal={startRefusal(contest, evaluation)}
+      action={startFinalAction}
+    />
+  );
+
   return (
     <>
       <h1>
@@ -111,26 +123,18 @@ export default async function FinalEvaluationConsolePage({
       {canStart && (
         <>
           <h2>Start the final evaluation</h2>
-          <p className="small muted">
-            Every finalist&apos;s selected submission and the baseline are built once and timed in
-            interleaved rounds on one host per target, on one input from a fresh secret seed. Places
-            are decided by pairwise comparisons at the error rate; finalists the judge cannot tell
-            apart share a place. Or from the command line:{' '}
-            <code>
-              npx perfjudge final start --server … --token-file … --challenge {contest.slug}
-            </code>
-            .
-          </p>
-          <FinalStartForm
-            slug={contest.slug}
-            finalists={finalists.length}
-            targets={targets}
-            defaultRounds={DEFAULT_FINAL_ROUNDS}
-            defaultErrorRate={DEFAULT_FINAL_ERROR_RATE}
-            refusal={startRefusal(contest, evaluation)}
-            action={startFinalAction}
-          />
+          <StartSection slug={contest.slug}>{form}</StartSection>
         </>
+      )}
+      {evaluation?.status === 'DONE' && (
+        <details className="card">
+          <summary>Start another final evaluation</summary>
+          <p className="small muted">
+            The new one replaces this one as the contest&apos;s final evaluation
+            {evaluation.publishedAt ? ' (the public sees it once you publish it)' : ''}.
+          </p>
+          <StartSection slug={contest.slug}>{form}</StartSection>
+        </details>
       )}
 
       <h2>Finalists</h2>
@@ -389,5 +393,21 @@ function SessionsTable({
         </p>
       )}
     </div>
+  );
+}
+
+/** What starting does, in words, above the start form. */
+function StartSection({ slug, children }: { slug: string; children: React.ReactNode }) {
+  return (
+    <>
+      <p className="small muted">
+        Every finalist&apos;s selected submission and the baseline are built once and timed in
+        interleaved rounds on one host per target, on one input from a fresh secret seed. Places are
+        decided by pairwise comparisons at the error rate; finalists the judge cannot tell apart
+        share a place. Or from the command line:{' '}
+        <code>npx perfjudge final start --server … --token-file … --challenge {slug}</code>.
+      </p>
+      {children}
+    </>
   );
 }
