@@ -50,6 +50,8 @@ export async function recordFinalSessionResult(
         where: { id: evaluationId },
         select: { status: true },
       });
+      // The claim tracker appends other parts' rounds to the same row meanwhile: read it locked.
+      await tx.$queryRaw`SELECT id FROM "FinalSession" WHERE id = ${sessionId} FOR UPDATE`;
       const session = await tx.finalSession.findUnique({
         where: { id: sessionId },
         select: { evaluationId: true, status: true, parts: true, rounds: true, results: true },

@@ -119,7 +119,8 @@ export const finalEvaluationStateSchema = z.looseObject({
   entrants: z.array(
     z.looseObject({
       userName: z.string(),
-      submissionId: z.string(),
+      /** Shown to the public only once the solutions are published. */
+      submissionId: z.string().optional(),
       excludedReason: z.string().nullable(),
       place: z.number().nullable(),
       score: z.number().nullable(),

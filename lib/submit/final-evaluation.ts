@@ -179,21 +179,29 @@ export async function cancelFinalEvaluation(options: CancelFinalEvaluationOption
   const redis = await queueRedis(queues);
   for (const s of sessions)
     for (let part = 0; part < s.parts; part++) {
+      const why = `the organizers cancelled the final evaluation: ${options.reason}`;
       await withTimeout(
-        Promise.all([
+        redis.set(
+          finalSessionCancelKey(queues.prefix, s.sessionId, part),
+          why,
+          'EX',
+          JUDGING_CANCEL_TTL_SECONDS,
+        ),
+        queues.enqueueTimeoutMs,
+        `Flagging ${FINAL_SESSION_JOB_NAME} ${s.sessionId} part ${part}`,
+      );
+      try {
+        await withTimeout(
           queues
             .scoreQueue()
             .remove(finalSessionScoreJobId(s.sessionId, part), { removeChildren: true }),
-          redis.set(
-            finalSessionCancelKey(queues.prefix, s.sessionId, part),
-            `the organizers cancelled the final evaluation: ${options.reason}`,
-            'EX',
-            JUDGING_CANCEL_TTL_SECONDS,
-          ),
-        ]),
-        queues.enqueueTimeoutMs,
-        `Withdrawing ${FINAL_SESSION_JOB_NAME} ${s.sessionId} part ${part}`,
-      );
+          queues.enqueueTimeoutMs,
+          `Withdrawing ${FINAL_SESSION_JOB_NAME} ${s.sessionId} part ${part}`,
+        );
+      } catch {
+        // A part a runner holds cannot be removed: it ends (or stops at the flag), and the
+        // scorer ignores its result, the evaluation being cancelled.
+      }
     }
 }
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { MAX_FINAL_ROUNDS, MIN_FINAL_ROUNDS, slugSchema, targetIdSchema } from '../../contracts';
 import { MAX_REPEATS, MIN_REPEATS } from '../db/create-repeat-judgings';
+import type { FinalEntrantView, FinalEvaluationView } from '../db/get-final-evaluation';
 import { HttpError } from './api-errors';
 import { submissionIdSchema } from './submission-id';
 import type { SessionUser } from './session';
@@ -62,4 +63,23 @@ export function requireApiOrganizer(user: SessionUser | null): SessionUser {
   const u = requireApiUser(user);
   if (u.role !== 'ORGANIZER') throw new HttpError(403, 'Only organizers may do this', 'forbidden');
   return u;
+}
+
+/**
+ * What the public API shows of an evaluation: what the public leaderboard and its exports show —
+ * names, places and figures; no user ids, and the submission only once solutions are published.
+ */
+export function publicFinalEvaluation(
+  view: FinalEvaluationView,
+  options: { solutionsPublished: boolean },
+): Omit<FinalEvaluationView, 'entrants'> & {
+  entrants: (Omit<FinalEntrantView, 'userId' | 'submissionId'> & { submissionId?: string })[];
+} {
+  return {
+    ...view,
+    entrants: view.entrants.map(({ userId, submissionId, ...rest }) => {
+      void userId;
+      return { ...rest, ...(options.solutionsPublished ? { submissionId } : {}) };
+    }),
+  };
 }

@@ -25,11 +25,21 @@ import { JudgingCancelledError } from '../judge/errors';
 import { createTargetPlatform, type TargetPlatform } from '../windows/target-platform';
 import {
   CANCEL_LOCK_LOST,
+  CANCEL_NOT_COUNTING,
   loadJobChallenge,
   PlatformError,
   takeHostLock,
+  watchCancelFlag,
   type JudgingSettings,
 } from './judging-processor';
+
+/**
+ * The organizer's cancel flag of a session part. The same key as finalSessionCancelKey, which
+ * helper "data" adds to contracts/final.ts (f-data): once merged, import that instead.
+ */
+export function finalSessionCancelKey(prefix: string, sessionId: string, part: number): string {
+  return `${prefix}:cancel:${finalSessionJobId(sessionId, part)}`;
+}
 
 /**
  * The host's memory bandwidth for the plausibility check. Helper "plaus" provides it in
@@ -40,6 +50,8 @@ const hostMemoryBandwidth = (dataDir: string): Promise<number | null> => {
   void dataDir;
   return Promise.resolve(null);
 };
+
+const MAX_LOG_LINES = 1000;
 
 export type FinalSessionProcessor = (
   job: Job,
@@ -84,6 +96,7 @@ function createSessionPublisher(job: Job, data: FinalSessionJob, log: (line: str
     );
   };
   const done: FinalRound[] = [...data.done];
+  let logLines = 0;
   return {
     progress(progress: FinalSessionProgress) {
       const checked = finalSessionProgressSchema.parse(progress);
@@ -96,7 +109,14 @@ function createSessionPublisher(job: Job, data: FinalSessionJob, log: (line: str
       await chain;
     },
     log(line: string) {
-      enqueue('log', () => job.log(line));
+      // Bounded like a judging's log (job-publisher.ts): a busy host logs every discarded attempt.
+      logLines += 1;
+      if (logLines > MAX_LOG_LINES + 1) return;
+      const text =
+        logLines > MAX_LOG_LINES
+          ? `… further log lines dropped (more than ${MAX_LOG_LINES})`
+          : line;
+      enqueue('log', () => job.log(text.slice(0, 4000)));
     },
     flush: () => chain,
   };
@@ -127,12 +147,29 @@ export function createFinalSessionProcessor(settings: JudgingSettings): FinalSes
       judgingId: job.id ?? finalSessionJobId(data.sessionId, data.part),
       round: data.part,
     });
+    // The organizer's cancel flag aborts the session like a shutdown would, but the job then ends.
+    const cancel = watchCancelFlag(
+      settings.prefix === undefined
+        ? null
+        : finalSessionCancelKey(settings.prefix, data.sessionId, data.part),
+      settings,
+      signal,
+    );
+    const cancelledBefore = await cancel.check();
+    if (cancelledBefore !== null) {
+      cancel.stop();
+      note(`not timed: ${cancelledBefore}`);
+      settings.onJobEnd?.();
+      await publisher.flush();
+      throw new UnrecoverableError(cancelledBefore);
+    }
+    const session = cancel.signal;
     const started = Date.now();
     let result: FinalSessionResult;
     try {
-      result = await sessionUnderHostLock(data, settings, publisher, note, signal);
+      result = await sessionUnderHostLock(data, settings, publisher, note, session);
     } catch (error) {
-      if (!signal?.aborted && !(error instanceof JudgingCancelledError)) {
+      if (!session.aborted && !(error instanceof JudgingCancelledError)) {
         const message =
           error instanceof PlatformError
             ? error.message
@@ -141,10 +178,17 @@ export function createFinalSessionProcessor(settings: JudgingSettings): FinalSes
         // The platform's fault: retried (from the checkpoint) like a judging's JUDGE_ERROR.
         throw new Error(`final session: ${message}`);
       }
-      if (signal?.reason === CANCEL_LOCK_LOST)
+      if (session.reason === CANCEL_NOT_COUNTING) {
+        const why = cancel.message() ?? 'the final evaluation was cancelled';
+        note(`stopped: ${why}`);
+        // Final: the rounds timed so far stay in the job's data; nobody wants the rest.
+        throw new UnrecoverableError(why);
+      }
+      if (session.reason === CANCEL_LOCK_LOST)
         throw new Error('the job lock was lost mid-session; this attempt was abandoned');
-      return handBack(typeof signal?.reason === 'string' ? signal.reason : 'cancelled');
+      return handBack(typeof session.reason === 'string' ? session.reason : 'cancelled');
     } finally {
+      cancel.stop();
       await publisher.flush();
       settings.onJobEnd?.();
     }

@@ -15,6 +15,7 @@ import {
   emptyStages,
   judgingCancelKey,
   judgingJobId,
+  repeatJobId,
   judgingJobResultSchema,
   issuesInline,
   judgingJobSchema,
@@ -168,8 +169,10 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
         `a job for target ${data.target} on the queue of target ${settings.target}`,
       );
     }
-    if (job.id !== judgingJobId(data.judgingId, data.round))
-      log(`job ${job.id}: its id is not ${judgingJobId(data.judgingId, data.round)}`);
+    const expectedId = data.repeat
+      ? repeatJobId(data.repeat.repeatId)
+      : judgingJobId(data.judgingId, data.round);
+    if (job.id !== expectedId) log(`job ${job.id}: its id is not ${expectedId}`);
 
     const handBack = async (why: string): Promise<never> => {
       log(`job ${job.id}: handed back to the queue (${why})`);
@@ -196,7 +199,15 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
     settings.onJobStart?.(data);
 
     // The scorer's cancel flag aborts the judging like a shutdown would, but the job then ends.
-    const cancel = watchCancelFlag(data, settings, signal);
+    // A repeat ("rejudge N times") is the organizer's own request: the submission's flag (raised when
+    // it failed on another target) does not stop it.
+    const cancel = watchCancelFlag(
+      settings.prefix === undefined || data.repeat
+        ? null
+        : judgingCancelKey(settings.prefix, data.judgingId, data.round),
+      settings,
+      signal,
+    );
     const cancelledBefore = await cancel.check();
     if (cancelledBefore !== null) {
       cancel.stop();
@@ -276,7 +287,7 @@ export type JobJudgeInputs = Pick<
  * none. A job of an older producer, without a definition, is judged on the organizer's settings
  * or the manifest's size. The runner's pair budget still caps the runs (development mode).
  */
-interface CancelWatch {
+export interface CancelWatch {
   /** Aborts with CANCEL_NOT_COUNTING once the flag is seen, or with the job's own reason. */
   signal: AbortSignal;
   /** The flag's message now, or null (also when Redis cannot be asked: judging goes on). */
@@ -285,23 +296,24 @@ interface CancelWatch {
   stop(): void;
 }
 
-/** Polls the judging's cancel flag (set by the scorer in Redis) while the job is in hand. */
-function watchCancelFlag(
-  data: JudgingJob,
-  settings: Pick<JudgingSettings, 'redis' | 'prefix'>,
+/**
+ * Polls a job's cancel flag (a judging's, set by the scorer; a final session's, set when the
+ * organizer cancels the evaluation) in Redis while the job is in hand.
+ */
+export function watchCancelFlag(
+  key: string | null,
+  settings: Pick<JudgingSettings, 'redis'>,
   jobSignal: AbortSignal | undefined,
 ): CancelWatch {
   const controller = new AbortController();
   const onJobAbort = () => controller.abort(jobSignal?.reason);
   if (jobSignal?.aborted) onJobAbort();
   else jobSignal?.addEventListener('abort', onJobAbort, { once: true });
-  const { redis, prefix } = settings;
+  const { redis } = settings;
   let seen: string | null = null;
   const check = async (): Promise<string | null> => {
-    if (!redis || prefix === undefined || redis.status !== 'ready') return null;
-    const value = await redis
-      .get(judgingCancelKey(prefix, data.judgingId, data.round))
-      .catch(() => null);
+    if (!redis || key === null || redis.status !== 'ready') return null;
+    const value = await redis.get(key).catch(() => null);
     if (value !== null) seen = value || 'cancelled by the scorer';
     return seen;
   };

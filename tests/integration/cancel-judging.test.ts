@@ -166,10 +166,11 @@ describe('cancellation after a contestant fault', () => {
     const job = await until(
       'the linux-intel job to fail',
       async () => {
-        const j = await queues
-          .judgeQueue('linux-intel')
-          .getJob(judgingJobId(linux.id, linux.round));
-        return j && (await j.getState()) === 'failed' ? j : null;
+        const read = () =>
+          queues.judgeQueue('linux-intel').getJob(judgingJobId(linux.id, linux.round));
+        const j = await read();
+        // Read again once failed: the first read may predate the failure (attemptsMade 0).
+        return j && (await j.getState()) === 'failed' ? read() : null;
       },
       5_000,
     );

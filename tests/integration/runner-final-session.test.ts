@@ -1,7 +1,8 @@
 // Final sessions through the runner service for real: a `perfjudge runner` process takes a
 // final-session job from the judge queue, checkpoints every round in the job's data, reports it as
 // progress and answers with the session's result; a runner killed mid-session has its job taken
-// over by another, which times only the rounds still missing.
+// over by another, which times only the rounds still missing; the organizer's cancel flag stops a
+// session for good.
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +22,7 @@ import {
 import { loadChallenge } from '../../lib/challenge/load-manifest';
 import { REPO_ROOT } from '../../lib/config/env';
 import { createWorkerConnection } from '../../lib/queue/connection';
+import { finalSessionCancelKey } from '../../runner/service/final-session-processor';
 import {
   createTestQueues,
   SMALL_BENCHMARK,
@@ -192,4 +194,36 @@ describe('final sessions on the runner service', () => {
     rescuer.stop('SIGTERM');
     expect(await rescuer.exited).toEqual({ code: 0, signal: null });
   }, 360_000);
+  it("the organizer's cancel flag stops a session for good, its finished rounds kept", async () => {
+    const rounds = [0, 1, 2, 3, 4, 5];
+    const id = finalSessionJobId('s-cancelled', 0);
+    const runner = startRunner('runner-cancel');
+    const job = await queue.add(
+      FINAL_SESSION_JOB_NAME,
+      sessionJob('s-cancelled', rounds, 8 << 20),
+      { ...PRODUCER_OPTIONS, jobId: id },
+    );
+    await waitUntil(
+      async () => ((progress.get(id) ?? []).some((p) => p.round) ? true : undefined),
+      240_000,
+    );
+    await queues.redis.set(
+      finalSessionCancelKey(queues.prefix, 's-cancelled', 0),
+      'the organizers cancelled the final evaluation: test',
+      'EX',
+      600,
+    );
+    await expect(job.waitUntilFinished(events, 60_000)).rejects.toThrow(
+      /the organizers cancelled the final evaluation: test/,
+    );
+    const failed = (await queue.getJob(id))!;
+    expect(await failed.getState()).toBe('failed');
+    // Not retried: one attempt, though the producer allows two.
+    expect(failed.attemptsMade).toBe(1);
+    const kept = finalSessionJobSchema.parse(failed.data).done;
+    expect(kept.length).toBeGreaterThanOrEqual(1);
+    expect(kept.length).toBeLessThan(rounds.length);
+    runner.stop('SIGTERM');
+    expect(await runner.exited).toEqual({ code: 0, signal: null });
+  }, 300_000);
 });

@@ -1,5 +1,6 @@
 // GET /api/challenges/[slug]/final: the latest final evaluation — its progress per target, and the
-// ranking once published (organizers always, with plausibility flags). 404 before there is one.
+// ranking once published (organizers always, with plausibility flags, user and submission ids).
+// 404 before there is one.
 // POST (organizers): start it. JSON { keepProvisionalSeed?, rounds?, spreadAcrossHosts?, errorRate? }
 // → 201 { evaluationId, finalists, sessions, queuedParts }; 409 before the deadline, while one runs,
 // or without finalists.
@@ -10,6 +11,7 @@ import { HttpError, route } from '../../../../../lib/web/api-errors';
 import {
   challengeSlugParamSchema,
   MAX_FINAL_BODY_BYTES,
+  publicFinalEvaluation,
   requireApiOrganizer,
   startFinalInputSchema,
 } from '../../../../../lib/web/final-api';
@@ -24,11 +26,18 @@ type Context = { params: Promise<{ slug: string }> };
 export const GET = route(async (request: Request, context: Context): Promise<Response> => {
   const slug = challengeSlugParamSchema.parse((await context.params).slug);
   const user = await requestUser(request);
-  const view = await getFinalEvaluation(db(), slug, {
-    includeUnpublished: user?.role === 'ORGANIZER',
-  });
+  const organizer = user?.role === 'ORGANIZER';
+  const view = await getFinalEvaluation(db(), slug, { includeUnpublished: organizer });
   if (!view) throw new HttpError(404, `No final evaluation of ${slug} yet`, 'no-final-evaluation');
-  return Response.json(view, { headers: { 'cache-control': 'no-store' } });
+  const challenge = await db().challenge.findUnique({
+    where: { slug },
+    select: { solutionsPublishedAt: true },
+  });
+  // The public sees what the public leaderboard shows: no user ids, submissions once published.
+  const body = organizer
+    ? view
+    : publicFinalEvaluation(view, { solutionsPublished: !!challenge?.solutionsPublishedAt });
+  return Response.json(body, { headers: { 'cache-control': 'no-store' } });
 });
 
 export const POST = route(async (request: Request, context: Context): Promise<Response> => {
