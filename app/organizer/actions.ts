@@ -6,11 +6,22 @@ import { z } from 'zod';
 import { closeContest } from '../../lib/db/close-contest';
 import { db } from '../../lib/db/client';
 import { disqualifySubmission } from '../../lib/db/disqualify-submission';
-import { NotFoundError } from '../../lib/db/errors';
+import { ConflictError, NotFoundError, RefusedError } from '../../lib/db/errors';
 import { publishSolutions } from '../../lib/db/publish-solutions';
 import { reinstateSubmission } from '../../lib/db/reinstate-submission';
 import { updateContestSettings } from '../../lib/db/update-contest-settings';
+import {
+  cancelFinalEvaluation,
+  publishFinalResults,
+  requestRepeatJudgings,
+  startFinalEvaluation,
+} from '../../lib/submit/final-evaluation';
 import { rejudge } from '../../lib/submit/rejudge';
+import {
+  evaluationIdSchema,
+  repeatFormSchema,
+  startFinalFormSchema,
+} from '../../lib/web/final-forms';
 import {
   idSchema,
   reasonSchema,
@@ -32,7 +43,13 @@ async function userFacing<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof NotFoundError) throw new ActionError(error.message);
+    // A refusal (not found, or not now: before the deadline, while running) is told in its words.
+    if (
+      error instanceof NotFoundError ||
+      error instanceof ConflictError ||
+      error instanceof RefusedError
+    )
+      throw new ActionError(error.message);
     throw error;
   }
 }
@@ -188,6 +205,88 @@ export const publishSolutionsAction = safeAction(
       message: at
         ? 'Solutions published: everyone can read every patch now.'
         : 'Solutions hidden again: a patch is visible only to its author and the organizers.',
+    };
+  },
+  ORGANIZER,
+);
+
+export const startFinalAction = safeAction(
+  startFinalFormSchema,
+  async (input, user): Promise<ConsoleOutcome> => {
+    const started = await userFacing(() =>
+      startFinalEvaluation({
+        db: db(),
+        queues: webQueues(),
+        actorId: user.id,
+        challengeSlug: input.slug,
+        keepProvisionalSeed: input.keepProvisionalSeed,
+        rounds: input.rounds,
+        spreadAcrossHosts: input.spreadAcrossHosts,
+        errorRate: input.errorRate,
+        onEnqueueError: (error) => console.error(`web: final evaluation: ${error.message}`),
+      }),
+    );
+    refreshPages();
+    return {
+      message:
+        `Final evaluation started: ${started.finalists} finalist${started.finalists === 1 ? '' : 's'} ` +
+        `in ${started.sessions} session${started.sessions === 1 ? '' : 's'}` +
+        (started.queuedParts < started.sessions
+          ? '; Redis did not take every session now, the reconciler queues the rest within a minute.'
+          : '.'),
+    };
+  },
+  ORGANIZER,
+);
+
+export const cancelFinalAction = safeAction(
+  z.strictObject({ evaluationId: evaluationIdSchema, reason: reasonSchema }),
+  async (input, user): Promise<ConsoleOutcome> => {
+    await userFacing(() =>
+      cancelFinalEvaluation({
+        db: db(),
+        queues: webQueues(),
+        actorId: user.id,
+        evaluationId: input.evaluationId,
+        reason: input.reason,
+      }),
+    );
+    refreshPages();
+    return { message: 'Final evaluation cancelled: its sessions are withdrawn.' };
+  },
+  ORGANIZER,
+);
+
+export const publishFinalAction = safeAction(
+  z.strictObject({ evaluationId: evaluationIdSchema }),
+  async (input, user): Promise<ConsoleOutcome> => {
+    await userFacing(() =>
+      publishFinalResults({ db: db(), actorId: user.id, evaluationId: input.evaluationId }),
+    );
+    refreshPages();
+    return { message: 'Final results published: the final leaderboard is the contest’s result.' };
+  },
+  ORGANIZER,
+);
+
+export const repeatJudgingsAction = safeAction(
+  repeatFormSchema,
+  async (input, user): Promise<ConsoleOutcome> => {
+    const series = await userFacing(() =>
+      requestRepeatJudgings({
+        db: db(),
+        queues: webQueues(),
+        actorId: user.id,
+        submissionId: input.submissionId,
+        times: input.times,
+        ...(input.target ? { target: input.target } : {}),
+        reason: input.reason,
+        onEnqueueError: (error) => console.error(`web: repeat judgings: ${error.message}`),
+      }),
+    );
+    revalidatePath(`/organizer/submissions/${input.submissionId}`);
+    return {
+      message: `${series.judgings} repeat judging${series.judgings === 1 ? '' : 's'} queued; they never change the submission's score.`,
     };
   },
   ORGANIZER,

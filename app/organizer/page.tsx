@@ -63,6 +63,7 @@ export default async function OrganizerPage() {
                     <div className="row" style={{ gap: '0.3em 0.8em' }}>
                       <Link href={`/organizer/submissions?challenge=${c.slug}`}>Submissions</Link>
                       <Link href={`/organizer/challenges/${c.slug}/settings`}>Settings</Link>
+                      <Link href={`/organizer/challenges/${c.slug}/final`}>Final evaluation</Link>
                     </div>
                   </td>
                 </tr>

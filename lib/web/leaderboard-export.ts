@@ -6,7 +6,7 @@ import type { LeaderboardTable, LeaderboardTargetCell } from '../db/get-leaderbo
 import { formatMs, formatScore, formatSpeedupInterval } from './format';
 import { TIE_RULE } from '../ranking/leaderboard-ties';
 
-const FORMULA_WORDS = {
+export const FORMULA_WORDS = {
   SUM: "the sum of the targets' speedups",
   GEOMEAN: "the geometric mean of the targets' speedups",
 } as const;
@@ -40,7 +40,7 @@ export function hasCpuTimeEstimates(table: LeaderboardTable): boolean {
 }
 
 /** "2026-12-01T14:05:09Z": sortable and unambiguous in a spreadsheet. */
-function isoSeconds(date: Date): string {
+export function isoSeconds(date: Date): string {
   return `${date.toISOString().slice(0, 19)}Z`;
 }
 
@@ -58,7 +58,8 @@ export function csvField(value: string | number | null | undefined): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-function round(x: number | null | undefined, digits: number): number | null {
+/** A figure cut to `digits` decimals for a CSV cell (null: an empty cell). */
+export function round(x: number | null | undefined, digits: number): number | null {
   if (x === null || x === undefined || !Number.isFinite(x)) return null;
   const f = 10 ** digits;
   return Math.round(x * f) / f;

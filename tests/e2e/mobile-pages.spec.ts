@@ -8,6 +8,7 @@ test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true
 for (const [name, path] of [
   ['challenge', '/challenges/wordcount'],
   ['leaderboard', '/challenges/wordcount/leaderboard'],
+  ['final result', '/challenges/wordcount/final'],
   ['sign-up', '/sign-up'],
 ] as const)
   test(`the ${name} page fits a 375 px screen`, async ({ page }, testInfo) => {

@@ -7,9 +7,11 @@ import { isSlug } from '../../../contracts';
 import { NotFoundError } from '../../../lib/db/errors';
 import { env } from '../../../lib/config/env';
 import { challengePageData, type ChallengePageData } from '../../../lib/web/challenge-page';
-import { formatDate } from '../../../lib/web/format';
+import { formatDate, formatScore } from '../../../lib/web/format';
 import { Countdown } from '../../_components/countdown';
 import { Markdown } from '../../_components/markdown';
+import { FinalBanner } from './final-banner';
+import { loadPublishedFinal } from './final/load-final';
 
 export const dynamic = 'force-dynamic';
 
@@ -64,6 +66,8 @@ export default async function ChallengePage({ params }: Props) {
         </div>
       </div>
       <p>{c.summary}</p>
+      <FinalResultLead slug={c.slug} />
+      <FinalBanner slug={c.slug} where="challenge" />
 
       <div className="grid">
         <section className="card" aria-labelledby="deadline-h">
@@ -202,5 +206,36 @@ export default async function ChallengePage({ params }: Props) {
       </article>
       <p className="muted small">Challenge version {c.version}.</p>
     </>
+  );
+}
+
+/** How many places the challenge page shows of the final result (the rest is one click away). */
+const LEAD_ROWS = 5;
+
+/** Once the final result is published, the challenge page leads with it: the top places, linked. */
+async function FinalResultLead({ slug }: { slug: string }) {
+  const { table } = await loadPublishedFinal(slug);
+  if (!table) return null;
+  const top = table.rows.filter((r) => r.excludedReason === null).slice(0, LEAD_ROWS);
+  return (
+    <section className="card final-lead" aria-labelledby="final-lead-h" data-testid="final-lead">
+      <h2 id="final-lead-h" style={{ marginTop: 0 }}>
+        Final result
+      </h2>
+      <ol className="final-podium">
+        {top.map((r) => (
+          <li key={r.userId}>
+            <b className="num">{r.placeLabel}</b> <span className="ellipsis">{r.userName}</span>{' '}
+            <span className="muted small">score {formatScore(r.score)}</span>
+          </li>
+        ))}
+      </ol>
+      <p className="small" style={{ marginBottom: 0 }}>
+        <Link href={`/challenges/${slug}/final`}>The final leaderboard</Link>: every finalist, the
+        intervals, shared places and how they were decided. The{' '}
+        <Link href={`/challenges/${slug}/leaderboard`}>provisional leaderboard</Link> stays for the
+        record.
+      </p>
+    </section>
   );
 }

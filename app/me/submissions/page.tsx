@@ -1,24 +1,30 @@
 // /me/submissions: the signed-in contestant's history (newest first, capped) with each target's
 // verdict and speedup, their current place on each leaderboard with the submission that counts, and
-// a chart of their best score over time.
+// a chart of their best score over time; which accepted submission counts for the final evaluation
+// (chosen, or the best score by default) and, until the deadline, the buttons to change it.
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { BestScoreChart, type BestScoreLine } from '../../_components/charts/best-score-chart';
 import { VerdictBadge } from '../../_components/verdict-badge';
 import { db } from '../../../lib/db/client';
 import { getMyRanks } from '../../../lib/db/get-my-ranks';
-import { listMySubmissions } from '../../../lib/db/list-my-submissions';
+import { listMyFinalChoices, type MyFinalChoice } from '../../../lib/db/list-my-final-choices';
+import { listMySubmissions, type MySubmissionRow } from '../../../lib/db/list-my-submissions';
 import { formatDate, formatScore, formatSpeedupInterval } from '../../../lib/web/format';
 import { requireUser } from '../../../lib/web/session';
+import { clearFinalAction, selectFinalAction } from './actions';
+import { FinalChoiceButton } from './final-choice-button';
 
 export const metadata: Metadata = { title: 'My submissions' };
 
 export default async function MySubmissionsPage() {
   const user = await requireUser('/me/submissions');
-  const [mine, ranks] = await Promise.all([
+  const [mine, ranks, finalChoices] = await Promise.all([
     listMySubmissions(db(), { userId: user.id }),
     getMyRanks(db(), { userId: user.id }),
+    listMyFinalChoices(db(), { userId: user.id }),
   ]);
+  const choiceBySlug = new Map(finalChoices.map((c) => [c.challenge.slug, c]));
   const counting = new Set(ranks.map((r) => r.submissionId));
   const targets = [...new Set(mine.rows.flatMap((r) => r.targets.map((t) => t.target)))].sort();
   const now = Date.now();
@@ -61,6 +67,7 @@ export default async function MySubmissionsPage() {
               ))}
             </ul>
           )}
+          {finalChoices.length > 0 && <FinalChoices choices={finalChoices} />}
           <section className="card" aria-labelledby="best-heading">
             <h2 id="best-heading" style={{ marginTop: 0 }}>
               Best score over time
@@ -87,6 +94,7 @@ export default async function MySubmissionsPage() {
                   ))}
                   <th>overall</th>
                   <th className="num">score</th>
+                  <th>final</th>
                   <th>page</th>
                 </tr>
               </thead>
@@ -134,6 +142,9 @@ export default async function MySubmissionsPage() {
                       )}
                     </td>
                     <td>
+                      <FinalCell row={r} choice={choiceBySlug.get(r.challenge.slug)} />
+                    </td>
+                    <td>
                       <Link href={`/submissions/${r.id}`} aria-label={`Submission ${r.id}`}>
                         Open
                       </Link>
@@ -146,5 +157,79 @@ export default async function MySubmissionsPage() {
         </>
       )}
     </>
+  );
+}
+
+/** Per challenge: the submission that counts for the final, why, and the way back to the default. */
+function FinalChoices({ choices }: { choices: MyFinalChoice[] }) {
+  return (
+    <section className="card" aria-labelledby="final-heading" data-testid="final-choices">
+      <h2 id="final-heading" style={{ marginTop: 0 }}>
+        Counts for the final
+      </h2>
+      <p className="small muted">
+        At the deadline one accepted submission of yours per challenge is judged again in the final
+        evaluation, on a fresh input next to every other finalist&apos;s. By default it is your best
+        provisional score; you may choose another until the deadline.
+      </p>
+      <ul className="outcome-list">
+        {choices.map((c) => (
+          <li key={c.challenge.slug} data-testid={`final-choice-${c.challenge.slug}`}>
+            {c.challenge.title}:{' '}
+            {c.countingSubmissionId ? (
+              <Link href={`/submissions/${c.countingSubmissionId}`} className="mono">
+                {c.countingSubmissionId}
+              </Link>
+            ) : (
+              <span className="muted">no accepted submission</span>
+            )}{' '}
+            {c.selectedSubmissionId ? (
+              <span className="badge info">chosen by you</span>
+            ) : (
+              <span className="badge">best score, by default</span>
+            )}
+            {c.selectedSubmissionId && c.open && (
+              <>
+                {' '}
+                <FinalChoiceButton
+                  label="Back to my best"
+                  action={clearFinalAction}
+                  input={{ slug: c.challenge.slug }}
+                  secondary
+                />
+              </>
+            )}
+            {!c.open && <div className="small muted">{c.closedReason}</div>}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** A row's part in the final: counts (and why), or the button that makes it count. */
+function FinalCell({ row, choice }: { row: MySubmissionRow; choice: MyFinalChoice | undefined }) {
+  if (choice && choice.countingSubmissionId === row.id)
+    return (
+      <span
+        className="badge ok"
+        data-testid="counts-for-final"
+        title={
+          choice.selectedSubmissionId === row.id
+            ? 'You chose it for the final evaluation'
+            : 'Your best provisional score: it counts unless you choose another'
+        }
+      >
+        {choice.selectedSubmissionId === row.id ? 'counts (chosen)' : 'counts (best)'}
+      </span>
+    );
+  const eligible = row.status === 'DONE' && row.verdict === 'ACCEPTED' && !row.disqualified;
+  if (!eligible || !choice?.open) return <span className="muted">–</span>;
+  return (
+    <FinalChoiceButton
+      label="Count this one for the final"
+      action={selectFinalAction}
+      input={{ submissionId: row.id }}
+    />
   );
 }

@@ -1,4 +1,5 @@
-// The console's own navigation, above every organizer page.
+// The console's own navigation, above every organizer page; on a challenge's pages also that
+// challenge's own (settings, final evaluation).
 import Link from 'next/link';
 
 const LINKS = [
@@ -7,11 +8,37 @@ const LINKS = [
   { href: '/organizer/audit', label: 'Audit log' },
 ] as const;
 
-export function ConsoleNav({ current }: { current: (typeof LINKS)[number]['href'] | null }) {
+export function ConsoleNav({
+  current,
+  challenge,
+}: {
+  current: (typeof LINKS)[number]['href'] | null;
+  /** On a challenge's console pages: its slug and which of its pages this is. */
+  challenge?: { slug: string; page: 'settings' | 'final' };
+}) {
+  const own = challenge
+    ? [
+        {
+          href: `/organizer/challenges/${challenge.slug}/settings`,
+          label: `${challenge.slug}: settings`,
+          current: challenge.page === 'settings',
+        },
+        {
+          href: `/organizer/challenges/${challenge.slug}/final`,
+          label: `${challenge.slug}: final evaluation`,
+          current: challenge.page === 'final',
+        },
+      ]
+    : [];
   return (
     <nav aria-label="Organizer console" className="row small console-nav">
       {LINKS.map((l) => (
         <Link key={l.href} href={l.href} aria-current={l.href === current ? 'page' : undefined}>
+          {l.label}
+        </Link>
+      ))}
+      {own.map((l) => (
+        <Link key={l.href} href={l.href} aria-current={l.current ? 'page' : undefined}>
           {l.label}
         </Link>
       ))}

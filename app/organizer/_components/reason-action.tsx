@@ -1,8 +1,9 @@
 'use client';
 // A console action that needs a reason and a second look: the button opens a modal dialog with a
 // "Reason" box and Confirm / Cancel (a dialog, not an inline form, so a table cell never clips it);
-// an action with a warning also asks for an explicit "do it anyway". The server's answer (or its
-// refusal) is shown in words.
+// an action with a warning also asks for an explicit "do it anyway". An action whose data function
+// takes no reason (publishing the final results) asks only for the confirmation. The server's
+// answer (or its refusal) is shown in words.
 import { useRouter } from 'next/navigation';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { firstIssue } from '../../../contracts/zod-issues';
@@ -23,6 +24,8 @@ export interface ReasonActionProps {
   compact?: boolean;
   /** A reason to think twice (publishing while the contest is open): must be acknowledged. */
   warning?: string;
+  /** False: Confirm / Cancel only (the action takes no reason). */
+  askReason?: boolean;
 }
 
 export function ReasonAction({
@@ -33,6 +36,7 @@ export function ReasonAction({
   danger,
   compact,
   warning,
+  askReason = true,
 }: ReasonActionProps) {
   const router = useRouter();
   const id = useId();
@@ -51,15 +55,19 @@ export function ReasonAction({
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const reason = reasonSchema.safeParse(new FormData(event.currentTarget).get('reason') ?? '');
-    if (!reason.success) {
-      setReasonError(firstIssue(reason.error, 'Give a reason'));
-      return;
+    let fields: Record<string, string | boolean> = input;
+    if (askReason) {
+      const reason = reasonSchema.safeParse(new FormData(event.currentTarget).get('reason') ?? '');
+      if (!reason.success) {
+        setReasonError(firstIssue(reason.error, 'Give a reason'));
+        return;
+      }
+      fields = { ...input, reason: reason.data };
     }
     setReasonError(null);
     setBusy(true);
     try {
-      const result = await action({ ...input, reason: reason.data });
+      const result = await action(fields);
       if (result.ok) {
         setOutcome({ ok: true, text: result.data.message });
         setOpen(false);
@@ -115,22 +123,26 @@ export function ReasonAction({
                 </label>
               </div>
             )}
-            <label htmlFor={`${id}-reason`}>
-              Reason
-              <span className="hint">
-                Goes in the audit log with your name. At most {REASON_MAX} characters.
-              </span>
-            </label>
-            <textarea
-              id={`${id}-reason`}
-              name="reason"
-              rows={2}
-              maxLength={REASON_MAX}
-              required
-              autoFocus
-              aria-invalid={reasonError ? true : undefined}
-              aria-describedby={reasonError ? `${id}-error` : undefined}
-            />
+            {askReason && (
+              <>
+                <label htmlFor={`${id}-reason`}>
+                  Reason
+                  <span className="hint">
+                    Goes in the audit log with your name. At most {REASON_MAX} characters.
+                  </span>
+                </label>
+                <textarea
+                  id={`${id}-reason`}
+                  name="reason"
+                  rows={2}
+                  maxLength={REASON_MAX}
+                  required
+                  autoFocus
+                  aria-invalid={reasonError ? true : undefined}
+                  aria-describedby={reasonError ? `${id}-error` : undefined}
+                />
+              </>
+            )}
             {reasonError && (
               <span id={`${id}-error`} className="field-error">
                 {reasonError}

@@ -201,6 +201,7 @@ export default async function OrganizerSubmissionsPage({
                   <td className="num">{formatBytes(s.patchBytes)}</td>
                   <td>
                     <div className="row row-actions">
+                      <Link href={`/organizer/submissions/${s.id}`}>Repeats</Link>
                       <Link href={`/organizer/submissions/${s.id}/diff`}>Diff</Link>
                       <ReasonAction
                         label="Rejudge"

@@ -28,6 +28,54 @@ import type { SubmissionView, SubmissionViewer } from '../../../lib/db/get-submi
 import { compareSubmissions } from '../../../lib/web/compare-submissions';
 import { CompareSection } from './compare';
 import { PlausibilityLine } from '../../organizer/_components/plausibility-line';
+import { listMyFinalChoices, type MyFinalChoice } from '../../../lib/db/list-my-final-choices';
+import { clearFinalAction, selectFinalAction } from '../../me/submissions/actions';
+import { FinalChoiceButton } from '../../me/submissions/final-choice-button';
+
+/** The author's final selection for this submission's challenge; null for anyone else. */
+async function loadFinalChoice(
+  view: SubmissionView,
+  user: SubmissionViewer | null,
+): Promise<MyFinalChoice | null> {
+  if (!user || !view.isAuthor) return null;
+  const choices = await listMyFinalChoices(db(), { userId: user.id });
+  return choices.find((c) => c.challenge.slug === view.challenge.slug) ?? null;
+}
+
+/** "Counts for the final" on the author's own page, with the button to choose it or go back. */
+function FinalChoiceLine({ view, choice }: { view: SubmissionView; choice: MyFinalChoice }) {
+  const counts = choice.countingSubmissionId === view.id;
+  const chosen = choice.selectedSubmissionId === view.id;
+  const eligible = view.status === 'DONE' && view.verdict === 'ACCEPTED' && !view.disqualified;
+  if (!counts && !eligible) return <span className="muted">–</span>;
+  return (
+    <span className="row" data-testid="final-choice">
+      {counts ? (
+        <span className="badge ok">
+          Counts for the final ({chosen ? 'chosen by you' : 'best score, by default'})
+        </span>
+      ) : (
+        <span className="muted">Does not count for the final</span>
+      )}
+      {choice.open && !counts && (
+        <FinalChoiceButton
+          label="Count this one for the final"
+          action={selectFinalAction}
+          input={{ submissionId: view.id }}
+        />
+      )}
+      {choice.open && chosen && (
+        <FinalChoiceButton
+          label="Back to my best"
+          action={clearFinalAction}
+          input={{ slug: view.challenge.slug }}
+          secondary
+        />
+      )}
+      {!choice.open && <span className="muted small">{choice.closedReason}</span>}
+    </span>
+  );
+}
 
 /** The author's comparison choices and, when one was picked, the comparison; null for others. */
 async function loadComparison(
@@ -102,7 +150,10 @@ export default async function SubmissionPage({
     getSubmissionPatch(db(), { submissionId: id, viewer: user }),
   ]);
   if (!live) notFound();
-  const compare = await loadComparison(view, user, (await searchParams).compare);
+  const [compare, finalChoice] = await Promise.all([
+    loadComparison(view, user, (await searchParams).compare),
+    loadFinalChoice(view, user),
+  ]);
   const patchHref = `/submissions/${encodeURIComponent(id)}/patch`;
 
   return (
@@ -136,6 +187,14 @@ export default async function SubmissionPage({
           <dd>
             <LiveScore />
           </dd>
+          {finalChoice && (
+            <>
+              <dt>Final</dt>
+              <dd>
+                <FinalChoiceLine view={view} choice={finalChoice} />
+              </dd>
+            </>
+          )}
           <dt>Patch</dt>
           <dd>
             <a href={patchHref}>raw text</a>{' '}

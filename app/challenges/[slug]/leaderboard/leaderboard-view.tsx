@@ -23,6 +23,8 @@ import { leaderboardSlugSchema } from '../../../../lib/web/leaderboard-slug';
 import { TIE_RULE } from '../../../../lib/ranking/leaderboard-ties';
 import { LEADERBOARD_MAX_AGE_S } from '../../../../lib/web/leaderboard-freshness';
 import { CpuTimeNote } from './cpu-time-note';
+import { getContestResultState } from '../../../../lib/db/get-contest-result-state';
+import { FinalBanner } from '../final-banner';
 import { OwnRowMarker } from './own-row';
 
 export const PAGE_SIZE = 100;
@@ -120,6 +122,8 @@ function Pages({ base, page, pages }: { base: string; page: number; pages: numbe
 /** Page `page` (from 1) of the leaderboard; an unknown challenge or a page past the end is a 404. */
 export async function LeaderboardView({ slug, page }: { slug: string; page: number }) {
   const table = await load(slug);
+  const result = await getContestResultState(db(), table.challenge.slug);
+  const provisional = result?.publishedAt != null;
   const pages = Math.max(1, Math.ceil(table.rows.length / PAGE_SIZE));
   if (page > pages) notFound();
   const shown = table.rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
@@ -132,10 +136,15 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
     <>
       <div className="spread">
         <h1>
-          <Link href={`/challenges/${table.challenge.slug}`}>{table.challenge.title}</Link>:
-          leaderboard
+          <Link href={`/challenges/${table.challenge.slug}`}>{table.challenge.title}</Link>:{' '}
+          {provisional ? 'provisional leaderboard' : 'leaderboard'}
         </h1>
         <div className="row">
+          {provisional && (
+            <Link className="btn" href={`/challenges/${table.challenge.slug}/final`}>
+              Final result
+            </Link>
+          )}
           <a className="btn secondary" href={`${base}/export.md`} download>
             Markdown
           </a>
@@ -144,6 +153,7 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
           </a>
         </div>
       </div>
+      <FinalBanner slug={table.challenge.slug} where="leaderboard" />
       <p className="muted small">
         Each contestant&apos;s best accepted submission. Score:{' '}
         {FORMULA_WORDS[table.challenge.formula]}; the range under a speedup is its 95% confidence

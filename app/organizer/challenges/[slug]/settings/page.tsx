@@ -56,7 +56,7 @@ export default async function ChallengeSettingsPage({
       <h1>
         {contest.title} <span className="muted small mono">{contest.slug}</span>
       </h1>
-      <ConsoleNav current={null} />
+      <ConsoleNav current={null} challenge={{ slug: contest.slug, page: 'settings' }} />
       <p className="row">
         {contest.open ? (
           <span className="badge ok">Open</span>
@@ -70,6 +70,7 @@ export default async function ChallengeSettingsPage({
           </span>
         )}
         <Link href={`/organizer/submissions?challenge=${contest.slug}`}>Its submissions</Link>
+        <Link href={`/organizer/challenges/${contest.slug}/final`}>Final evaluation</Link>
       </p>
 
       <h2>Settings</h2>

@@ -70,6 +70,7 @@ export default async function OrganizerDiffPage({
             <dd>
               {formatBytes(submission.patchBytes)}, {formatCount(diff.totalLines)} lines ·{' '}
               <Link href={`/submissions/${submission.id}`}>submission page</Link> ·{' '}
+              <Link href={`/organizer/submissions/${submission.id}`}>rejudge N times</Link> ·{' '}
               <a href={`/submissions/${submission.id}/patch`}>raw patch</a>
             </dd>
           </dl>

@@ -1,0 +1,215 @@
+'use client';
+// Starting the final evaluation: rounds, error rate, keep the provisional seed, spread across hosts;
+// checked with the server action's zod schema, then a confirmation dialog that says what will run
+// (like the publish confirmation), then the server's answer or refusal in words.
+import { useRouter } from 'next/navigation';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { fieldErrors } from '../../../contracts/zod-issues';
+import {
+  MAX_FINAL_ROUNDS,
+  MIN_FINAL_ROUNDS,
+  startFinalFormSchema,
+  type StartFinalFormInput,
+} from '../../../lib/web/final-forms';
+import { formatErrorRate } from '../../../lib/web/final-words';
+import type { ActionResult } from '../../../lib/web/safe-action';
+
+export interface FinalStartFormProps {
+  slug: string;
+  finalists: number;
+  targets: string[];
+  defaultRounds: number;
+  defaultErrorRate: number;
+  /** Why it cannot start now (before the deadline, already running); null when it can. */
+  refusal: string | null;
+  action: (input: unknown) => Promise<ActionResult<{ message: string }>>;
+}
+
+export function FinalStartForm(props: FinalStartFormProps) {
+  const router = useRouter();
+  const dialog = useRef<HTMLDialogElement>(null);
+  /** The form's text, and its error rate as parsed, while the confirmation is open. */
+  const [pending, setPending] = useState<(StartFinalFormInput & { rate: number }) | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    const d = dialog.current;
+    if (!d) return;
+    if (pending && !d.open) d.showModal();
+    if (!pending && d.open) d.close();
+  }, [pending]);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const input: StartFinalFormInput = {
+      slug: props.slug,
+      rounds: String(form.get('rounds') ?? ''),
+      errorRate: String(form.get('errorRate') ?? ''),
+      keepProvisionalSeed: form.get('keepProvisionalSeed') === 'on',
+      spreadAcrossHosts: form.get('spreadAcrossHosts') === 'on',
+    };
+    const parsed = startFinalFormSchema.safeParse(input);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      setOutcome({ ok: false, text: 'Some fields need attention.' });
+      return;
+    }
+    setErrors({});
+    setOutcome(null);
+    setPending({ ...input, rate: parsed.data.errorRate });
+  }
+
+  async function confirm() {
+    if (!pending) return;
+    setBusy(true);
+    try {
+      const { rate: _rate, ...input } = pending;
+      const result = await props.action(input);
+      if (result.ok) {
+        setOutcome({ ok: true, text: result.data.message });
+        setPending(null);
+        router.refresh();
+      } else {
+        setErrors(result.fieldErrors ?? {});
+        setOutcome({ ok: false, text: result.error });
+        setPending(null);
+      }
+    } catch {
+      setOutcome({ ok: false, text: 'The server could not be reached. Try again.' });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const error = (name: string) =>
+    errors[name] ? (
+      <span id={`final-${name}-error`} className="field-error">
+        {errors[name]}
+      </span>
+    ) : null;
+  const described = (name: string) =>
+    errors[name]
+      ? { 'aria-invalid': true as const, 'aria-describedby': `final-${name}-error` }
+      : {};
+
+  return (
+    <form
+      className="stack card"
+      onSubmit={onSubmit}
+      noValidate
+      aria-label="Start the final evaluation"
+    >
+      {outcome && (
+        <div
+          className={`notice ${outcome.ok ? 'ok' : 'error'}`}
+          role={outcome.ok ? 'status' : 'alert'}
+        >
+          {outcome.text}
+        </div>
+      )}
+      {props.refusal && (
+        <div className="notice warn" data-testid="final-refusal">
+          {props.refusal}
+        </div>
+      )}
+      <label>
+        Rounds per target
+        <span className="hint">
+          Each round runs the baseline and every finalist once, in a rotated order. From{' '}
+          {MIN_FINAL_ROUNDS} to {MAX_FINAL_ROUNDS}; more rounds tell closer finalists apart.
+        </span>
+        <input
+          name="rounds"
+          type="number"
+          min={MIN_FINAL_ROUNDS}
+          max={MAX_FINAL_ROUNDS}
+          step={1}
+          inputMode="numeric"
+          defaultValue={props.defaultRounds}
+          {...described('rounds')}
+        />
+        {error('rounds')}
+      </label>
+      <label>
+        Error rate
+        <span className="hint">
+          The chance, over all the pairwise comparisons together, that a place puts a finalist above
+          one who is in truth no slower (0.05 or 5%).
+        </span>
+        <input
+          name="errorRate"
+          type="text"
+          inputMode="decimal"
+          autoComplete="off"
+          defaultValue={String(props.defaultErrorRate)}
+          {...described('errorRate')}
+        />
+        {error('errorRate')}
+      </label>
+      <label
+        className="row"
+        style={{ fontWeight: 400, flexWrap: 'nowrap', alignItems: 'flex-start' }}
+      >
+        <input type="checkbox" name="keepProvisionalSeed" /> Keep the provisional benchmark seed (by
+        default the session&apos;s input comes from a fresh secret seed that no provisional judging
+        used)
+      </label>
+      <label
+        className="row"
+        style={{ fontWeight: 400, flexWrap: 'nowrap', alignItems: 'flex-start' }}
+      >
+        <input type="checkbox" name="spreadAcrossHosts" /> Spread the rounds across a target&apos;s
+        runners (each host times its own baseline; by default one host times every finalist, so the
+        ranking compares like with like)
+      </label>
+      <div className="row">
+        <button type="submit" className="danger" disabled={props.refusal !== null || busy}>
+          Start final evaluation
+        </button>
+        <span className="muted small">
+          {props.finalists} finalist{props.finalists === 1 ? '' : 's'} on{' '}
+          {props.targets.join(', ') || 'no target'}.
+        </span>
+      </div>
+      <dialog
+        ref={dialog}
+        className="reason-dialog"
+        aria-label="Start final evaluation"
+        onClose={() => setPending(null)}
+      >
+        {pending && (
+          <div className="stack reason-form">
+            <h3 style={{ margin: 0 }}>Start final evaluation</h3>
+            <p className="small">
+              {props.finalists} finalist{props.finalists === 1 ? '' : 's'} and the baseline,{' '}
+              {pending.rounds} rounds on each of {props.targets.length} target
+              {props.targets.length === 1 ? '' : 's'} ({props.targets.join(', ')}), error rate{' '}
+              {formatErrorRate(pending.rate)},{' '}
+              {pending.keepProvisionalSeed ? 'on the provisional seed' : 'on a fresh secret seed'}
+              {pending.spreadAcrossHosts ? ', spread across hosts' : ', one host per target'}.
+            </p>
+            <p className="small muted">
+              Selections are fixed from now on. The public sees &quot;Final evaluation in
+              progress&quot; until you publish the results.
+            </p>
+            <div className="row">
+              <button type="button" className="danger" onClick={confirm} disabled={busy}>
+                {busy ? 'Working…' : 'Confirm'}
+              </button>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => setPending(null)}
+                disabled={busy}
+              >
+                Cancel
+              </button>
+            </div>
+          </div>
+        )}
+      </dialog>
+    </form>
+  );
+}

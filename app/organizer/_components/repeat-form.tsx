@@ -1,0 +1,136 @@
+'use client';
+// "Rejudge N times": N independent judgings of one submission on one target (or every target), to
+// settle a dispute with numbers. They never change the submission's verdict, score or row. Checked
+// with the server action's zod schema; the server's answer or refusal is shown in words.
+import { useRouter } from 'next/navigation';
+import { useState, type FormEvent } from 'react';
+import { fieldErrors } from '../../../contracts/zod-issues';
+import {
+  MAX_REPEATS,
+  MIN_REPEATS,
+  repeatFormSchema,
+  type RepeatFormInput,
+} from '../../../lib/web/final-forms';
+import { REASON_MAX } from '../../../lib/web/organizer-settings-form';
+import type { ActionResult } from '../../../lib/web/safe-action';
+
+export function RepeatForm({
+  submissionId,
+  targets,
+  action,
+}: {
+  submissionId: string;
+  targets: string[];
+  action: (input: unknown) => Promise<ActionResult<{ message: string }>>;
+}) {
+  const router = useRouter();
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const input = {
+      submissionId,
+      times: String(form.get('times') ?? ''),
+      target: String(form.get('target') ?? ''),
+      reason: String(form.get('reason') ?? ''),
+    } as RepeatFormInput;
+    const parsed = repeatFormSchema.safeParse(input);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      setOutcome({ ok: false, text: 'Some fields need attention.' });
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      const result = await action(input);
+      if (result.ok) {
+        setOutcome({ ok: true, text: result.data.message });
+        formElement.querySelector<HTMLTextAreaElement>('textarea[name="reason"]')!.value = '';
+        router.refresh();
+      } else {
+        setErrors(result.fieldErrors ?? {});
+        setOutcome({ ok: false, text: result.error });
+      }
+    } catch {
+      setOutcome({ ok: false, text: 'The server could not be reached. Try again.' });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const error = (name: string) =>
+    errors[name] ? (
+      <span id={`repeat-${name}-error`} className="field-error">
+        {errors[name]}
+      </span>
+    ) : null;
+  const described = (name: string) =>
+    errors[name]
+      ? { 'aria-invalid': true as const, 'aria-describedby': `repeat-${name}-error` }
+      : {};
+
+  return (
+    <form className="stack card" onSubmit={onSubmit} noValidate aria-label="Rejudge N times">
+      <h3 style={{ margin: 0 }}>Rejudge N times</h3>
+      <p className="small muted">
+        Independent judgings on the same target, side by side with their spread. They never change
+        this submission&apos;s verdict, score or leaderboard row, and wait behind new submissions.
+      </p>
+      {outcome && (
+        <div
+          className={`notice ${outcome.ok ? 'ok' : 'error'} small`}
+          role={outcome.ok ? 'status' : 'alert'}
+        >
+          {outcome.text}
+        </div>
+      )}
+      <label>
+        Times
+        <span className="hint">
+          From {MIN_REPEATS} to {MAX_REPEATS}.
+        </span>
+        <input
+          name="times"
+          type="number"
+          min={MIN_REPEATS}
+          max={MAX_REPEATS}
+          step={1}
+          defaultValue={5}
+          inputMode="numeric"
+          {...described('times')}
+        />
+        {error('times')}
+      </label>
+      <label>
+        Target
+        <select name="target" defaultValue="" {...described('target')}>
+          <option value="">every target</option>
+          {targets.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>
+        {error('target')}
+      </label>
+      <label>
+        Reason
+        <span className="hint">
+          Goes in the audit log with your name. At most {REASON_MAX} characters.
+        </span>
+        <textarea name="reason" rows={2} maxLength={REASON_MAX} required {...described('reason')} />
+        {error('reason')}
+      </label>
+      <div className="row">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Working…' : 'Rejudge N times'}
+        </button>
+      </div>
+    </form>
+  );
+}
