@@ -21,8 +21,12 @@ export const BASELINE_ENTRANT = 'baseline';
 
 /** Most finalists one evaluation takes (every one is built and timed in every round). */
 export const MAX_FINALISTS = 200;
-/** Rounds an organizer may ask for: at least enough for the pairwise tests to separate anyone. */
-export const MIN_FINAL_ROUNDS = 5;
+/**
+ * Rounds an organizer may ask for: at least enough for the pairwise test to separate two finalists
+ * at a 5% error rate (the exact signed-rank test's smallest two-sided p-value over n rounds is
+ * 2/2^n: 0.031 at 6 rounds, 0.0625 at 5). More finalists need more (lib/ranking warns).
+ */
+export const MIN_FINAL_ROUNDS = 6;
 export const MAX_FINAL_ROUNDS = 200;
 export const DEFAULT_FINAL_ROUNDS = 20;
 /** Family-wise error rate of the final ranking's pairwise comparisons (Holm-corrected). */

@@ -24,9 +24,11 @@ export interface RankingInputFromRoundsOptions {
 }
 
 /**
- * A run counts when its output was correct and the judge's disturbance rules found nothing wrong
- * with it: a round counts for a finalist only if both its run and the baseline's count (the ratio
- * needs both). A round number recorded twice (a part re-timed a round its checkpoint already had)
+ * A run counts when its output was correct: a round counts for a finalist only if both its run and
+ * the baseline's count (the ratio needs both). Disturbance is the runner's to judge: it starts a
+ * disturbed round over, and keeps one with disturbed runs only on purpose (development mode, once
+ * its budget of discarded rounds is spent, said in the session's warnings), so every recorded
+ * round is one it vouches for. A round number recorded twice (a part re-timed a round its checkpoint already had)
  * counts once, the first finished. A finalist left with no round on some target cannot get a
  * score: it goes to `excluded`, with the reason, and the others are ranked without it.
  */
@@ -46,7 +48,7 @@ export function rankingInputFromRounds(opts: RankingInputFromRoundsOptions): Fin
     if (empty.length > 0)
       excluded.push({
         entrant,
-        reason: `no round on ${empty.join(', ')} in which both its run and the baseline's were correct and undisturbed`,
+        reason: `no round on ${empty.join(', ')} in which both its run and the baseline's were correct`,
       });
   }
   const out = new Set(excluded.map((e) => e.entrant));
@@ -86,7 +88,7 @@ function countedRounds(rounds: readonly FinalRound[], entrants: readonly string[
 }
 
 function counts(run: FinalRun): boolean {
-  return run.correct && run.wallMs > 0 && (run.evidence?.disturbed.length ?? 0) === 0;
+  return run.correct && run.wallMs > 0;
 }
 
 function withoutKeys(

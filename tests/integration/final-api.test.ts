@@ -191,7 +191,7 @@ describe('the final evaluation API', () => {
       body: { rounds: 2 },
     });
     expect(rounds.status).toBe(422);
-    expect(rounds.body.error?.message).toMatch(/rounds.*at least 5/);
+    expect(rounds.body.error?.message).toMatch(/rounds.*at least 6/);
     const extra = await api('POST', `/api/challenges/${SLUG}/final`, {
       token: organizerToken,
       body: { seed: 'mine' },
@@ -268,7 +268,7 @@ describe('perfjudge final, select and repeat', () => {
       '--challenge',
       SLUG,
       '--rounds',
-      '5',
+      '6',
     );
     expect(early.stderr).toMatch(
       /perfjudge final start: refused \(409\): The final evaluation starts after the deadline/,
@@ -285,7 +285,7 @@ describe('perfjudge final, select and repeat', () => {
       '--challenge',
       SLUG,
       '--rounds',
-      '5',
+      '6',
     );
     expect(started.stdout).toMatch(/Final evaluation \S+ started: 1 finalists, 2 sessions/);
     expect(started.code).toBe(0);
@@ -300,7 +300,7 @@ describe('perfjudge final, select and repeat', () => {
       SLUG,
     );
     expect(status.stdout).toMatch(/RUNNING/);
-    expect(status.stdout).toMatch(/linux-intel\s+QUEUED\s+0\/5 rounds/);
+    expect(status.stdout).toMatch(/linux-intel\s+QUEUED\s+0\/6 rounds/);
     expect(status.code).toBe(0);
     const json = await cli(
       'final',

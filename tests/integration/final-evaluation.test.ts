@@ -306,7 +306,7 @@ describe('starting the final evaluation', () => {
       queues,
       actorId: organizer,
       challengeSlug: slug,
-      rounds: 5,
+      rounds: 6,
       spreadAcrossHosts: true,
       liveRunners: async (target) => (target === 'linux-intel' ? 2 : 0),
     });
@@ -327,7 +327,7 @@ describe('starting the final evaluation', () => {
     );
     expect(rounds).toEqual([
       [0, 2, 4],
-      [1, 3],
+      [1, 3, 5],
     ]);
     await cancelFinalEvaluation({
       db,
@@ -348,7 +348,7 @@ describe('starting the final evaluation', () => {
         queues,
         actorId: organizer,
         challengeSlug: slug,
-        rounds: 5,
+        rounds: 6,
         keepProvisionalSeed: true,
       });
     if (challengeSecret('PERFJUDGE_WORDCOUNT_SEED') === undefined)
@@ -512,7 +512,7 @@ describe('the scorer and the final sessions', () => {
       queues,
       actorId: organizer,
       challengeSlug: slug,
-      rounds: 5,
+      rounds: 6,
     });
     const failed = await until('the evaluation failed', async () => {
       const e = await evaluationOf(started.evaluationId);
@@ -525,7 +525,7 @@ describe('the scorer and the final sessions', () => {
     ).rejects.toMatchObject({ code: 'refused', rule: 'not-done' });
     // A new one may start now.
     await expect(
-      startFinalEvaluation({ db, queues, actorId: organizer, challengeSlug: slug, rounds: 5 }),
+      startFinalEvaluation({ db, queues, actorId: organizer, challengeSlug: slug, rounds: 6 }),
     ).resolves.toMatchObject({ finalists: 1 });
   });
 
@@ -539,7 +539,7 @@ describe('the scorer and the final sessions', () => {
       queues,
       actorId: organizer,
       challengeSlug: slug,
-      rounds: 5,
+      rounds: 6,
     });
     const session = await db.finalSession.findFirstOrThrow({
       where: { evaluationId: started.evaluationId, target: { name: 'linux-intel' } },
@@ -566,7 +566,7 @@ describe('the scorer and the final sessions', () => {
     const job = await queues.judgeQueue('linux-intel').getJob(finalSessionJobId(session.id, 0));
     const data = finalSessionJobSchema.parse(job?.data);
     expect(data.done.map((r) => r.round)).toEqual([0, 1]);
-    expect(data.rounds).toEqual([0, 1, 2, 3, 4]);
+    expect(data.rounds).toEqual([0, 1, 2, 3, 4, 5]);
     expect(await queues.queue(SCORE_QUEUE).getJobState(finalSessionScoreJobId(session.id, 0))).toBe(
       'waiting-children',
     );

@@ -461,7 +461,7 @@ describe('rankingInputFromRounds', () => {
     disturbed: ['other tasks ran 50 ms on the pinned CPU'],
   };
 
-  it('counts a round for a finalist only when its run and the baseline run are correct and undisturbed', () => {
+  it('counts a round for a finalist only when its run and the baseline run are correct, disturbed runs the runner kept included', () => {
     const input = rankingInputFromRounds({
       entrants: ['x', 'y', 'z'],
       formula: 'GEOMEAN',
@@ -505,7 +505,8 @@ describe('rankingInputFromRounds', () => {
         rounds: [
           { round: 0, baselineMs: 1000, entrantMs: { x: 500, y: 400, z: 900 } },
           { round: 1, baselineMs: 1000, entrantMs: { y: 410, z: 1 } },
-          { round: 3, baselineMs: 990, entrantMs: { x: 495 } },
+          { round: 2, baselineMs: 1000, entrantMs: { x: 505, y: 405 } },
+          { round: 3, baselineMs: 990, entrantMs: { x: 495, y: 399 } },
         ],
       },
     ]);
