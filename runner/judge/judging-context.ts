@@ -112,9 +112,10 @@ function scratchBytes(limits: { fileBytes: number }): number {
 }
 
 /**
- * Everything the stages share, in the order the judge has always set it up: the policy, the
- * platform, the host's conditions and fingerprint, the result skeleton, the scratch folder. A
- * missing target or platform is not thrown here: the first stage fails on it, inside the judging.
+ * Everything the stages share: the policy, the platform, the host's conditions and fingerprint
+ * (labelled by the platform), the result skeleton (which holds the fingerprint), the scratch
+ * folder. A missing target or platform is not thrown here: preflight fails on it, inside the
+ * judging, so it still ends in a result with a verdict.
  */
 export async function createJudgingContext(options: JudgeOptions): Promise<JudgingContext> {
   const started = new Date();
