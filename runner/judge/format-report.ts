@@ -1,6 +1,13 @@
 // Turns a judging result into the text report the CLI prints: verdict first, then the speedup with
 // its interval, the times side by side, every run, and where the judging's own time went.
-import type { CounterComparison, JudgingResult, Run, Topdown } from '../../contracts';
+import type {
+  CounterComparison,
+  JudgingResult,
+  ProfileStage,
+  Run,
+  TestCaseResult,
+  Topdown,
+} from '../../contracts';
 import { lineDifference } from '../../lib/challenge/first-difference';
 import { describePlausibility } from '../../lib/stats/plausibility';
 
@@ -45,22 +52,45 @@ function evidenceText(run: Run): string {
   return parts.join(', ');
 }
 
+/** The report's sections in order; each returns its lines (none when it has nothing to say). */
 export function formatReport(result: JudgingResult): string {
-  const out: string[] = [];
-  const { stages } = result;
+  const out = [
+    ...headerSection(result),
+    ...speedupSection(result),
+    ...timesSection(result),
+    ...countersSection(result),
+    ...profileSection(result),
+    ...patchSection(result),
+    ...buildLogSection(result),
+    ...testsSection(result),
+    ...runsSection(result),
+    ...warningsSection(result),
+    ...footerSection(result),
+  ];
+  return `${out.join('\n')}\n`;
+}
+
+/** The verdict with the challenge and target (labelled when not the target's hardware), and why. */
+function headerSection(result: JudgingResult): string[] {
   const labels = [result.host.devMode && 'DEV MODE', result.host.emulated && 'EMULATED'].filter(
     Boolean,
   );
-  out.push(
+  const out = [
     `${result.verdict}  ${result.challenge.slug} v${result.challenge.version} on ${result.target}${labels.length ? ` [${labels.join(', ')}]` : ''}`,
-  );
-  out.push(`  ${result.message}`);
+    `  ${result.message}`,
+  ];
   if (result.host.emulated)
     out.push(
       `  EMULATED: ${result.host.os}, not a real ${result.target} host: the timings are for development only`,
     );
+  return out;
+}
 
-  const estimate = stages.measure?.estimate;
+/** The speedup with its interval, and the CPU-time speedup beside it (or alone, for the record). */
+export function speedupSection(result: JudgingResult): string[] {
+  const out: string[] = [];
+  const m = result.stages.measure;
+  const estimate = m?.estimate;
   if (estimate) {
     out.push('');
     const label =
@@ -69,13 +99,19 @@ export function formatReport(result: JudgingResult): string {
       `${label}Speedup ${estimate.speedup.toFixed(3)}×  (${(estimate.confidence * 100).toFixed(0)}% CI ${estimate.ciLow.toFixed(3)}–${estimate.ciHigh.toFixed(3)}, ±${pct(estimate.halfWidthRel)}, ${estimate.pairs} pairs, ${estimate.method}, stopped: ${estimate.stopReason})`,
     );
   }
-  const m = stages.measure;
   const cpuEstimate = m?.cpuTimeEstimate;
   if (cpuEstimate && estimate?.basis !== 'cpu-time') {
     out.push(
       `  CPU-time speedup ${cpuEstimate.speedup.toFixed(3)}×  (CI ${cpuEstimate.ciLow.toFixed(3)}–${cpuEstimate.ciHigh.toFixed(3)}, user + sys of the same pairs)${estimate ? '' : ' — for the record only: the host was too busy, no speedup was given'}`,
     );
   }
+  return out;
+}
+
+/** The discarded pairs, both sides' times, the input and CPU, and the plausibility check. */
+function timesSection(result: JudgingResult): string[] {
+  const out: string[] = [];
+  const m = result.stages.measure;
   if (m?.disturbance) {
     const d = m.disturbance;
     const why = Object.entries(d.reasons)
@@ -88,11 +124,7 @@ export function formatReport(result: JudgingResult): string {
   if (m?.baseline && m.solution) {
     out.push(
       `  baseline  median ${ms(m.baseline.medianMs)}  min ${ms(m.baseline.minMs)}  max ${ms(m.baseline.maxMs)}  cv ${pct(m.baseline.cv)}`,
-    );
-    out.push(
       `  solution  median ${ms(m.solution.medianMs)}  min ${ms(m.solution.minMs)}  max ${ms(m.solution.maxMs)}  cv ${pct(m.solution.cv)}`,
-    );
-    out.push(
       `  input ${(m.inputBytes / 2 ** 20).toFixed(1)} MiB (sha256 ${m.inputSha256.slice(0, 12)}…), pinned to CPU ${m.cpu ?? 'none'}`,
     );
   }
@@ -102,125 +134,153 @@ export function formatReport(result: JudgingResult): string {
   } else if (m?.plausibility === null) {
     out.push("  plausibility: not checked (this host's memory bandwidth could not be measured)");
   }
+  return out;
+}
 
-  if (m?.counters.length) {
-    out.push('');
-    out.push(...countersTable(m.counters));
-  }
-  const profile = stages.profile;
-  if (profile) {
-    if (profile.topdown) {
-      out.push('');
-      out.push(`Top-Down level 1 (${profile.topdown.baseline.source}):`);
-      out.push(...topdownBars('baseline', profile.topdown.baseline));
-      out.push(...topdownBars('solution', profile.topdown.solution));
-    }
-    if (profile.memory) {
-      const { baseline: b, solution: s } = profile.memory;
-      out.push('');
-      out.push('Memory (profile run, peaks):     baseline    solution');
-      for (const [label, key] of [
-        ['RSS', 'rssBytes'],
-        ['virtual size', 'vmBytes'],
-        ['anonymous RSS', 'anonBytes'],
-        ['transparent huge pages', 'thpBytes'],
-      ] as const) {
-        out.push(
-          `  ${label.padEnd(28)} ${mib(b.peaks[key]).padStart(10)}  ${mib(s.peaks[key]).padStart(10)}`,
-        );
-      }
-      out.push(`  samples: ${b.samples} and ${s.samples}, every ${b.intervalMs} ms`);
-    }
-    if (profile.deterministic) {
-      const d = profile.deterministic;
-      out.push('');
-      out.push(
-        `Deterministic (cachegrind, ${(d.inputBytes / 2 ** 20).toFixed(1)} MiB input, ${d.flags.join(' ')}):`,
-      );
-      out.push(`  instruction speedup ${d.instructionSpeedup.toFixed(3)}×`);
-      for (const [label, key] of [
-        ['instructions', 'instructions'],
-        ['L1 data misses', 'l1DataMisses'],
-        ['LL misses', 'llMisses'],
-        ['branch mispredictions', 'branchMispredictions'],
-        ['estimated cycles', 'estimatedCycles'],
-      ] as const) {
-        out.push(
-          `  ${label.padEnd(22)} ${count(d.baseline[key]).padStart(16)} ${count(d.solution[key]).padStart(16)}  ${ratio(d.baseline[key], d.solution[key])}`,
-        );
-      }
-    }
-    for (const note of profile.notes) out.push(`  note: ${note}`);
-  }
+function countersSection(result: JudgingResult): string[] {
+  const counters = result.stages.measure?.counters;
+  return counters?.length ? ['', ...countersTable(counters)] : [];
+}
 
-  if (stages.intake.files.length) {
-    out.push('');
-    out.push('Patch:');
-    for (const f of stages.intake.files)
-      out.push(`  ${f.change.padEnd(8)} ${f.path}  +${f.additions} -${f.deletions}`);
-  }
-  if (stages.build && (!stages.build.solution.ok || result.verdict === 'BUILD_ERROR')) {
-    out.push('');
-    out.push('Build log (solution):');
-    out.push(indent(stages.build.solution.log.trimEnd() || '(empty)'));
-  }
-  const failed =
-    stages.test?.cases.filter((c) => c.outcome !== 'passed' && c.outcome !== 'skipped') ?? [];
-  const skipped = stages.test?.cases.filter((c) => c.outcome === 'skipped') ?? [];
-  if (stages.test) {
-    out.push('');
+/** Top-Down, the memory profile's peaks, cachegrind's counts, and the profile's notes. */
+function profileSection(result: JudgingResult): string[] {
+  const profile = result.stages.profile;
+  if (!profile) return [];
+  const out: string[] = [];
+  if (profile.topdown) {
     out.push(
-      `Tests: ${stages.test.cases.length - failed.length - skipped.length}/${stages.test.cases.length} passed${skipped.length ? `, ${skipped.length} not run after a failure` : ''}`,
+      '',
+      `Top-Down level 1 (${profile.topdown.baseline.source}):`,
+      ...topdownBars('baseline', profile.topdown.baseline),
+      ...topdownBars('solution', profile.topdown.solution),
     );
-    // Every failure is named; the diffs of the first few are printed, the rest are in --json.
-    failed.forEach((c, i) => {
-      out.push(
-        `  ${c.required ? 'FAILED' : 'advisory'} ${c.group}/${c.name}: ${c.outcome}${c.message ? ` — ${c.message}` : ''}`,
-      );
-      if (i >= REPORT_DIFFS) return;
-      for (const d of c.diff) {
-        const shown = lineDifference(d);
-        const indent = ' '.repeat(String(d.line).length + 5);
-        out.push(`    line ${d.line}: expected ${quoteLine(shown.expected, d.escaped)}`);
-        out.push(`    ${indent} got      ${quoteLine(shown.got, d.escaped)}`);
-        if (shown.description) out.push(`    ${indent} ${shown.description}`);
-      }
-    });
-    if (failed.length > REPORT_DIFFS)
-      out.push(
-        `  (differences shown for the first ${REPORT_DIFFS} of ${failed.length} failures; all of them: --json)`,
-      );
-    if (skipped.length)
-      out.push(
-        `  not run after a failure: ${skipped.map((c) => `${c.group}/${c.name}`).join(', ')}`,
-      );
   }
+  if (profile.memory) out.push(...memoryLines(profile.memory));
+  if (profile.deterministic) out.push(...deterministicLines(profile.deterministic));
+  for (const note of profile.notes) out.push(`  note: ${note}`);
+  return out;
+}
 
-  if (m?.runs.length) {
-    out.push('');
-    out.push('Runs:');
+function memoryLines(memory: NonNullable<ProfileStage['memory']>): string[] {
+  const { baseline: b, solution: s } = memory;
+  const out = ['', 'Memory (profile run, peaks):     baseline    solution'];
+  for (const [label, key] of [
+    ['RSS', 'rssBytes'],
+    ['virtual size', 'vmBytes'],
+    ['anonymous RSS', 'anonBytes'],
+    ['transparent huge pages', 'thpBytes'],
+  ] as const) {
     out.push(
-      '  pair  kind    side           wall        user       sys         RSS    minflt   cpu  evidence',
+      `  ${label.padEnd(28)} ${mib(b.peaks[key]).padStart(10)}  ${mib(s.peaks[key]).padStart(10)}`,
     );
-    for (const run of m.runs) out.push(`  ${runLine(run)}`);
   }
+  out.push(`  samples: ${b.samples} and ${s.samples}, every ${b.intervalMs} ms`);
+  return out;
+}
 
-  if (result.warnings.length) {
-    out.push('');
-    out.push('Warnings:');
-    for (const w of result.warnings) out.push(`  - ${w}`);
+function deterministicLines(d: NonNullable<ProfileStage['deterministic']>): string[] {
+  const out = [
+    '',
+    `Deterministic (cachegrind, ${(d.inputBytes / 2 ** 20).toFixed(1)} MiB input, ${d.flags.join(' ')}):`,
+    `  instruction speedup ${d.instructionSpeedup.toFixed(3)}×`,
+  ];
+  for (const [label, key] of [
+    ['instructions', 'instructions'],
+    ['L1 data misses', 'l1DataMisses'],
+    ['LL misses', 'llMisses'],
+    ['branch mispredictions', 'branchMispredictions'],
+    ['estimated cycles', 'estimatedCycles'],
+  ] as const) {
+    out.push(
+      `  ${label.padEnd(22)} ${count(d.baseline[key]).padStart(16)} ${count(d.solution[key]).padStart(16)}  ${ratio(d.baseline[key], d.solution[key])}`,
+    );
   }
+  return out;
+}
 
-  out.push('');
+function patchSection(result: JudgingResult): string[] {
+  const { files } = result.stages.intake;
+  if (!files.length) return [];
+  return [
+    '',
+    'Patch:',
+    ...files.map((f) => `  ${f.change.padEnd(8)} ${f.path}  +${f.additions} -${f.deletions}`),
+  ];
+}
+
+/** The solution's build log, when it did not build (or the build decided the verdict). */
+function buildLogSection(result: JudgingResult): string[] {
+  const { build } = result.stages;
+  if (!build || (build.solution.ok && result.verdict !== 'BUILD_ERROR')) return [];
+  return ['', 'Build log (solution):', indent(build.solution.log.trimEnd() || '(empty)')];
+}
+
+/** The tests passed, every failure named (the first few with their differing lines), the skipped. */
+export function testsSection(result: JudgingResult): string[] {
+  const { test } = result.stages;
+  if (!test) return [];
+  const failed = test.cases.filter((c) => c.outcome !== 'passed' && c.outcome !== 'skipped');
+  const skipped = test.cases.filter((c) => c.outcome === 'skipped');
+  const out = [
+    '',
+    `Tests: ${test.cases.length - failed.length - skipped.length}/${test.cases.length} passed${skipped.length ? `, ${skipped.length} not run after a failure` : ''}`,
+  ];
+  // Every failure is named; the diffs of the first few are printed, the rest are in --json.
+  failed.forEach((c, i) => {
+    out.push(
+      `  ${c.required ? 'FAILED' : 'advisory'} ${c.group}/${c.name}: ${c.outcome}${c.message ? ` — ${c.message}` : ''}`,
+    );
+    if (i < REPORT_DIFFS) out.push(...diffLines(c));
+  });
+  if (failed.length > REPORT_DIFFS)
+    out.push(
+      `  (differences shown for the first ${REPORT_DIFFS} of ${failed.length} failures; all of them: --json)`,
+    );
+  if (skipped.length)
+    out.push(`  not run after a failure: ${skipped.map((c) => `${c.group}/${c.name}`).join(', ')}`);
+  return out;
+}
+
+/** A failed test's differing lines, expected above got. */
+function diffLines(c: TestCaseResult): string[] {
+  const out: string[] = [];
+  for (const d of c.diff) {
+    const shown = lineDifference(d);
+    const indent = ' '.repeat(String(d.line).length + 5);
+    out.push(`    line ${d.line}: expected ${quoteLine(shown.expected, d.escaped)}`);
+    out.push(`    ${indent} got      ${quoteLine(shown.got, d.escaped)}`);
+    if (shown.description) out.push(`    ${indent} ${shown.description}`);
+  }
+  return out;
+}
+
+function runsSection(result: JudgingResult): string[] {
+  const runs = result.stages.measure?.runs;
+  if (!runs?.length) return [];
+  return [
+    '',
+    'Runs:',
+    '  pair  kind    side           wall        user       sys         RSS    minflt   cpu  evidence',
+    ...runs.map((run) => `  ${runLine(run)}`),
+  ];
+}
+
+function warningsSection(result: JudgingResult): string[] {
+  if (!result.warnings.length) return [];
+  return ['', 'Warnings:', ...result.warnings.map((w) => `  - ${w}`)];
+}
+
+/** Where the judging's own time went, and the host it ran on. */
+function footerSection(result: JudgingResult): string[] {
   const stageTimes = Object.entries(result.stageDurationsMs)
     .map(([stage, t]) => `${stage} ${ms(t)}`)
     .join(', ');
-  out.push(`Judging took ${ms(result.durationMs)}: ${stageTimes}`);
   const h = result.host;
-  out.push(
+  return [
+    '',
+    `Judging took ${ms(result.durationMs)}: ${stageTimes}`,
     `Host: ${h.cpuModel} (${h.cpuVendor}, ${h.cores} cores), ${h.os}, ${h.compiler}, sandbox ${h.sandbox}, governor ${h.governor ?? 'unknown'}, turbo ${h.turbo ?? 'unknown'}`,
-  );
-  return `${out.join('\n')}\n`;
+  ];
 }
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;

@@ -25,12 +25,11 @@ import {
   noiseFlags,
   otherTasksMs,
   resolveDisturbance,
-  shouldStop,
   speedupEstimate,
   summarize,
   type DisturbanceThresholds,
   type SpeedupEstimate,
-  type TimedPair,
+  type StopPolicy,
 } from '../../lib/stats';
 import { describePlausibility, plausibilityOf } from '../../lib/stats/plausibility';
 import { JudgeError, JudgingCancelledError } from './errors';
@@ -38,8 +37,19 @@ import {
   ensureInput,
   referenceSha256,
   warmPageCache,
+  type GeneratedInput,
   type InputSpec,
 } from '../../lib/challenge/inputs';
+import {
+  newPairLoop,
+  pairProgressMessage,
+  programCpuMs,
+  recordPair,
+  stopDecision,
+  tooBusyMessage,
+  usedPairs,
+  type PairLoop,
+} from './pair-loop';
 import { residentLabel, sharedLibraries } from './resident-files';
 import { classifyRun, processStats, runProgram, type ProgramRun } from './run-program';
 import type { RunOutcome } from './verdict';
@@ -88,291 +98,379 @@ function timeSummary(samples: number[]): TimeSummary | null {
   return { n: s.n, minMs: s.min, medianMs: s.median, maxMs: s.max, cv: s.cv };
 }
 
-export async function measure(options: MeasureOptions): Promise<MeasureOutcome> {
-  const { challenge, policy } = options;
-  const { limits } = challenge.manifest;
-  const warnings: string[] = [];
-  const runs: Run[] = [];
-  const solutionOutcomes: RunOutcome[] = [];
+/** What every step of one measure stage shares: its options, the stage it fills in, the runs. */
+interface MeasureContext {
+  options: MeasureOptions;
+  policy: RunPolicy;
+  limits: Limits;
+  input: GeneratedInput;
+  stage: MeasureOutcome['stage'];
+  /** Every run of either side, in order (the stage's `runs`). */
+  runs: Run[];
+  solutionOutcomes: RunOutcome[];
+  warnings: string[];
+}
 
+/** The context once the binaries are to be timed: what each timed run is checked against. */
+interface TimingContext extends MeasureContext {
+  expectedSha: string;
+  thresholds: DisturbanceThresholds;
+  /** The shared libraries the baseline loads (kept resident for both sides). */
+  libraries: string[];
+  stopPolicy: StopPolicy;
+}
+
+export async function measure(options: MeasureOptions): Promise<MeasureOutcome> {
+  const ctx = await startMeasure(options);
+  if (options.identicalBinaries) return notTimed(ctx);
+  const timing = await prepareTimedRuns(ctx);
+  if (!(await warmUp(timing))) return finish(timing);
+  return timePairs(timing);
+}
+
+/** The benchmark input, and the stage with nothing timed yet. */
+async function startMeasure(options: MeasureOptions): Promise<MeasureContext> {
   options.onProgress(0, 'preparing the benchmark input');
-  const input = await ensureInput(challenge, options.benchmark, options.dataDir);
-  const stage: MeasureOutcome['stage'] = {
-    inputBytes: input.bytes,
-    inputSha256: input.sha256,
-    cpu: options.cpu,
+  const input = await ensureInput(options.challenge, options.benchmark, options.dataDir);
+  const runs: Run[] = [];
+  return {
+    options,
+    policy: options.policy,
+    limits: options.challenge.manifest.limits,
+    input,
+    stage: {
+      inputBytes: input.bytes,
+      inputSha256: input.sha256,
+      cpu: options.cpu,
+      runs,
+      estimate: null,
+      baseline: null,
+      solution: null,
+      counters: [],
+    },
     runs,
-    estimate: null,
-    baseline: null,
-    solution: null,
-    counters: [],
+    solutionOutcomes: [],
+    warnings: [],
   };
-  if (options.identicalBinaries) {
-    // Same machine code: nothing to time, and the ratio is exactly one.
-    stage.estimate = {
-      speedup: 1,
-      ciLow: 1,
-      ciHigh: 1,
-      confidence: 0.95,
-      halfWidthRel: 0,
-      pairs: 0,
-      method: 'identical binaries (not timed)',
-      stopReason: 'identical-binaries',
-      basis: 'wall-time',
-    };
-    warnings.push(
-      'the solution compiles to the same machine code as the baseline: speedup 1.00, not timed',
-    );
-    return { stage, solutionOutcomes, warnings };
-  }
+}
+
+/** Same machine code: nothing to time, and the ratio is exactly one. */
+function notTimed(ctx: MeasureContext): MeasureOutcome {
+  ctx.stage.estimate = {
+    speedup: 1,
+    ciLow: 1,
+    ciHigh: 1,
+    confidence: 0.95,
+    halfWidthRel: 0,
+    pairs: 0,
+    method: 'identical binaries (not timed)',
+    stopReason: 'identical-binaries',
+    basis: 'wall-time',
+  };
+  ctx.warnings.push(
+    'the solution compiles to the same machine code as the baseline: speedup 1.00, not timed',
+  );
+  return outcome(ctx);
+}
+
+/** The reference's output hash, the input warm in the page cache, the disturbance thresholds. */
+async function prepareTimedRuns(ctx: MeasureContext): Promise<TimingContext> {
+  const { options, policy } = ctx;
   options.onProgress(0.02, 'computing the expected output');
-  const expectedSha = await referenceSha256(challenge, input, options.dataDir);
-  await warmPageCache(input.path);
+  const expectedSha = await referenceSha256(options.challenge, ctx.input, options.dataDir);
+  await warmPageCache(ctx.input.path);
   const thresholds = resolveDisturbance(policy.disturbance, policy.maxPairs);
   // Re-warmed before every run of either side (the sandbox helper checks with mincore): the input,
   // the side's binary and the libraries the baseline loads, which a solution can see and evict.
   const libraries = await sharedLibraries(options.baselineBinary);
-  const residentFor = (binary: string) => [input.path, binary, ...libraries];
   const aslrWarning = await layoutPolicyWarning();
-  if (aslrWarning) warnings.push(aslrWarning);
-
-  const runOnce = async (side: Side, kind: Run['kind'], pair: number | null): Promise<Run> => {
-    const binary = side === 'baseline' ? options.baselineBinary : options.solutionBinary;
-    const { result, outcome, message, correct, evidence } = await timedRun({
-      sandbox: options.sandbox,
-      binary,
-      input: input.path,
-      expectedSha256: expectedSha,
-      workDir: options.workDir,
-      limits,
-      cpu: options.cpu,
-      resident: residentFor(binary),
-      thresholds,
-      emulated: options.emulated ?? false,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    const run: Run = {
-      side,
-      kind,
-      pair,
-      stats: processStats(result),
-      outputBytes: result.stdoutBytes,
-      outputSha256: result.stdoutSha256,
-      correct,
-      exitCode: result.exitCode,
-      signal: result.signal,
-      counters: result.counters,
-      evidence,
-      discarded: false,
-    };
-    runs.push(run);
-    if (side === 'baseline' && !correct) {
-      throw new JudgeError(
-        outcome === 'passed'
-          ? 'the baseline output differs from the reference implementation on the benchmark input'
-          : `the baseline failed on the benchmark input: ${message}`,
-      );
-    }
-    if (side === 'solution')
-      solutionOutcomes.push(outcome === 'passed' ? (correct ? 'ok' : 'wrong-answer') : outcome);
-    const disturbed = run.evidence?.disturbed.length
-      ? ` [disturbed: ${run.evidence.disturbed.join(', ')}]`
-      : '';
-    options.log(
-      `${kind} ${side}${pair === null ? '' : ` #${pair + 1}`}: ${(result.wallTimeMs / 1000).toFixed(3)} s${correct ? '' : ` (${outcome === 'passed' ? 'wrong output' : message})`}${disturbed}`,
-    );
-    return run;
-  };
-  const solutionFailed = () => solutionOutcomes.some((o) => o !== 'ok');
-
-  for (let i = 0; i < policy.warmups; i++) {
-    options.onProgress(0.05, `warm-up ${i + 1}/${policy.warmups}`);
-    await runOnce('baseline', 'warmup', null);
-    await runOnce('solution', 'warmup', null);
-    if (solutionFailed()) return finish();
-  }
-
-  // B S pairs until the interval is tight enough or the budget is spent. A pair with a disturbed
-  // run is discarded and timed again, within thresholds.maxDiscardedPairs. When the host stays
-  // too busy, either the judging fails as the host's fault (the queue retries it later) or, where
-  // the manifest allows it, every pair's CPU times give a labelled estimate instead.
-  const clean: MeasuredPair[] = [];
-  const all: MeasuredPair[] = [];
-  const reasons: Record<string, number> = {};
-  let discarded = 0;
-  let basis: 'wall-time' | 'cpu-time' = 'wall-time';
+  if (aslrWarning) ctx.warnings.push(aslrWarning);
   const stopPolicy = {
     minPairs: policy.minPairs,
     maxPairs: policy.maxPairs,
     precision: policy.precision,
   };
-  stage.disturbance = {
+  return { ...ctx, expectedSha, thresholds, libraries, stopPolicy };
+}
+
+/** The untimed warm-up runs; false when the solution already failed in one. */
+async function warmUp(ctx: TimingContext): Promise<boolean> {
+  const { warmups } = ctx.policy;
+  for (let i = 0; i < warmups; i++) {
+    ctx.options.onProgress(0.05, `warm-up ${i + 1}/${warmups}`);
+    await runOnce(ctx, 'baseline', 'warmup', null);
+    await runOnce(ctx, 'solution', 'warmup', null);
+    if (solutionFailed(ctx)) return false;
+  }
+  return true;
+}
+
+/**
+ * B S pairs until the interval is tight enough or the budget is spent. A pair with a disturbed
+ * run is discarded and timed again, within thresholds.maxDiscardedPairs. When the host stays
+ * too busy, either the judging fails as the host's fault (the queue retries it later) or, where
+ * the manifest allows it, every pair's CPU times give a labelled estimate instead.
+ */
+async function timePairs(ctx: TimingContext): Promise<MeasureOutcome> {
+  const loop = newPairLoop();
+  ctx.stage.disturbance = {
     discardedPairs: 0,
-    reasons,
+    reasons: loop.reasons,
     tooBusy: false,
-    thresholds,
+    thresholds: ctx.thresholds,
     solutionTasksStarted: null,
   };
   for (let pair = 0; ; pair++) {
-    const b = await runOnce('baseline', 'timed', pair);
-    const s = await runOnce('solution', 'timed', pair);
-    if (solutionFailed()) return finish();
-    const measured = measuredPair(b, s);
-    all.push(measured);
-    const why = [...new Set([...(b.evidence?.disturbed ?? []), ...(s.evidence?.disturbed ?? [])])];
-    let stop: Estimate['stopReason'] | null = null;
-    if (basis === 'wall-time') {
-      if (why.length) {
-        discarded++;
-        b.discarded = s.discarded = true;
-        for (const r of why) reasons[r] = (reasons[r] ?? 0) + 1;
-      } else {
-        clean.push(measured);
-      }
-      stage.disturbance.discardedPairs = discarded;
-      const decision = disturbanceDecision({ clean: clean.length, discarded }, policy, thresholds);
-      if (decision === 'too-busy') {
-        stage.disturbance.tooBusy = true;
-        const busy = tooBusyMessage(all, discarded, reasons);
-        if (!thresholds.cpuTimeFallback) {
-          // For the record only (the organizer's view, the bench): no speedup is given.
-          stage.cpuTimeEstimate = toEstimate(
-            speedupEstimate(all.map((p) => p.cpu)),
-            'budget',
-            'cpu-time',
-          );
-          return { ...finish(), hostTooBusy: busy };
-        }
-        warnings.push(`${busy}; the speedup below is estimated from CPU time instead`);
-        basis = 'cpu-time';
-      } else if (!why.length || decision === 'budget') {
-        const estimate = speedupEstimate(clean.map((p) => p.wall));
-        const decided = shouldStop(estimate, stopPolicy);
-        if (decided.stop) stop = decided.reason === 'precise' ? 'precise' : 'budget';
-        else if (decision === 'budget') stop = 'budget';
-      }
+    const b = await runOnce(ctx, 'baseline', 'timed', pair);
+    const s = await runOnce(ctx, 'solution', 'timed', pair);
+    if (solutionFailed(ctx)) return finish(ctx);
+    const disturbed = recordPair(loop, b, s).length > 0;
+    let budgetSpent = false;
+    if (loop.basis === 'wall-time') {
+      const step = disturbanceStep(ctx, loop);
+      if (step.refused !== null) return { ...finish(ctx), hostTooBusy: step.refused };
+      budgetSpent = step.budgetSpent;
     }
-    if (basis === 'cpu-time') {
-      const decided = shouldStop(speedupEstimate(all.map((p) => p.cpu)), stopPolicy);
-      if (decided.stop) stop = decided.reason === 'precise' ? 'precise' : 'budget';
-    }
-    const used = basis === 'wall-time' ? clean : all;
-    const current = used.length
-      ? speedupEstimate(used.map((p) => (basis === 'wall-time' ? p.wall : p.cpu)))
-      : null;
-    options.onProgress(
-      0.1 + (0.9 * Math.min(used.length, policy.maxPairs)) / policy.maxPairs,
-      current
-        ? `pair ${pair + 1}: ${basis === 'cpu-time' ? 'CPU-time ' : ''}speedup ${current.speedup.toFixed(3)} (±${(current.halfWidthRel * 100).toFixed(1)}%)${discarded ? `, ${discarded} discarded as disturbed` : ''}`
-        : `pair ${pair + 1}: ${discarded} discarded as disturbed`,
-      {
-        pairsDone: used.length,
-        pairsMin: policy.minPairs,
-        pairsMax: policy.maxPairs,
-        pairsDiscarded: discarded,
-      },
-    );
+    const stop = stopDecision(loop, disturbed, budgetSpent, ctx.stopPolicy);
+    reportPair(ctx, loop, pair);
     if (stop) {
-      settle(used, basis, stop);
-      break;
+      settle(ctx, loop, stop);
+      return finish(ctx);
     }
   }
-  return finish();
+}
 
-  /** The estimates from the pairs used, beside each other, and the warnings they call for. */
-  function settle(
-    used: MeasuredPair[],
-    usedBasis: Estimate['basis'],
-    stop: Estimate['stopReason'],
-  ) {
-    const cpu = speedupEstimate(used.map((p) => p.cpu));
-    stage.cpuTimeEstimate = toEstimate(cpu, stop, 'cpu-time');
-    if (usedBasis === 'cpu-time') {
-      stage.estimate = stage.cpuTimeEstimate;
-      return;
-    }
-    const wall = speedupEstimate(used.map((p) => p.wall));
-    stage.estimate = toEstimate(wall, stop, 'wall-time');
-    warnings.push(
-      ...noiseFlags(
-        used.map((p) => p.wall),
-        wall,
-        stopPolicy,
-      ),
+/**
+ * The disturbance rule after a wall-time pair: the discard budget may be spent, or the host too
+ * busy for clean pairs: then refused (`refused`: why), or judged by CPU time from here on where the
+ * policy allows it.
+ */
+function disturbanceStep(
+  ctx: TimingContext,
+  loop: PairLoop,
+): { refused: string | null; budgetSpent: boolean } {
+  const disturbance = ctx.stage.disturbance!;
+  disturbance.discardedPairs = loop.discarded;
+  const decision = disturbanceDecision(
+    { clean: loop.clean.length, discarded: loop.discarded },
+    ctx.policy,
+    ctx.thresholds,
+  );
+  if (decision !== 'too-busy') return { refused: null, budgetSpent: decision === 'budget' };
+  disturbance.tooBusy = true;
+  const busy = tooBusyMessage(loop);
+  if (!ctx.thresholds.cpuTimeFallback) {
+    // For the record only (the organizer's view, the bench): no speedup is given.
+    ctx.stage.cpuTimeEstimate = toEstimate(
+      speedupEstimate(loop.all.map((p) => p.cpu)),
+      'budget',
+      'cpu-time',
     );
-    const disagreement = cpuWallDisagreement(wall, cpu, policy.precision);
-    if (disagreement) warnings.push(disagreement);
-    if (discarded)
-      warnings.push(
-        `disturbed runs: ${describeDiscards(discarded, reasons)} discarded and timed again; the speedup uses ${used.length} clean pairs`,
-      );
+    return { refused: busy, budgetSpent: false };
   }
+  ctx.warnings.push(`${busy}; the speedup below is estimated from CPU time instead`);
+  loop.basis = 'cpu-time';
+  return { refused: null, budgetSpent: false };
+}
 
-  function finish(): MeasureOutcome {
-    const timed = (side: Side) =>
-      runs.filter(
-        (r) =>
-          r.kind === 'timed' &&
-          r.side === side &&
-          r.correct &&
-          (!r.discarded || stage.estimate?.basis === 'cpu-time'),
-      );
-    stage.baseline = timeSummary(timed('baseline').map((r) => r.stats.wallMs));
-    stage.solution = timeSummary(timed('solution').map((r) => r.stats.wallMs));
-    stage.counters = compareCounters(timed('baseline'), timed('solution'));
-    checkPlausibility();
-    const timedRuns = runs.filter((r) => r.kind === 'timed');
-    if (options.emulated) {
-      warnings.push(
-        'emulated: no counters (Wine gives no PMU access and AMD uProf is not there): all unsupported; ' +
-          "CPU times include Wine's own processes, so the single-thread check is not made",
-      );
-      return { stage, solutionOutcomes, warnings };
-    }
-    if (timedRuns.length && timedRuns.every((r) => r.counters['task-clock']?.status !== 'counted'))
-      warnings.push('the kernel refused to count events here (perf_event_open): no counters');
-    const solutionRuns = runs.filter((r) => r.side === 'solution');
-    const utilizations = solutionRuns.map(programUtilization);
-    const overUtilized = utilizations.filter((u) => u > SINGLE_THREAD_UTILIZATION);
-    const tasks = solutionRuns.flatMap((r) => {
-      const n = r.evidence?.tasksStarted;
-      return n === null || n === undefined ? [] : [n];
-    });
-    const mostTasks = tasks.length ? Math.max(...tasks) : null;
-    if (stage.disturbance) stage.disturbance.solutionTasksStarted = mostTasks;
-    if (mostTasks !== null && mostTasks > 0) {
-      warnings.push(
-        `single-thread rule: the solution started ${mostTasks} thread${mostTasks === 1 ? '' : 's'} or process${mostTasks === 1 ? '' : 'es'} in a run; ` +
-          'the rules require a single thread (pinned to one CPU it gains nothing from them, but it breaks the rule)',
-      );
-    } else if (overUtilized.length) {
-      const worst = Math.max(...overUtilized);
-      warnings.push(
-        `the solution used more than one CPU's worth of time (${(worst * 100).toFixed(0)}% utilization): ` +
-          'the rules require a single thread',
-      );
-    }
-    return { stage, solutionOutcomes, warnings };
-  }
+/** The progress event after a timed pair. */
+function reportPair(ctx: TimingContext, loop: PairLoop, pair: number): void {
+  const { policy } = ctx;
+  const used = usedPairs(loop).length;
+  ctx.options.onProgress(
+    0.1 + (0.9 * Math.min(used, policy.maxPairs)) / policy.maxPairs,
+    pairProgressMessage(loop, pair),
+    {
+      pairsDone: used,
+      pairsMin: policy.minPairs,
+      pairsMax: policy.maxPairs,
+      pairsDiscarded: loop.discarded,
+    },
+  );
+}
 
-  /**
-   * The solution's fastest correct timed run (discarded ones too: a disturbance only slows a run)
-   * against the least time its input takes to read. For the organizer only: logged and kept in the
-   * stage, not in the warnings every contestant reads (the organizer pages show the flag).
-   */
-  function checkPlausibility() {
-    if (options.memoryBandwidth === undefined) return;
-    const times = runs
-      .filter((r) => r.kind === 'timed' && r.side === 'solution' && r.correct)
-      .map((r) => r.stats.wallMs);
-    if (!times.length) return;
-    stage.plausibility = plausibilityOf({
-      inputBytes: stage.inputBytes,
-      fastestMs: Math.min(...times),
-      bandwidthBytesPerSecond: options.memoryBandwidth,
-    });
-    if (stage.plausibility) options.log(describePlausibility(stage.plausibility));
+/** One run of one side: timed, checked, recorded; a baseline that fails it is the judge's fault. */
+async function runOnce(
+  ctx: TimingContext,
+  side: Side,
+  kind: Run['kind'],
+  pair: number | null,
+): Promise<Run> {
+  const { options } = ctx;
+  const binary = side === 'baseline' ? options.baselineBinary : options.solutionBinary;
+  const timed = await timedRun({
+    sandbox: options.sandbox,
+    binary,
+    input: ctx.input.path,
+    expectedSha256: ctx.expectedSha,
+    workDir: options.workDir,
+    limits: ctx.limits,
+    cpu: options.cpu,
+    resident: [ctx.input.path, binary, ...ctx.libraries],
+    thresholds: ctx.thresholds,
+    emulated: options.emulated ?? false,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const run = recordedRun(side, kind, pair, timed);
+  ctx.runs.push(run);
+  const { outcome, message, correct } = timed;
+  if (side === 'baseline' && !correct) {
+    throw new JudgeError(
+      outcome === 'passed'
+        ? 'the baseline output differs from the reference implementation on the benchmark input'
+        : `the baseline failed on the benchmark input: ${message}`,
+    );
   }
+  if (side === 'solution')
+    ctx.solutionOutcomes.push(outcome === 'passed' ? (correct ? 'ok' : 'wrong-answer') : outcome);
+  options.log(runLogLine(run, timed));
+  return run;
+}
+
+function recordedRun(side: Side, kind: Run['kind'], pair: number | null, timed: TimedRun): Run {
+  const { result } = timed;
+  return {
+    side,
+    kind,
+    pair,
+    stats: processStats(result),
+    outputBytes: result.stdoutBytes,
+    outputSha256: result.stdoutSha256,
+    correct: timed.correct,
+    exitCode: result.exitCode,
+    signal: result.signal,
+    counters: result.counters,
+    evidence: timed.evidence,
+    discarded: false,
+  };
+}
+
+/** "timed solution #3: 1.234 s (wrong output) [disturbed: …]" */
+function runLogLine(run: Run, timed: TimedRun): string {
+  const { result, outcome, message, correct } = timed;
+  const disturbed = run.evidence?.disturbed.length
+    ? ` [disturbed: ${run.evidence.disturbed.join(', ')}]`
+    : '';
+  return `${run.kind} ${run.side}${run.pair === null ? '' : ` #${run.pair + 1}`}: ${(result.wallTimeMs / 1000).toFixed(3)} s${correct ? '' : ` (${outcome === 'passed' ? 'wrong output' : message})`}${disturbed}`;
+}
+
+function solutionFailed(ctx: MeasureContext): boolean {
+  return ctx.solutionOutcomes.some((o) => o !== 'ok');
+}
+
+/** The estimates from the pairs used, beside each other, and the warnings they call for. */
+function settle(ctx: TimingContext, loop: PairLoop, stop: Estimate['stopReason']): void {
+  const { stage, warnings } = ctx;
+  const used = usedPairs(loop);
+  const cpu = speedupEstimate(used.map((p) => p.cpu));
+  stage.cpuTimeEstimate = toEstimate(cpu, stop, 'cpu-time');
+  if (loop.basis === 'cpu-time') {
+    stage.estimate = stage.cpuTimeEstimate;
+    return;
+  }
+  const wall = speedupEstimate(used.map((p) => p.wall));
+  stage.estimate = toEstimate(wall, stop, 'wall-time');
+  warnings.push(
+    ...noiseFlags(
+      used.map((p) => p.wall),
+      wall,
+      ctx.stopPolicy,
+    ),
+  );
+  const disagreement = cpuWallDisagreement(wall, cpu, ctx.policy.precision);
+  if (disagreement) warnings.push(disagreement);
+  if (loop.discarded)
+    warnings.push(
+      `disturbed runs: ${describeDiscards(loop.discarded, loop.reasons)} discarded and timed again; the speedup uses ${used.length} clean pairs`,
+    );
+}
+
+/** The time summaries, counters and plausibility of the runs made, and the warnings they call for. */
+function finish(ctx: MeasureContext): MeasureOutcome {
+  summarizeTimedRuns(ctx);
+  checkPlausibility(ctx);
+  if (ctx.options.emulated) {
+    ctx.warnings.push(
+      'emulated: no counters (Wine gives no PMU access and AMD uProf is not there): all unsupported; ' +
+        "CPU times include Wine's own processes, so the single-thread check is not made",
+    );
+    return outcome(ctx);
+  }
+  const timedRuns = ctx.runs.filter((r) => r.kind === 'timed');
+  if (timedRuns.length && timedRuns.every((r) => r.counters['task-clock']?.status !== 'counted'))
+    ctx.warnings.push('the kernel refused to count events here (perf_event_open): no counters');
+  const threads = singleThreadWarning(ctx);
+  if (threads) ctx.warnings.push(threads);
+  return outcome(ctx);
+}
+
+function outcome(ctx: MeasureContext): MeasureOutcome {
+  return { stage: ctx.stage, solutionOutcomes: ctx.solutionOutcomes, warnings: ctx.warnings };
+}
+
+/** Each side's times and the counters, from its correct timed runs that count for the estimate. */
+function summarizeTimedRuns(ctx: MeasureContext): void {
+  const { stage } = ctx;
+  const timed = (side: Side) =>
+    ctx.runs.filter(
+      (r) =>
+        r.kind === 'timed' &&
+        r.side === side &&
+        r.correct &&
+        (!r.discarded || stage.estimate?.basis === 'cpu-time'),
+    );
+  stage.baseline = timeSummary(timed('baseline').map((r) => r.stats.wallMs));
+  stage.solution = timeSummary(timed('solution').map((r) => r.stats.wallMs));
+  stage.counters = compareCounters(timed('baseline'), timed('solution'));
+}
+
+/**
+ * The single-thread rule from the solution's runs: the tasks it started (kept in the stage) or,
+ * where the host cannot count them, more than one CPU's worth of time.
+ */
+function singleThreadWarning(ctx: MeasureContext): string | null {
+  const solutionRuns = ctx.runs.filter((r) => r.side === 'solution');
+  const overUtilized = solutionRuns
+    .map(programUtilization)
+    .filter((u) => u > SINGLE_THREAD_UTILIZATION);
+  const tasks = solutionRuns.flatMap((r) => {
+    const n = r.evidence?.tasksStarted;
+    return n === null || n === undefined ? [] : [n];
+  });
+  const mostTasks = tasks.length ? Math.max(...tasks) : null;
+  if (ctx.stage.disturbance) ctx.stage.disturbance.solutionTasksStarted = mostTasks;
+  if (mostTasks !== null && mostTasks > 0) {
+    return (
+      `single-thread rule: the solution started ${mostTasks} thread${mostTasks === 1 ? '' : 's'} or process${mostTasks === 1 ? '' : 'es'} in a run; ` +
+      'the rules require a single thread (pinned to one CPU it gains nothing from them, but it breaks the rule)'
+    );
+  }
+  if (!overUtilized.length) return null;
+  const worst = Math.max(...overUtilized);
+  return (
+    `the solution used more than one CPU's worth of time (${(worst * 100).toFixed(0)}% utilization): ` +
+    'the rules require a single thread'
+  );
+}
+
+/**
+ * The solution's fastest correct timed run (discarded ones too: a disturbance only slows a run)
+ * against the least time its input takes to read. For the organizer only: logged and kept in the
+ * stage, not in the warnings every contestant reads (the organizer pages show the flag).
+ */
+function checkPlausibility(ctx: MeasureContext): void {
+  const { options, stage } = ctx;
+  if (options.memoryBandwidth === undefined) return;
+  const times = ctx.runs
+    .filter((r) => r.kind === 'timed' && r.side === 'solution' && r.correct)
+    .map((r) => r.stats.wallMs);
+  if (!times.length) return;
+  stage.plausibility = plausibilityOf({
+    inputBytes: stage.inputBytes,
+    fastestMs: Math.min(...times),
+    bandwidthBytesPerSecond: options.memoryBandwidth,
+  });
+  if (stage.plausibility) options.log(describePlausibility(stage.plausibility));
 }
 
 /**
@@ -454,33 +552,6 @@ export async function timedRun(options: TimedRunOptions): Promise<TimedRun> {
   };
 }
 
-/** One timed pair, by wall time and by the programs' own CPU time. */
-interface MeasuredPair {
-  wall: TimedPair;
-  cpu: TimedPair;
-}
-
-function measuredPair(b: Run, s: Run): MeasuredPair {
-  // A CPU time of zero cannot be a ratio's denominator; a run that short has no CPU time to speak of.
-  const cpu = (r: Run) => Math.max(r.evidence?.cpuMs ?? programCpuMs(r), 1e-3);
-  return {
-    wall: { baselineMs: b.stats.wallMs, solutionMs: s.stats.wallMs },
-    cpu: { baselineMs: cpu(b), solutionMs: cpu(s) },
-  };
-}
-
-function tooBusyMessage(
-  all: MeasuredPair[],
-  discarded: number,
-  reasons: Record<string, number>,
-): string {
-  return (
-    `the judge host was too busy to time this judging fairly: ${describeDiscards(discarded, reasons)} ` +
-    `of ${all.length} were disturbed by other work on the pinned CPU, too many to get clean pairs ` +
-    "within the budget (the host's fault, not the solution's; the queue retries it later)"
-  );
-}
-
 /**
  * The warning when the wall-time and CPU-time speedups differ by more than the precision asked
  * for (or reached, if wider): the program waited (I/O, sleeping) or worked outside its own tree.
@@ -539,13 +610,6 @@ export function runEvidence(
     })),
     disturbed: files.judgeDisturbance ? disturbanceReasons(observation, thresholds) : [],
   };
-}
-
-/** The program tree's own CPU time: task-clock from its exec when counted, else user + sys. */
-function programCpuMs(run: Pick<Run, 'stats' | 'counters'>): number {
-  const taskClock = run.counters['task-clock'];
-  if (taskClock?.status === 'counted' && taskClock.value !== null) return taskClock.value;
-  return run.stats.userMs + run.stats.sysMs;
 }
 
 /**

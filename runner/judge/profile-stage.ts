@@ -172,36 +172,7 @@ async function deterministicCounts(
   const { limits, inputs } = challenge.manifest;
   const flags = deterministicFlagsFor(options.toolchain);
   const toolchain = { ...options.toolchain, flags };
-  const baseline = await cachedBuild({
-    challenge,
-    sourceDir: challenge.templateDir,
-    toolchain,
-    solution: false,
-    cacheRoot: path.join(options.dataDir, 'builds'),
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  if (!baseline.ok || !baseline.binary)
-    throw new Error(`the baseline did not build with ${flags.join(' ')}`);
-  const solution = await buildChallengeTree({
-    challenge,
-    sourceDir: options.solutionTree,
-    toolchain,
-    solution: true,
-    outDir: path.join(options.boxDir, 'build-deterministic'),
-    env: { PATH: BUILD_PATH, HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' },
-    executor: sandboxedExecutor({
-      sandbox: options.sandbox,
-      workDir: options.boxDir,
-      readOnly: [{ host: challenge.harnessDir, sandbox: challenge.harnessDir }],
-      limits,
-    }),
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  const solutionBinary =
-    solution.ok && solution.binary
-      ? await takeBinary(solution.binary, options.workDir, 'solution-deterministic')
-      : null;
-  if (!solutionBinary) throw new Error(`the solution did not build with ${flags.join(' ')}`);
+  const { baseline, solutionBinary } = await deterministicBuilds(options, toolchain);
   const input = await ensureInput(
     challenge,
     {
@@ -221,7 +192,6 @@ async function deterministicCounts(
       cpu: options.cpu,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-  const baselineBinary = baseline.binary;
   const cachedCounts = await cachedBaselineProfile({
     dataDir: options.dataDir,
     key: {
@@ -231,7 +201,7 @@ async function deterministicCounts(
       settings: { limits, sandbox: options.sandbox.kind },
     },
     schema: cachegrindCountsSchema,
-    compute: () => run(baselineBinary),
+    compute: () => run(baseline.binary),
   });
   if (cachedCounts.cached)
     options.log('baseline cachegrind counts: reused from an earlier judging');
@@ -246,4 +216,47 @@ async function deterministicCounts(
     baseline: baselineCounts,
     solution: solutionCounts,
   });
+}
+
+/**
+ * The baseline (cached like every baseline build) and the solution (in the sandbox, its binary
+ * then taken out of its reach) with the deterministic toolchain; either failing ends the mode.
+ */
+async function deterministicBuilds(
+  options: ProfileStageOptions,
+  toolchain: Toolchain,
+): Promise<{ baseline: { key: string; binary: string }; solutionBinary: string }> {
+  const { challenge } = options;
+  const baseline = await cachedBuild({
+    challenge,
+    sourceDir: challenge.templateDir,
+    toolchain,
+    solution: false,
+    cacheRoot: path.join(options.dataDir, 'builds'),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (!baseline.ok || !baseline.binary)
+    throw new Error(`the baseline did not build with ${toolchain.flags.join(' ')}`);
+  const solution = await buildChallengeTree({
+    challenge,
+    sourceDir: options.solutionTree,
+    toolchain,
+    solution: true,
+    outDir: path.join(options.boxDir, 'build-deterministic'),
+    env: { PATH: BUILD_PATH, HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' },
+    executor: sandboxedExecutor({
+      sandbox: options.sandbox,
+      workDir: options.boxDir,
+      readOnly: [{ host: challenge.harnessDir, sandbox: challenge.harnessDir }],
+      limits: challenge.manifest.limits,
+    }),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const solutionBinary =
+    solution.ok && solution.binary
+      ? await takeBinary(solution.binary, options.workDir, 'solution-deterministic')
+      : null;
+  if (!solutionBinary)
+    throw new Error(`the solution did not build with ${toolchain.flags.join(' ')}`);
+  return { baseline: { key: baseline.key, binary: baseline.binary }, solutionBinary };
 }

@@ -38,11 +38,45 @@ interface Check {
 }
 
 export async function runTests(options: TestStageOptions): Promise<TestCaseResult[]> {
+  const checks = await collectChecks(options);
+  const results: TestCaseResult[] = [];
+  // A crash or a limit on a required test decides the verdict: the remaining tests are skipped
+  // rather than letting an infinite loop cost the judge host every test's time limit. Wrong
+  // answers keep going (cheap, and the list of failing groups helps the contestant), except that
+  // the public input, the slowest check, only runs when every required edge case passed.
+  let stopReason: string | null = null;
+  for (const [i, check] of checks.entries()) {
+    if (options.signal?.aborted) break;
+    if (
+      check.group === PUBLIC_INPUT_GROUP &&
+      results.some((r) => r.required && r.outcome !== 'passed')
+    )
+      stopReason ??= 'a required edge case failed';
+    if (stopReason) {
+      results.push(skippedCheck(check, stopReason));
+      continue;
+    }
+    options.onProgress(
+      i / checks.length,
+      `test ${i + 1}/${checks.length}: ${check.group}/${check.name}`,
+    );
+    const { result, ranToEnd } = await runCheck(options, check);
+    results.push(result);
+    if (!ranToEnd && check.required)
+      stopReason = `${check.group}/${check.name} ended in ${result.outcome}`;
+  }
+  const summary = testSummary(results);
+  options.log(`tests: ${summary}`);
+  options.onProgress(1, summary);
+  return results;
+}
+
+/** The edge cases (their inputs written to the work folder), then the public input if any. */
+async function collectChecks(options: TestStageOptions): Promise<Check[]> {
   const { challenge } = options;
   const { limits } = challenge.manifest;
   const inputsDir = path.join(options.workDir, 'test-inputs');
   await mkdir(inputsDir, { recursive: true, mode: 0o755 });
-
   const checks: Check[] = [];
   for (const edgeCase of await loadEdgeCases(challenge)) {
     const inputPath = path.join(inputsDir, `${edgeCase.group}--${edgeCase.name}.in`);
@@ -69,79 +103,67 @@ export async function runTests(options: TestStageOptions): Promise<TestCaseResul
       wallTimeMs: limits.benchmarkRunSeconds * 1000,
     });
   }
+  return checks;
+}
 
-  const results: TestCaseResult[] = [];
-  // A crash or a limit on a required test decides the verdict: the remaining tests are skipped
-  // rather than letting an infinite loop cost the judge host every test's time limit. Wrong
-  // answers keep going (cheap, and the list of failing groups helps the contestant), except that
-  // the public input, the slowest check, only runs when every required edge case passed.
-  let stopReason: string | null = null;
-  for (const [i, check] of checks.entries()) {
-    if (options.signal?.aborted) break;
-    if (
-      check.group === PUBLIC_INPUT_GROUP &&
-      results.some((r) => r.required && r.outcome !== 'passed')
-    ) {
-      stopReason ??= 'a required edge case failed';
-    }
-    if (stopReason) {
-      results.push({
-        group: check.group,
-        name: check.name,
-        required: check.required,
-        outcome: 'skipped',
-        wallMs: 0,
-        message: `not run: ${stopReason}`,
-        diff: [],
-      });
-      continue;
-    }
-    options.onProgress(
-      i / checks.length,
-      `test ${i + 1}/${checks.length}: ${check.group}/${check.name}`,
-    );
-    const run = await runProgram({
-      sandbox: options.sandbox,
-      binary: options.solutionBinary,
-      input: check.inputPath,
-      workDir: options.workDir,
-      limits,
-      wallTimeMs: check.wallTimeMs,
-      stdout: 'capture',
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    const base = {
-      group: check.group,
-      name: check.name,
-      required: check.required,
-      wallMs: run.wallTimeMs,
-    };
-    const { outcome, message } = classifyRun(run);
-    if (outcome !== 'passed') {
-      results.push({ ...base, outcome, message, diff: [] });
-      if (check.required) stopReason = `${check.group}/${check.name} ended in ${outcome}`;
-      continue;
-    }
-    const expected = await check.expected();
-    const got = run.stdout ?? Buffer.alloc(0);
-    const diff = expected.equals(got) ? [] : firstDifferences(expected, got);
-    results.push(
-      diff.length
-        ? {
-            ...base,
-            outcome: 'wrong-answer',
-            message: `output differs from line ${diff[0]!.line}`,
-            diff,
-          }
-        : { ...base, outcome: 'passed', message: '', diff: [] },
-    );
-  }
+function skippedCheck(check: Check, stopReason: string): TestCaseResult {
+  return {
+    group: check.group,
+    name: check.name,
+    required: check.required,
+    outcome: 'skipped',
+    wallMs: 0,
+    message: `not run: ${stopReason}`,
+    diff: [],
+  };
+}
+
+/**
+ * One check run in the sandbox and its output compared byte for byte with the expected one.
+ * `ranToEnd` is false for a crash or a limit (then the output is not compared).
+ */
+async function runCheck(
+  options: TestStageOptions,
+  check: Check,
+): Promise<{ result: TestCaseResult; ranToEnd: boolean }> {
+  const run = await runProgram({
+    sandbox: options.sandbox,
+    binary: options.solutionBinary,
+    input: check.inputPath,
+    workDir: options.workDir,
+    limits: options.challenge.manifest.limits,
+    wallTimeMs: check.wallTimeMs,
+    stdout: 'capture',
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const base = {
+    group: check.group,
+    name: check.name,
+    required: check.required,
+    wallMs: run.wallTimeMs,
+  };
+  const { outcome, message } = classifyRun(run);
+  if (outcome !== 'passed')
+    return { result: { ...base, outcome, message, diff: [] }, ranToEnd: false };
+  const expected = await check.expected();
+  const got = run.stdout ?? Buffer.alloc(0);
+  const diff = expected.equals(got) ? [] : firstDifferences(expected, got);
+  const result: TestCaseResult = diff.length
+    ? {
+        ...base,
+        outcome: 'wrong-answer',
+        message: `output differs from line ${diff[0]!.line}`,
+        diff,
+      }
+    : { ...base, outcome: 'passed', message: '', diff: [] };
+  return { result, ranToEnd: true };
+}
+
+/** "7/9 tests passed (1 skipped)" */
+function testSummary(results: TestCaseResult[]): string {
   const passed = results.filter((r) => r.outcome === 'passed').length;
   const skipped = results.filter((r) => r.outcome === 'skipped').length;
-  const summary = `${passed}/${results.length} tests passed${skipped ? ` (${skipped} skipped)` : ''}`;
-  options.log(`tests: ${summary}`);
-  options.onProgress(1, summary);
-  return results;
+  return `${passed}/${results.length} tests passed${skipped ? ` (${skipped} skipped)` : ''}`;
 }
 
 /**

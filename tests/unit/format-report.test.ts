@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { judgingResultSchema, type JudgingResult } from '../../contracts';
-import { formatReport } from '../../runner/judge/format-report';
+import { formatReport, speedupSection, testsSection } from '../../runner/judge/format-report';
 
 const stats = {
   wallMs: 1000,
@@ -269,5 +269,71 @@ describe('formatReport: CPU time and disturbance', () => {
     const text = withEvidence(cpuTimeEstimate);
     expect(text).toContain('CPU-TIME ESTIMATE (host too busy for wall time): Speedup 2.450×');
     expect(text).not.toContain('  CPU-time speedup');
+  });
+});
+
+describe('format-report sections, each alone', () => {
+  const failure = (name: string, required = true) => ({
+    group: 'edge',
+    name,
+    required,
+    outcome: 'wrong-answer' as const,
+    wallMs: 1,
+    message: 'output differs from line 2',
+    diff: [{ line: 2, expected: 'a 1', got: 'a 2' }],
+  });
+
+  it('testsSection names every failure, shows the first five diffs and lists the skipped', () => {
+    const cases = [
+      {
+        group: 'edge',
+        name: 'ok',
+        required: true,
+        outcome: 'passed' as const,
+        wallMs: 1,
+        diff: [],
+        message: '',
+      },
+      ...['f1', 'f2', 'f3', 'f4', 'f5', 'f6'].map((n) => failure(n)),
+      failure('soft', false),
+      {
+        group: 'public',
+        name: 'big',
+        required: true,
+        outcome: 'skipped' as const,
+        wallMs: 0,
+        diff: [],
+        message: 'not run',
+      },
+    ];
+    const lines = testsSection({ ...result, stages: { ...result.stages, test: { cases } } });
+    expect(lines[0]).toBe('');
+    expect(lines[1]).toBe('Tests: 1/9 passed, 1 not run after a failure');
+    expect(lines.filter((l) => l.startsWith('  FAILED edge/'))).toHaveLength(6);
+    expect(lines).toContain('  advisory edge/soft: wrong-answer — output differs from line 2');
+    expect(lines.filter((l) => l.startsWith('    line 2: expected'))).toHaveLength(5);
+    expect(lines).toContain(
+      '  (differences shown for the first 5 of 7 failures; all of them: --json)',
+    );
+    expect(lines.at(-1)).toBe('  not run after a failure: public/big');
+  });
+
+  it('testsSection says nothing when no test ran', () => {
+    expect(testsSection({ ...result, stages: { ...result.stages, test: null } })).toEqual([]);
+  });
+
+  it('speedupSection gives the CPU-time speedup for the record when no speedup was given', () => {
+    const measure = result.stages.measure!;
+    const lines = speedupSection({
+      ...result,
+      stages: {
+        ...result.stages,
+        measure: { ...measure, estimate: null, cpuTimeEstimate: measure.estimate },
+      },
+    });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^ {2}CPU-time speedup 2\.500× .* — for the record only: the host was too busy, no speedup was given$/,
+    );
   });
 });

@@ -1,0 +1,175 @@
+// Steps of judge() alone, on a hand-made JudgingContext (no sandbox, compiler or scratch folder):
+// the pre-flight refusals, how a failure becomes the verdict's facts, and the closing report.
+import { describe, expect, it } from 'vitest';
+import { UNKNOWN_HOST, type ProgressEvent } from '../../contracts';
+import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { JudgeError, JudgingCancelledError } from '../../runner/judge/errors';
+import {
+  finishReport,
+  preflight,
+  profileStage,
+  recordFailure,
+  type BuiltBinaries,
+} from '../../runner/judge/judge-stages';
+import {
+  createResultSkeleton,
+  type JudgeOptions,
+  type JudgingContext,
+} from '../../runner/judge/judging-context';
+import type { Sandbox } from '../../runner/sandbox';
+import type { TargetPlatform } from '../../runner/windows/target-platform';
+
+const WORK = '/tmp/perfjudge-judging-test';
+
+async function context(overrides: Partial<JudgingContext> = {}) {
+  const challenge = await loadChallenge('wordcount');
+  const events: ProgressEvent[] = [];
+  const lines: string[] = [];
+  let disposed = false;
+  const sandbox = { kind: 'bubblewrap', check: () => Promise.resolve() } as unknown as Sandbox;
+  const options: JudgeOptions = {
+    challenge,
+    target: 'linux-intel',
+    patchText: '',
+    sandbox,
+    dataDir: '/tmp/data',
+    benchmark: { seed: 's', sizeBytes: 1, rareSeparators: false },
+    benchmarkSeedIsSecret: true,
+    publicInput: null,
+    onProgress: (e) => events.push(e),
+    onLog: (l) => lines.push(l),
+  };
+  const warnings: string[] = [];
+  const started = new Date();
+  const ctx: JudgingContext = {
+    options,
+    challenge,
+    target: 'linux-intel',
+    targetSpec: challenge.manifest.targets['linux-intel'],
+    policy: { ...challenge.manifest.runPolicy },
+    cpu: 0,
+    platform: null,
+    platformError: null,
+    requestedDevMode: true,
+    hostDifferences: [],
+    host: UNKNOWN_HOST,
+    started,
+    result: createResultSkeleton(options, UNKNOWN_HOST, started, warnings),
+    facts: { intake: { ok: false } },
+    warnings,
+    scratch: {
+      dir: WORK,
+      capBytes: null,
+      dispose: () => {
+        disposed = true;
+        return Promise.resolve();
+      },
+    },
+    dirs: { workDir: WORK, boxDir: `${WORK}/box`, srcDir: `${WORK}/box/src` },
+    shownPaths: [{ host: WORK, shown: '/judge/work' }],
+    hugePageNote: null,
+    clock: { stage: 'intake', since: performance.now() },
+    ...overrides,
+  };
+  return { ctx, events, lines, disposed: () => disposed };
+}
+
+describe('preflight', () => {
+  it('refuses a target the challenge does not define, as the judge’s fault', async () => {
+    const { ctx } = await context({ targetSpec: undefined });
+    await expect(preflight(ctx)).rejects.toThrow(
+      new JudgeError('challenge wordcount has no target linux-intel'),
+    );
+  });
+
+  it('refuses a missing platform with the reason it could not be made', async () => {
+    const { ctx } = await context({ platformError: 'no MinGW here' });
+    await expect(preflight(ctx)).rejects.toThrow('no MinGW here');
+  });
+});
+
+describe('recordFailure', () => {
+  it('tells a cancelled judging from a judge error, and logs only the unexpected', async () => {
+    const cancelled = await context();
+    recordFailure(cancelled.ctx, new JudgingCancelledError());
+    expect(cancelled.ctx.facts.judgeError).toBe('the judging was cancelled');
+
+    const judgeError = await context();
+    recordFailure(judgeError.ctx, new JudgeError('the sandbox is gone'));
+    expect(judgeError.ctx.facts.judgeError).toBe('the sandbox is gone');
+    expect(judgeError.lines).toEqual([]);
+
+    const unexpected = await context();
+    recordFailure(unexpected.ctx, new TypeError('x is undefined'));
+    expect(unexpected.ctx.facts.judgeError).toBe('x is undefined');
+    expect(unexpected.lines[0]).toMatch(/^unexpected error: TypeError: x is undefined/);
+  });
+});
+
+describe('profileStage', () => {
+  const built = { identical: false } as BuiltBinaries;
+
+  it('notes, rather than runs, the Linux profile for a target that is not Linux', async () => {
+    const { ctx } = await context();
+    const platform = { linuxProfile: false } as TargetPlatform;
+    await profileStage(ctx, platform, built, {
+      stage: null!,
+      solutionOutcomes: ['ok'],
+      warnings: [],
+    });
+    expect(ctx.result.stages.profile?.notes[0]).toMatch(
+      /are Linux tools .*: not run for linux-intel$/,
+    );
+  });
+
+  it('profiles nothing for a solution that failed a run or is the baseline', async () => {
+    const { ctx } = await context();
+    const platform = { linuxProfile: false } as TargetPlatform;
+    await profileStage(ctx, platform, built, {
+      stage: null!,
+      solutionOutcomes: ['ok', 'runtime-error'],
+      warnings: [],
+    });
+    await profileStage(ctx, platform, { identical: true } as BuiltBinaries, {
+      stage: null!,
+      solutionOutcomes: ['ok'],
+      warnings: [],
+    });
+    expect(ctx.result.stages.profile).toBeNull();
+  });
+});
+
+describe('finishReport', () => {
+  it('decides the verdict, scrubs host paths, times the stages and removes the scratch folder', async () => {
+    const { ctx, events, disposed } = await context();
+    ctx.facts = { intake: { ok: false, message: `cannot apply ${WORK}/box/src/wc.cpp` } };
+    ctx.warnings.push(`slow disk under ${WORK}`);
+    await finishReport(ctx);
+    expect(ctx.result.verdict).toBe('REJECTED');
+    expect(ctx.result.message).toBe('cannot apply /judge/work/box/src/wc.cpp');
+    expect(ctx.result.warnings).toEqual(['slow disk under /judge/work']);
+    expect(Object.keys(ctx.result.stageDurationsMs)).toEqual(['intake']);
+    expect(ctx.result.finishedAt).not.toBeNull();
+    expect(events.at(-1)).toMatchObject({ stage: 'report', fraction: 1 });
+    expect(events.at(-1)!.message).toBe('REJECTED: cannot apply /judge/work/box/src/wc.cpp');
+    expect(disposed()).toBe(true);
+  });
+
+  it('adds the huge-page hint to a runtime error only', async () => {
+    const crashed = await context({ hugePageNote: 'no huge page pool here' });
+    crashed.ctx.facts = {
+      intake: { ok: true },
+      build: { ok: true },
+      tests: [],
+      measuredRuns: ['runtime-error'],
+    };
+    await finishReport(crashed.ctx);
+    expect(crashed.ctx.result.message).toBe(
+      'benchmark run 1: runtime-error (no huge page pool here)',
+    );
+
+    const rejected = await context({ hugePageNote: 'no huge page pool here' });
+    await finishReport(rejected.ctx);
+    expect(rejected.ctx.result.message).toBe('the patch was rejected');
+  });
+});
