@@ -111,7 +111,9 @@ describe('profileMemory', () => {
     expect(profile.samples).toBeGreaterThanOrEqual(profile.points.length);
     // 5 steps of 200 ms at least, plus the final pause.
     expect(profile.durationMs).toBeGreaterThan(1100);
-    expect(profile.durationMs).toBeLessThanOrEqual(run.wallTimeMs + 1);
+    // Not longer than the run, but for the gap between the sampler's start and the exec it waits
+    // for (a few ms, more on a busy host: 15 ms seen at load 10).
+    expect(profile.durationMs).toBeLessThanOrEqual(run.wallTimeMs + 50);
     expect(sampling.meanIntervalMs).not.toBeNull();
     expect(sampling.meanIntervalMs!).toBeLessThanOrEqual(10);
     expect(profile.durationMs / profile.samples).toBeLessThanOrEqual(10);
