@@ -98,7 +98,7 @@ describe('a final evaluation through the real runner and scorer', () => {
       queues,
       actorId: organizer,
       challengeSlug: 'wordcount',
-      rounds: 6,
+      rounds: 10,
     });
     expect(started).toMatchObject({ finalists: 2, sessions: 1, queuedParts: 1 });
     const deadline = Date.now() + 300_000;
@@ -109,7 +109,7 @@ describe('a final evaluation through the real runner and scorer', () => {
     }
     expect(view?.message ?? null, runner.output().slice(-3000)).toBeNull();
     expect(view?.status).toBe('DONE');
-    expect(view?.sessions[0]).toMatchObject({ status: 'DONE', roundsDone: 6, roundsPlanned: 6 });
+    expect(view?.sessions[0]).toMatchObject({ status: 'DONE', roundsDone: 10, roundsPlanned: 10 });
     expect(view?.entrants.map((e) => [e.userName, e.place])).toEqual([
       ['e2e-fast', 1],
       ['e2e-copy', 2],
