@@ -294,7 +294,7 @@ async function runJudging(
  * lost) or handed back; a JUDGE_ERROR is retried until the last attempt; anything else is the
  * job's result.
  */
-async function judgingOutcome(
+export async function judgingOutcome(
   context: JobContext<JudgingJob>,
   cancel: CancelWatch,
   result: JudgingResult,
