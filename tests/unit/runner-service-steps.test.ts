@@ -122,7 +122,7 @@ function resultWith(verdict: JudgingResult['verdict'], data: JudgingJob): Judgin
     finishedAt: new Date(),
     message: 'the host was too busy',
   });
-  return { ...result, verdict, message: verdict === 'JUDGE_ERROR' ? result.message : null };
+  return { ...result, verdict, message: verdict === 'JUDGE_ERROR' ? result.message : '' };
 }
 
 describe('runner start-up steps', () => {
