@@ -11,6 +11,7 @@ import { hostMemoryBandwidth } from '../host/memory-bandwidth';
 import { UnrecoverableError, type Job } from 'bullmq';
 import {
   FINAL_SESSION_JOB_NAME,
+  finalSessionCancelKey,
   finalSessionJobId,
   finalSessionJobSchema,
   finalSessionProgressSchema,
@@ -40,13 +41,8 @@ import {
   type JudgingSettings,
 } from './judging-processor';
 
-/**
- * The organizer's cancel flag of a session part. The same key as finalSessionCancelKey, which
- * helper "data" adds to contracts/final.ts (f-data): once merged, import that instead.
- */
-export function finalSessionCancelKey(prefix: string, sessionId: string, part: number): string {
-  return `${prefix}:cancel:${finalSessionJobId(sessionId, part)}`;
-}
+/** The organizer's cancel flag of a session part (contracts/final.ts), kept importable here. */
+export { finalSessionCancelKey };
 
 const MAX_LOG_LINES = 1000;
 
