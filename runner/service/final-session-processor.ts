@@ -8,9 +8,10 @@
 // the producer's attempts and backoff, from its checkpoint; the last attempt returns it.
 import { resolveJudgeInputs } from '../../lib/challenge/judge-inputs';
 import { hostMemoryBandwidth } from '../host/memory-bandwidth';
-import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import { UnrecoverableError, type Job } from 'bullmq';
 import {
   FINAL_SESSION_JOB_NAME,
+  finalSessionCancelKey,
   finalSessionJobId,
   finalSessionJobSchema,
   finalSessionProgressSchema,
@@ -28,20 +29,20 @@ import { createTargetPlatform, type TargetPlatform } from '../windows/target-pla
 import {
   CANCEL_LOCK_LOST,
   CANCEL_NOT_COUNTING,
+  handBackJob,
+  jobContext,
   loadJobChallenge,
   PlatformError,
+  refuseIfCancelledBefore,
   takeHostLock,
   watchCancelFlag,
+  type CancelWatch,
+  type JobContext,
   type JudgingSettings,
 } from './judging-processor';
 
-/**
- * The organizer's cancel flag of a session part. The same key as finalSessionCancelKey, which
- * helper "data" adds to contracts/final.ts (f-data): once merged, import that instead.
- */
-export function finalSessionCancelKey(prefix: string, sessionId: string, part: number): string {
-  return `${prefix}:cancel:${finalSessionJobId(sessionId, part)}`;
-}
+/** The organizer's cancel flag of a session part (contracts/final.ts), kept importable here. */
+export { finalSessionCancelKey };
 
 const MAX_LOG_LINES = 1000;
 
@@ -115,86 +116,106 @@ function createSessionPublisher(job: Job, data: FinalSessionJob, log: (line: str
 }
 
 export function createFinalSessionProcessor(settings: JudgingSettings): FinalSessionProcessor {
-  const log = settings.log;
-  return async (job, token, signal) => {
-    const data = parseJob(job, settings);
-    const handBack = async (why: string): Promise<never> => {
-      log(`job ${job.id}: handed back to the queue (${why})`);
-      await job.moveToWait(token);
-      throw new WaitingError();
-    };
-    if (settings.handingBack()) return handBack('the runner is shutting down');
-    const attempts = Math.max(1, job.opts.attempts ?? 1);
-    const attempt = job.attemptsMade + 1;
-    const publisher = createSessionPublisher(job, data, log);
-    const note = (line: string) => {
-      log(`job ${job.id}: ${line}`);
-      publisher.log(`[runner ${settings.runnerId}] ${line}`);
-    };
-    note(
-      `final session ${data.sessionId} part ${data.part}, attempt ${attempt} of ${attempts} on ` +
-        `${settings.host.hostname}: ${data.done.length} of ${data.rounds.length} rounds done`,
-    );
-    settings.onJobStart?.({
-      judgingId: job.id ?? finalSessionJobId(data.sessionId, data.part),
-      round: data.part,
-    });
-    // The organizer's cancel flag aborts the session like a shutdown would, but the job then ends.
-    const cancel = watchCancelFlag(
-      settings.prefix === undefined
-        ? null
-        : finalSessionCancelKey(settings.prefix, data.sessionId, data.part),
+  // Three declared parameters: BullMQ only hands a processor an AbortSignal when it takes one.
+  return (job, token, signal) => processFinalSessionJob(settings, job, token, signal);
+}
+
+async function processFinalSessionJob(
+  settings: JudgingSettings,
+  job: Job,
+  token: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<FinalSessionResult> {
+  const data = parseJob(job, settings);
+  if (settings.handingBack())
+    return handBackJob(job, token, settings, 'the runner is shutting down');
+  const publisher = createSessionPublisher(job, data, settings.log);
+  const context = jobContext(job, token, data, settings, publisher);
+  context.note(
+    `final session ${data.sessionId} part ${data.part}, attempt ${context.attempt} of ` +
+      `${context.attempts} on ${settings.host.hostname}: ${data.done.length} of ` +
+      `${data.rounds.length} rounds done`,
+  );
+  settings.onJobStart?.({
+    judgingId: job.id ?? finalSessionJobId(data.sessionId, data.part),
+    round: data.part,
+  });
+  // The organizer's cancel flag aborts the session like a shutdown would, but the job then ends.
+  const cancel = watchCancelFlag(
+    settings.prefix === undefined
+      ? null
+      : finalSessionCancelKey(settings.prefix, data.sessionId, data.part),
+    settings,
+    signal,
+  );
+  await refuseIfCancelledBefore(cancel, context, publisher, 'not timed');
+  const started = Date.now();
+  const result = await runSession(context, publisher, cancel);
+  return sessionOutcome(context, result, started);
+}
+
+/**
+ * The session under the host lock. A platform fault is retried (from the checkpoint); a cancelled
+ * session ends (the organizer's cancel), is abandoned (lock lost) or handed back.
+ */
+async function runSession(
+  context: JobContext<FinalSessionJob>,
+  publisher: ReturnType<typeof createSessionPublisher>,
+  cancel: CancelWatch,
+): Promise<FinalSessionResult> {
+  const { data, settings, note } = context;
+  const session = cancel.signal;
+  try {
+    return await sessionUnderHostLock(data, settings, publisher, note, session);
+  } catch (error) {
+    if (!session.aborted && !(error instanceof JudgingCancelledError)) {
+      const message =
+        error instanceof PlatformError
+          ? error.message
+          : `the runner failed: ${(error as Error).message ?? String(error)}`;
+      note(message);
+      // The platform's fault: retried (from the checkpoint) like a judging's JUDGE_ERROR.
+      throw new Error(`final session: ${message}`);
+    }
+    if (session.reason === CANCEL_NOT_COUNTING) {
+      const why = cancel.message() ?? 'the final evaluation was cancelled';
+      note(`stopped: ${why}`);
+      // Final: the rounds timed so far stay in the job's data; nobody wants the rest.
+      throw new UnrecoverableError(why);
+    }
+    if (session.reason === CANCEL_LOCK_LOST)
+      throw new Error('the job lock was lost mid-session; this attempt was abandoned');
+    const reason: unknown = session.reason;
+    return handBackJob(
+      context.job,
+      context.token,
       settings,
-      signal,
+      typeof reason === 'string' ? reason : 'cancelled',
     );
-    const cancelledBefore = await cancel.check();
-    if (cancelledBefore !== null) {
-      cancel.stop();
-      note(`not timed: ${cancelledBefore}`);
-      settings.onJobEnd?.();
-      await publisher.flush();
-      throw new UnrecoverableError(cancelledBefore);
-    }
-    const session = cancel.signal;
-    const started = Date.now();
-    let result: FinalSessionResult;
-    try {
-      result = await sessionUnderHostLock(data, settings, publisher, note, session);
-    } catch (error) {
-      if (!session.aborted && !(error instanceof JudgingCancelledError)) {
-        const message =
-          error instanceof PlatformError
-            ? error.message
-            : `the runner failed: ${(error as Error).message ?? String(error)}`;
-        note(message);
-        // The platform's fault: retried (from the checkpoint) like a judging's JUDGE_ERROR.
-        throw new Error(`final session: ${message}`);
-      }
-      if (session.reason === CANCEL_NOT_COUNTING) {
-        const why = cancel.message() ?? 'the final evaluation was cancelled';
-        note(`stopped: ${why}`);
-        // Final: the rounds timed so far stay in the job's data; nobody wants the rest.
-        throw new UnrecoverableError(why);
-      }
-      if (session.reason === CANCEL_LOCK_LOST)
-        throw new Error('the job lock was lost mid-session; this attempt was abandoned');
-      return handBack(typeof session.reason === 'string' ? session.reason : 'cancelled');
-    } finally {
-      cancel.stop();
-      await publisher.flush();
-      settings.onJobEnd?.();
-    }
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    if (result.judgeError !== null && attempt < attempts) {
-      log(`job ${job.id}: not timed in ${seconds} s, to be retried: ${result.judgeError}`);
-      throw new Error(`final session (attempt ${attempt} of ${attempts}): ${result.judgeError}`);
-    }
-    log(
-      `job ${job.id}: ${result.rounds.length} rounds in ${seconds} s` +
-        (result.judgeError ? `, judge error: ${result.judgeError}` : ''),
-    );
-    return result;
-  };
+  } finally {
+    cancel.stop();
+    await publisher.flush();
+    settings.onJobEnd?.();
+  }
+}
+
+/** A session the host could not time is retried until the last attempt, which returns it. */
+function sessionOutcome(
+  context: JobContext<FinalSessionJob>,
+  result: FinalSessionResult,
+  started: number,
+): FinalSessionResult {
+  const { job, settings, attempt, attempts } = context;
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (result.judgeError !== null && attempt < attempts) {
+    settings.log(`job ${job.id}: not timed in ${seconds} s, to be retried: ${result.judgeError}`);
+    throw new Error(`final session (attempt ${attempt} of ${attempts}): ${result.judgeError}`);
+  }
+  settings.log(
+    `job ${job.id}: ${result.rounds.length} rounds in ${seconds} s` +
+      (result.judgeError ? `, judge error: ${result.judgeError}` : ''),
+  );
+  return result;
 }
 
 /** The platform adapter for the job's target on this host; its failure is the platform's. */

@@ -30,12 +30,7 @@ import { resolveJudgeInputs, type JudgeInputs } from '../../lib/challenge/judge-
 import { loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
 import { hostMemoryBandwidth } from '../host/memory-bandwidth';
 import { judge } from '../judge/judge';
-import {
-  crossCompileForWindows,
-  publishPortabilityCheck,
-  readPortabilityCheck,
-  settledByPortabilityCheck,
-} from '../windows/portability-check';
+import type { JudgingPreCheck } from '../windows/portability-check';
 import type { Sandbox } from '../sandbox/sandbox';
 import { acquireHostLock, type HostLock } from './host-lock';
 import { createJobPublisher } from './job-publisher';
@@ -75,14 +70,14 @@ export interface JudgingSettings {
   secret: (name: string) => string | undefined;
   /** True once the shutdown grace period is over: a job fetched now is handed back at once. */
   handingBack: () => boolean;
-  /**
-   * Redis and the key prefix, for the portability pre-check (runner/windows/portability-check.ts);
-   * without them there is none.
-   */
+  /** Redis and the key prefix, for the cancel flags; without them there are none. */
   redis?: Redis;
   prefix?: string;
-  /** This Linux host has MinGW-w64: its judgings cross-compile for windows-amd first. */
-  crossCompiles?: boolean;
+  /**
+   * The platform's step before the build (the portability pre-check of this host's role,
+   * runner/windows/portability-check.ts): a result settles the judging; without it there is none.
+   */
+  preCheck?: JudgingPreCheck;
   /** The job in hand, for the heartbeat (a final session names its job id and part). */
   onJobStart?: (job: Pick<JudgingJob, 'judgingId' | 'round'>) => void;
   onJobEnd?: () => void;
@@ -146,123 +141,204 @@ export type JudgingProcessor = (
 ) => Promise<JudgingJobResult>;
 
 export function createJudgingProcessor(settings: JudgingSettings): JudgingProcessor {
-  const log = settings.log;
-
   // Three declared parameters: BullMQ only hands a processor an AbortSignal when it takes one.
-  return async (job, token, signal) => {
-    const parsed = judgingJobSchema.safeParse(job.data);
-    if (!parsed.success) {
-      log(`job ${job.id}: invalid payload, failed without retries`);
-      throw new UnrecoverableError(`invalid judging job payload: ${issuesInline(parsed.error, 5)}`);
-    }
-    const data = parsed.data;
-    if (data.target !== settings.target) {
-      log(`job ${job.id}: meant for target ${data.target}, failed without retries`);
-      throw new UnrecoverableError(
-        `a job for target ${data.target} on the queue of target ${settings.target}`,
-      );
-    }
-    const expectedId = data.repeat
-      ? repeatJobId(data.repeat.repeatId)
-      : judgingJobId(data.judgingId, data.round);
-    if (job.id !== expectedId) log(`job ${job.id}: its id is not ${expectedId}`);
+  return (job, token, signal) => processJudgingJob(settings, job, token, signal);
+}
 
-    const handBack = async (why: string): Promise<never> => {
-      log(`job ${job.id}: handed back to the queue (${why})`);
-      await job.moveToWait(token);
-      throw new WaitingError();
-    };
-    if (settings.handingBack()) return handBack('the runner is shutting down');
+/** A job in hand and what its steps share. */
+export interface JobContext<Data> {
+  job: Job;
+  token: string | undefined;
+  data: Data;
+  settings: JudgingSettings;
+  attempt: number;
+  attempts: number;
+  /** Logs a line here and in the job's own log. */
+  note: (line: string) => void;
+}
 
-    const attempts = Math.max(1, job.opts.attempts ?? 1);
-    const attempt = job.attemptsMade + 1;
-    const lastAttempt = attempt >= attempts;
-    const started = new Date();
-    const publisher = createJobPublisher(
-      job,
-      { judgingId: data.judgingId, round: data.round },
-      (error) => log(`job ${job.id}: could not publish progress: ${error.message}`),
-      settings.progressIntervalMs,
+async function processJudgingJob(
+  settings: JudgingSettings,
+  job: Job,
+  token: string | undefined,
+  signal: AbortSignal | undefined,
+): Promise<JudgingJobResult> {
+  const data = parseJudgingJob(job, settings);
+  if (settings.handingBack())
+    return handBackJob(job, token, settings, 'the runner is shutting down');
+  const started = new Date();
+  const publisher = createJobPublisher(
+    job,
+    { judgingId: data.judgingId, round: data.round },
+    (error) => settings.log(`job ${job.id}: could not publish progress: ${error.message}`),
+    settings.progressIntervalMs,
+  );
+  const context = jobContext(job, token, data, settings, publisher);
+  context.note(`attempt ${context.attempt} of ${context.attempts} on ${settings.host.hostname}`);
+  settings.onJobStart?.(data);
+  // The scorer's cancel flag aborts the judging like a shutdown would, but the job then ends.
+  // A repeat ("rejudge N times") is the organizer's own request: the submission's flag (raised when
+  // it failed on another target) does not stop it.
+  const cancel = watchCancelFlag(
+    settings.prefix === undefined || data.repeat
+      ? null
+      : judgingCancelKey(settings.prefix, data.judgingId, data.round),
+    settings,
+    signal,
+  );
+  await refuseIfCancelledBefore(cancel, context, publisher, 'not judged');
+  const result = await runJudging(context, publisher, cancel, started);
+  return judgingOutcome(context, cancel, result, started);
+}
+
+/** The payload, or an UnrecoverableError: a malformed job or one for another target never runs. */
+export function parseJudgingJob(job: Job, settings: JudgingSettings): JudgingJob {
+  const { log } = settings;
+  const parsed = judgingJobSchema.safeParse(job.data);
+  if (!parsed.success) {
+    log(`job ${job.id}: invalid payload, failed without retries`);
+    throw new UnrecoverableError(`invalid judging job payload: ${issuesInline(parsed.error, 5)}`);
+  }
+  const data = parsed.data;
+  if (data.target !== settings.target) {
+    log(`job ${job.id}: meant for target ${data.target}, failed without retries`);
+    throw new UnrecoverableError(
+      `a job for target ${data.target} on the queue of target ${settings.target}`,
     );
-    const note = (line: string) => {
-      log(`job ${job.id}: ${line}`);
+  }
+  const expectedId = data.repeat
+    ? repeatJobId(data.repeat.repeatId)
+    : judgingJobId(data.judgingId, data.round);
+  if (job.id !== expectedId) log(`job ${job.id}: its id is not ${expectedId}`);
+  return data;
+}
+
+/** Moves the job back to wait (another runner, or this one later, takes it). */
+export async function handBackJob(
+  job: Job,
+  token: string | undefined,
+  settings: Pick<JudgingSettings, 'log'>,
+  why: string,
+): Promise<never> {
+  settings.log(`job ${job.id}: handed back to the queue (${why})`);
+  await job.moveToWait(token);
+  throw new WaitingError();
+}
+
+/** The attempt numbers and the note function of a job in hand. */
+export function jobContext<Data>(
+  job: Job,
+  token: string | undefined,
+  data: Data,
+  settings: JudgingSettings,
+  publisher: { log(line: string): void },
+): JobContext<Data> {
+  return {
+    job,
+    token,
+    data,
+    settings,
+    attempts: Math.max(1, job.opts.attempts ?? 1),
+    attempt: job.attemptsMade + 1,
+    note: (line) => {
+      settings.log(`job ${job.id}: ${line}`);
       publisher.log(`[runner ${settings.runnerId}] ${line}`);
-    };
-    note(`attempt ${attempt} of ${attempts} on ${settings.host.hostname}`);
-    settings.onJobStart?.(data);
-
-    // The scorer's cancel flag aborts the judging like a shutdown would, but the job then ends.
-    // A repeat ("rejudge N times") is the organizer's own request: the submission's flag (raised when
-    // it failed on another target) does not stop it.
-    const cancel = watchCancelFlag(
-      settings.prefix === undefined || data.repeat
-        ? null
-        : judgingCancelKey(settings.prefix, data.judgingId, data.round),
-      settings,
-      signal,
-    );
-    const cancelledBefore = await cancel.check();
-    if (cancelledBefore !== null) {
-      cancel.stop();
-      note(`not judged: ${cancelledBefore}`);
-      settings.onJobEnd?.();
-      await publisher.flush();
-      throw new UnrecoverableError(cancelledBefore);
-    }
-    const judging = cancel.signal;
-
-    let result: JudgingResult;
-    try {
-      result = await judgeUnderHostLock(data, settings, publisher, note, judging);
-    } catch (error) {
-      if (judging.aborted) result = platformErrorResult(data, 'cancelled', settings.host, started);
-      else {
-        const message =
-          error instanceof PlatformError
-            ? error.message
-            : `the runner failed: ${(error as Error).message ?? String(error)}`;
-        note(message);
-        result = platformErrorResult(data, message, settings.host, started);
-      }
-    } finally {
-      cancel.stop();
-      await publisher.flush();
-      settings.onJobEnd?.();
-    }
-    if (
-      judging.aborted &&
-      judging.reason === CANCEL_NOT_COUNTING &&
-      result.verdict === 'JUDGE_ERROR'
-    ) {
-      const why = cancel.message() ?? 'cancelled by the scorer';
-      log(`job ${job.id}: stopped, ${why}`);
-      // Final: retrying a judging that cannot count would only waste the host again.
-      throw new UnrecoverableError(why);
-    }
-
-    // A verdict reached before the cancellation arrived still stands; a cancelled judging does not.
-    if (judging.aborted && result.verdict === 'JUDGE_ERROR') {
-      const reason: unknown = judging.reason;
-      if (reason === CANCEL_LOCK_LOST)
-        // Another runner may be judging it now; whatever we wrote would be refused anyway.
-        throw new Error('the job lock was lost mid-judging; this judging was abandoned');
-      return handBack(typeof reason === 'string' ? reason : 'cancelled');
-    }
-
-    const seconds = ((Date.now() - started.getTime()) / 1000).toFixed(1);
-    if (result.verdict === 'JUDGE_ERROR' && !lastAttempt) {
-      log(`job ${job.id}: JUDGE_ERROR in ${seconds} s, to be retried: ${result.message}`);
-      // A plain Error: BullMQ retries it with the backoff the producer chose.
-      throw new Error(`JUDGE_ERROR (attempt ${attempt} of ${attempts}): ${result.message}`);
-    }
-    log(`job ${job.id}: ${result.verdict} in ${seconds} s`);
-    return judgingJobResultSchema.parse({
-      judgingId: data.judgingId,
-      round: data.round,
-      runnerId: settings.runnerId,
-      result,
-    });
+    },
   };
+}
+
+/** A job cancelled before it started ends at once, without retries. */
+export async function refuseIfCancelledBefore(
+  cancel: CancelWatch,
+  context: Pick<JobContext<unknown>, 'note' | 'settings'>,
+  publisher: { flush(): Promise<void> },
+  what: string,
+): Promise<void> {
+  const cancelledBefore = await cancel.check();
+  if (cancelledBefore === null) return;
+  cancel.stop();
+  context.note(`${what}: ${cancelledBefore}`);
+  context.settings.onJobEnd?.();
+  await publisher.flush();
+  throw new UnrecoverableError(cancelledBefore);
+}
+
+/** The judging under the host lock; a fault outside the judge becomes a JUDGE_ERROR result. */
+async function runJudging(
+  context: JobContext<JudgingJob>,
+  publisher: ReturnType<typeof createJobPublisher>,
+  cancel: CancelWatch,
+  started: Date,
+): Promise<JudgingResult> {
+  const { data, settings, note } = context;
+  const judging = cancel.signal;
+  try {
+    return await judgeUnderHostLock(data, settings, publisher, note, judging);
+  } catch (error) {
+    if (judging.aborted) return platformErrorResult(data, 'cancelled', settings.host, started);
+    const message =
+      error instanceof PlatformError
+        ? error.message
+        : `the runner failed: ${(error as Error).message ?? String(error)}`;
+    note(message);
+    return platformErrorResult(data, message, settings.host, started);
+  } finally {
+    cancel.stop();
+    await publisher.flush();
+    settings.onJobEnd?.();
+  }
+}
+
+/**
+ * What becomes of the job: a cancelled judging ends (the scorer's cancel), is abandoned (lock
+ * lost) or handed back; a JUDGE_ERROR is retried until the last attempt; anything else is the
+ * job's result.
+ */
+export async function judgingOutcome(
+  context: JobContext<JudgingJob>,
+  cancel: CancelWatch,
+  result: JudgingResult,
+  started: Date,
+): Promise<JudgingJobResult> {
+  const { job, data, settings, attempt, attempts } = context;
+  const { log } = settings;
+  const judging = cancel.signal;
+  if (
+    judging.aborted &&
+    judging.reason === CANCEL_NOT_COUNTING &&
+    result.verdict === 'JUDGE_ERROR'
+  ) {
+    const why = cancel.message() ?? 'cancelled by the scorer';
+    log(`job ${job.id}: stopped, ${why}`);
+    // Final: retrying a judging that cannot count would only waste the host again.
+    throw new UnrecoverableError(why);
+  }
+  // A verdict reached before the cancellation arrived still stands; a cancelled judging does not.
+  if (judging.aborted && result.verdict === 'JUDGE_ERROR') {
+    const reason: unknown = judging.reason;
+    if (reason === CANCEL_LOCK_LOST)
+      // Another runner may be judging it now; whatever we wrote would be refused anyway.
+      throw new Error('the job lock was lost mid-judging; this judging was abandoned');
+    return handBackJob(
+      job,
+      context.token,
+      settings,
+      typeof reason === 'string' ? reason : 'cancelled',
+    );
+  }
+  const seconds = ((Date.now() - started.getTime()) / 1000).toFixed(1);
+  if (result.verdict === 'JUDGE_ERROR' && attempt < attempts) {
+    log(`job ${job.id}: JUDGE_ERROR in ${seconds} s, to be retried: ${result.message}`);
+    // A plain Error: BullMQ retries it with the backoff the producer chose.
+    throw new Error(`JUDGE_ERROR (attempt ${attempt} of ${attempts}): ${result.message}`);
+  }
+  log(`job ${job.id}: ${result.verdict} in ${seconds} s`);
+  return judgingJobResultSchema.parse({
+    judgingId: data.judgingId,
+    round: data.round,
+    runnerId: settings.runnerId,
+    result,
+  });
 }
 
 export interface CancelWatch {
@@ -396,7 +472,7 @@ async function judgeUnderHostLock(
   );
   try {
     const { challenge } = await loadJobChallenge(data, settings);
-    const settled = await portabilityPreCheck(data, settings, challenge, note, signal);
+    const settled = await settings.preCheck?.(data, challenge, note, signal);
     if (settled) return settled;
     const { timed, ...inputs } = judgeInputsForJob(data, challenge, settings);
     note(
@@ -431,60 +507,4 @@ async function judgeUnderHostLock(
   } finally {
     await lock.release();
   }
-}
-
-/**
- * The Linux side cross-compiles for windows-amd and publishes the outcome; the windows-amd side
- * settles its judging from a failed check without building (see portability-check.ts for why).
- * Never fatal: a Redis or tool failure only means the shortcut is not taken.
- */
-async function portabilityPreCheck(
-  data: JudgingJob,
-  settings: JudgingSettings,
-  challenge: Challenge,
-  note: (line: string) => void,
-  signal: AbortSignal | undefined,
-): Promise<JudgingResult | null> {
-  const { redis, prefix } = settings;
-  if (!redis || prefix === undefined) return null;
-  const started = new Date();
-  try {
-    if (data.target === 'windows-amd') {
-      const check = await readPortabilityCheck(redis, prefix, data);
-      if (check && !check.ok) {
-        note(`the portability pre-check of ${check.runnerId} failed: BUILD_ERROR without building`);
-        return settledByPortabilityCheck(data, check, settings.host, started);
-      }
-      return null;
-    }
-    if (!settings.crossCompiles || !challenge.manifest.targets['windows-amd']) return null;
-    const outcome = await crossCompileForWindows({
-      challenge,
-      patchText: data.patchText,
-      sandbox: settings.sandbox,
-      workRoot: settings.workRoot,
-      ...(signal ? { signal } : {}),
-    });
-    if (!outcome) return null;
-    await publishPortabilityCheck(redis, prefix, {
-      submissionId: data.submissionId,
-      round: data.round,
-      target: 'windows-amd',
-      ok: outcome.ok,
-      firstError: outcome.firstError,
-      log: outcome.log,
-      compiler: outcome.compiler,
-      runnerId: settings.runnerId,
-      checkedAt: new Date().toISOString(),
-    });
-    const seconds = ((Date.now() - started.getTime()) / 1000).toFixed(1);
-    note(
-      `portability pre-check for windows-amd: ${
-        outcome.ok ? 'cross-compiles' : `does not build (${outcome.firstError ?? 'see its log'})`
-      } in ${seconds} s`,
-    );
-  } catch (error) {
-    note(`portability pre-check skipped: ${(error as Error).message}`);
-  }
-  return null;
 }

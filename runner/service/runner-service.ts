@@ -20,15 +20,14 @@ import { settleWithin } from '../../lib/async/timeout';
 import { CHALLENGES_DIR, listChallenges, type Challenge } from '../../lib/challenge/load-manifest';
 import { challengeSecret } from '../../lib/config/env';
 import { createWorkerConnection } from '../../lib/queue/connection';
-import { cpuVendor, hostFingerprint } from '../host/fingerprint';
+import { hostFingerprint } from '../host/fingerprint';
 import { checkHostMemory } from '../host/memory';
 import type { Sandbox } from '../sandbox/sandbox';
-import { wineVersion } from '../windows/wine-prefix';
-import { canCrossCompile } from '../windows/portability-check';
-import { WineSandbox } from '../windows/wine-sandbox';
+import { portabilityPreCheck } from '../windows/portability-check';
+import { hostPlatform, matchTargetHost, type HostPlatform } from '../windows/target-platform';
 import { startHeartbeat, type CurrentJob, type Heartbeat } from '../../lib/queue/runner-heartbeat';
 import { DEFAULT_HOST_LOCK_FILE } from './host-lock';
-import { startHostProbe } from './host-probe';
+import { startHostProbe, type HostProbe } from './host-probe';
 import {
   CANCEL_LOCK_LOST,
   CANCEL_SHUTDOWN,
@@ -108,8 +107,6 @@ export interface RunnerService {
   closed: Promise<void>;
 }
 
-const HOST_OS: Record<string, Target['os']> = { linux: 'linux', win32: 'windows' };
-
 export interface HostMatch {
   matches: boolean;
   /** A Windows target on a Linux host that has Wine: judged emulated. */
@@ -122,15 +119,13 @@ export interface HostMatch {
 }
 
 export async function targetHostMatch(target: Target): Promise<HostMatch> {
-  const hostOs = HOST_OS[process.platform] ?? process.platform;
-  const hostVendor = await cpuVendor();
-  const wine = target.os === 'windows' && hostOs === 'linux' ? await wineVersion() : null;
+  const match = await matchTargetHost(target);
   return {
-    matches: hostOs === target.os && hostVendor === target.cpuVendor,
-    emulated: wine !== null,
-    wine,
-    hostOs,
-    hostVendor,
+    matches: match.matches,
+    emulated: match.emulator !== null,
+    wine: match.emulator,
+    hostOs: match.hostOs,
+    hostVendor: match.hostVendor,
     target,
   };
 }
@@ -177,26 +172,108 @@ function throttled(log: (line: string) => void): (line: string) => void {
   };
 }
 
-export async function startRunnerService(options: RunnerServiceOptions): Promise<RunnerService> {
-  const { target } = options;
-  const runnerId = options.runnerId ?? defaultRunnerId(target);
-  const log =
-    options.log ??
-    ((line: string) =>
-      process.stderr.write(`${new Date().toISOString()} runner ${runnerId}: ${line}\n`));
-  const secret = options.secret ?? challengeSecret;
+/** The options resolved once, and what every step of the service shares. */
+interface ServiceContext {
+  options: RunnerServiceOptions;
+  target: TargetId;
+  runnerId: string;
+  log: (line: string) => void;
+  secret: (name: string) => string | undefined;
+  workRoot: string;
+  hostLockFile: string;
+}
 
-  // 1. Refuse what would produce wrong or unlabelled results, before touching the queue.
+/** What the start-up checks established about this host and the target. */
+interface HostReadiness {
+  /** The first challenge with this target (the host probe measures with it). */
+  first: Challenge;
+  spec: Target;
+  platform: HostPlatform;
+  devMode: boolean;
+  host: HostFingerprint;
+}
+
+/** Redis and what runs on it besides the worker. */
+interface ServiceLinks {
+  connection: Redis;
+  logRedis: (line: string) => void;
+  heartbeat: Heartbeat;
+  hostProbe: HostProbe | null;
+}
+
+export async function startRunnerService(options: RunnerServiceOptions): Promise<RunnerService> {
+  const context = resolveOptions(options);
+  const ready = await checkHostAndPlatform(context);
+  const links = connectRedis(context, ready);
+  const handingBack = { value: false };
+  const settings = judgingSettings(context, ready, links, () => handingBack.value);
+  const worker = createWorker(context, ready, links, settings);
+  return wireShutdown(context, links, worker, handingBack);
+}
+
+function resolveOptions(options: RunnerServiceOptions): ServiceContext {
+  const runnerId = options.runnerId ?? defaultRunnerId(options.target);
+  return {
+    options,
+    target: options.target,
+    runnerId,
+    log:
+      options.log ??
+      ((line: string) =>
+        process.stderr.write(`${new Date().toISOString()} runner ${runnerId}: ${line}\n`)),
+    secret: options.secret ?? challengeSecret,
+    workRoot: options.workRoot ?? DEFAULT_WORK_ROOT,
+    hostLockFile: options.hostLockFile ?? DEFAULT_HOST_LOCK_FILE,
+  };
+}
+
+/** Refuses what would produce wrong or unlabelled results, before touching the queue. */
+async function checkHostAndPlatform(context: ServiceContext): Promise<HostReadiness> {
+  const { options, target, log } = context;
   const challenges = await challengesForTarget(target);
   const first = challenges[0];
   const spec = first?.manifest.targets[target];
   if (!first || !spec)
     throw new RunnerConfigError(`no challenge in ${CHALLENGES_DIR} has target ${target}`);
-  const match = await targetHostMatch(spec);
-  // A Windows target on a Linux host with Wine is emulated (runner/windows/target-platform.ts):
-  // never the target's hardware, so always development mode, and labelled so in every result.
-  const emulated = match.emulated && options.emulate !== false;
-  const devMode = (options.devMode ?? false) || emulated;
+  const platform = await hostPlatform({
+    targetId: target,
+    target: spec,
+    sandbox: options.sandbox,
+    dataDir: options.dataDir,
+    ...(options.emulate !== undefined ? { emulate: options.emulate } : {}),
+    log,
+  });
+  // An emulated target (runner/windows/target-platform.ts) is never the target's hardware: always
+  // development mode, and labelled so in every result.
+  const devMode = (options.devMode ?? false) || platform.emulation !== null;
+  refuseDevelopmentKnobs(options, devMode);
+  await checkHostConditions(challenges, {
+    devMode,
+    log,
+    ...(options.hostRoot ? { root: options.hostRoot } : {}),
+  });
+  refuseHostMismatch(target, spec, platform, devMode);
+  warnMissingSeeds(challenges, context.secret, devMode, log);
+  await checkSandbox(options.sandbox);
+  await warmUpEmulation(platform);
+  await checkWorkRoot(context.workRoot);
+  const host: HostFingerprint = await hostFingerprint({
+    cxx: spec.toolchain.cxx,
+    sandbox: platform.emulation?.sandboxLabel ?? options.sandbox.kind,
+    ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
+    devMode,
+    emulated: platform.emulation !== null,
+  });
+  const mode = hostModeLine(target, spec, platform, devMode);
+  if (mode) log(mode);
+  return { first, spec, platform, devMode, host };
+}
+
+/** The development knobs change what is measured: refused outside development mode. */
+export function refuseDevelopmentKnobs(
+  options: Pick<RunnerServiceOptions, 'publicBytes' | 'maxPairs' | 'deterministic'>,
+  devMode: boolean,
+): void {
   const knobs = [
     options.publicBytes !== undefined && '--public-size',
     options.maxPairs !== undefined && '--runs',
@@ -206,19 +283,32 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
     throw new RunnerConfigError(
       `${knobs.join(', ')} change what is measured: only allowed with --dev-mode, whose results are labelled`,
     );
-  await checkHostConditions(challenges, {
-    devMode,
-    log,
-    ...(options.hostRoot ? { root: options.hostRoot } : {}),
-  });
+}
+
+export function refuseHostMismatch(
+  target: TargetId,
+  spec: Target,
+  match: Pick<HostPlatform, 'matches' | 'hostOs' | 'hostVendor'>,
+  devMode: boolean,
+): void {
   if (!match.matches && !devMode)
     throw new RunnerConfigError(
       `this host (${match.hostOs}, ${match.hostVendor}) does not match target ${target} ` +
         `(${spec.os}, ${spec.cpuVendor}): refusing to judge for it. Start with --dev-mode to run ` +
         'anyway for development; every result is then labelled development mode.',
     );
-  // The seed normally travels in the job (the platform's); this runner's variable is only the
-  // fallback for a platform that knows none, and a job with no seed at all is refused then.
+}
+
+/**
+ * The seed normally travels in the job (the platform's); this runner's variable is only the
+ * fallback for a platform that knows none, and a job with no seed at all is refused then.
+ */
+function warnMissingSeeds(
+  challenges: Challenge[],
+  secret: (name: string) => string | undefined,
+  devMode: boolean,
+  log: (line: string) => void,
+): void {
   const missing = challenges
     .map((c) => c.manifest.inputs.benchmark.seedEnv)
     .filter((name) => secret(name) === undefined);
@@ -227,98 +317,142 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
       `${[...new Set(missing)].join(', ')} not set here: judging only jobs that carry their ` +
         'benchmark seed (set by the platform from the console or its own variable)',
     );
+}
+
+async function checkSandbox(sandbox: Sandbox): Promise<void> {
   try {
-    await options.sandbox.check();
+    await sandbox.check();
   } catch (error) {
     throw new RunnerConfigError(
-      `the ${options.sandbox.kind} sandbox does not work here: ${(error as Error).message}`,
+      `the ${sandbox.kind} sandbox does not work here: ${(error as Error).message}`,
     );
   }
-  if (emulated) {
-    // Builds the helper with MinGW and initializes the Wine prefix now (once, ~10-30 s, logged),
-    // so the first judging does not pay for it and a broken Wine stops the runner at start.
-    try {
-      await new WineSandbox({ linux: options.sandbox, dataDir: options.dataDir, log }).check();
-    } catch (error) {
-      throw new RunnerConfigError(`Wine does not work here: ${(error as Error).message}`);
-    }
+}
+
+/** The emulator's one-off set-up now, so that a broken Wine stops the runner at start. */
+async function warmUpEmulation(platform: HostPlatform): Promise<void> {
+  if (!platform.emulation) return;
+  try {
+    await platform.emulation.warmUp();
+  } catch (error) {
+    throw new RunnerConfigError(`Wine does not work here: ${(error as Error).message}`);
   }
-  const workRoot = options.workRoot ?? DEFAULT_WORK_ROOT;
+}
+
+async function checkWorkRoot(workRoot: string): Promise<void> {
   const unreachable = await prepareWorkRoot(workRoot);
   if (unreachable)
     throw new RunnerConfigError(
       `work root ${workRoot}: ${unreachable}, so the sandbox could not reach the judgings' folders`,
     );
-  const host: HostFingerprint = await hostFingerprint({
-    cxx: spec.toolchain.cxx,
-    sandbox: emulated ? `wine (job helper) in ${options.sandbox.kind}` : options.sandbox.kind,
-    ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
-    devMode,
-    emulated,
-  });
-  if (emulated)
-    log(
-      `emulated: ${target} (${spec.os}, ${spec.cpuVendor}) under ${match.wine} on this Linux host; ` +
-        'development mode, every result is labelled emulated',
-    );
-  else if (devMode)
-    log(
-      match.matches
-        ? `development mode (the host matches ${target}, but results are labelled anyway)`
-        : `development mode: this host (${match.hostOs}, ${match.hostVendor}) is not ${target} ` +
-            `(${spec.os}, ${spec.cpuVendor}); every result is labelled`,
-    );
+}
 
-  // 2. Redis: one connection for the worker's commands and the heartbeat (BullMQ adds its own
-  //    blocking connection), waiting out outages rather than failing.
-  const logRedis = throttled(log);
+/** What the runner says at start about labelled results (null: a matching host, nothing to say). */
+export function hostModeLine(
+  target: TargetId,
+  spec: Target,
+  platform: Pick<HostPlatform, 'matches' | 'hostOs' | 'hostVendor' | 'emulation'>,
+  devMode: boolean,
+): string | null {
+  if (platform.emulation)
+    return (
+      `emulated: ${target} (${spec.os}, ${spec.cpuVendor}) under ${platform.emulation.by} on this ` +
+      'Linux host; development mode, every result is labelled emulated'
+    );
+  if (!devMode) return null;
+  return platform.matches
+    ? `development mode (the host matches ${target}, but results are labelled anyway)`
+    : `development mode: this host (${platform.hostOs}, ${platform.hostVendor}) is not ${target} ` +
+        `(${spec.os}, ${spec.cpuVendor}); every result is labelled`;
+}
+
+/**
+ * One Redis connection for the worker's commands and the heartbeat (BullMQ adds its own blocking
+ * connection), waiting out outages rather than failing; the heartbeat and the host probe start.
+ */
+function connectRedis(context: ServiceContext, ready: HostReadiness): ServiceLinks {
+  const { options, runnerId } = context;
+  const logRedis = throttled(context.log);
   const connection: Redis = createWorkerConnection({
     url: options.redisUrl,
     connectionName: `perfjudge-runner-${runnerId}`,
     onError: (error) => logRedis(`redis: ${error.message}`),
   });
-  const startedAt = new Date().toISOString();
-  const heartbeat: Heartbeat = startHeartbeat({
-    redis: connection,
+  const heartbeat = startRunnerHeartbeat(context, ready, connection, logRedis);
+  return {
+    connection,
+    logRedis,
+    heartbeat,
+    hostProbe: startRunnerHostProbe(context, ready, heartbeat),
+  };
+}
+
+function startRunnerHeartbeat(
+  context: ServiceContext,
+  ready: HostReadiness,
+  redis: Redis,
+  logRedis: (line: string) => void,
+): Heartbeat {
+  const { options } = context;
+  const { host } = ready;
+  return startHeartbeat({
+    redis,
     prefix: options.prefix,
     runner: {
-      runnerId,
-      target,
+      runnerId: context.runnerId,
+      target: context.target,
       hostname: host.hostname,
       cpuModel: host.cpuModel,
       cpuVendor: host.cpuVendor,
-      devMode,
+      devMode: ready.devMode,
       emulated: host.emulated,
-      startedAt,
+      startedAt: new Date().toISOString(),
     },
     ...(options.heartbeatIntervalMs ? { intervalMs: options.heartbeatIntervalMs } : {}),
     onError: (error) => logRedis(`heartbeat: ${error.message}`),
   });
-  // The host's noise and timing conditions, measured once in the background (issue 12 item 7).
-  const hostProbe = options.hostReport
-    ? startHostProbe({
-        challenge: first,
-        sandbox: options.sandbox,
-        dataDir: options.dataDir,
-        ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
-        hostLockFile: options.hostLockFile ?? DEFAULT_HOST_LOCK_FILE,
-        owner: runnerId,
-        workRoot,
-        onReport: (report) => heartbeat.setHostReport(report),
-        log,
-      })
-    : null;
+}
 
-  let handingBack = false;
-  const settings: JudgingSettings = {
-    target,
+/** The host's noise and timing conditions, measured once in the background (--host-report). */
+function startRunnerHostProbe(
+  context: ServiceContext,
+  ready: HostReadiness,
+  heartbeat: Heartbeat,
+): HostProbe | null {
+  const { options } = context;
+  if (!options.hostReport) return null;
+  return startHostProbe({
+    challenge: ready.first,
+    sandbox: options.sandbox,
+    dataDir: options.dataDir,
+    ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
+    hostLockFile: context.hostLockFile,
+    owner: context.runnerId,
+    workRoot: context.workRoot,
+    onReport: (report) => heartbeat.setHostReport(report),
+    log: context.log,
+  });
+}
+
+/** What the judging and final-session processors are given. */
+function judgingSettings(
+  context: ServiceContext,
+  ready: HostReadiness,
+  links: ServiceLinks,
+  handingBack: () => boolean,
+): JudgingSettings {
+  const { options, runnerId } = context;
+  const { heartbeat } = links;
+  const portability = ready.platform.portability;
+  return {
+    target: context.target,
     runnerId,
     sandbox: options.sandbox,
     dataDir: options.dataDir,
-    workRoot,
-    hostLockFile: options.hostLockFile ?? DEFAULT_HOST_LOCK_FILE,
-    devMode,
-    host,
+    workRoot: context.workRoot,
+    hostLockFile: context.hostLockFile,
+    devMode: ready.devMode,
+    host: ready.host,
     ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
     ...(options.publicBytes !== undefined ? { publicBytes: options.publicBytes } : {}),
     ...(options.maxPairs !== undefined ? { maxPairs: options.maxPairs } : {}),
@@ -326,11 +460,22 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
     ...(options.progressIntervalMs !== undefined
       ? { progressIntervalMs: options.progressIntervalMs }
       : {}),
-    secret,
-    redis: connection,
+    secret: context.secret,
+    redis: links.connection,
     prefix: options.prefix,
-    crossCompiles: match.hostOs === 'linux' && (await canCrossCompile()),
-    handingBack: () => handingBack,
+    ...(portability
+      ? {
+          preCheck: portabilityPreCheck(portability, {
+            redis: links.connection,
+            prefix: options.prefix,
+            sandbox: options.sandbox,
+            workRoot: context.workRoot,
+            runnerId,
+            host: ready.host,
+          }),
+        }
+      : {}),
+    handingBack,
     onJobStart: (job) => {
       const current: CurrentJob = {
         judgingId: job.judgingId,
@@ -340,19 +485,31 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
       heartbeat.setCurrentJob(current);
     },
     onJobEnd: () => heartbeat.setCurrentJob(null),
-    log,
+    log: context.log,
   };
+}
+
+/** One queue per target carries both: judgings ('judge') and final sessions (by job name). */
+export function dispatchByJobName(settings: JudgingSettings) {
   const judging: JudgingProcessor = createJudgingProcessor(settings);
   const finalSession = createFinalSessionProcessor(settings);
-  // One queue per target carries both: judgings ('judge') and final sessions (FINAL_SESSION_JOB_NAME).
-  const processor = (job: Job, token?: string, signal?: AbortSignal) =>
+  // Three declared parameters: BullMQ only hands a processor an AbortSignal when it takes one.
+  return (job: Job, token?: string, signal?: AbortSignal) =>
     isFinalSessionJob(job) ? finalSession(job, token, signal) : judging(job, token, signal);
+}
 
-  // 3. The worker: concurrency 1, and the host lock inside the processor covers other runners.
-  const worker = new Worker(judgeQueueName(target), processor, {
-    connection,
+/** The worker: concurrency 1, and the host lock inside the processor covers other runners. */
+function createWorker(
+  context: ServiceContext,
+  ready: HostReadiness,
+  links: ServiceLinks,
+  settings: JudgingSettings,
+): Worker {
+  const { options, log, target } = context;
+  const worker = new Worker(judgeQueueName(target), dispatchByJobName(settings), {
+    connection: links.connection,
     prefix: options.prefix,
-    name: runnerId,
+    name: context.runnerId,
     concurrency: 1,
     lockDuration: options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS,
     stalledInterval: options.stalledIntervalMs ?? DEFAULT_STALLED_INTERVAL_MS,
@@ -360,7 +517,7 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
     removeOnComplete: KEEP_COMPLETED,
     removeOnFail: KEEP_FAILED,
   });
-  worker.on('error', (error) => logRedis(`worker: ${error.message}`));
+  worker.on('error', (error) => links.logRedis(`worker: ${error.message}`));
   worker.on('failed', (job, error) => {
     if (job) log(`job ${job.id}: failed (attempt ${job.attemptsMade}): ${error.message}`);
   });
@@ -375,67 +532,36 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
   });
   worker.on('ready', () =>
     log(
-      `serving ${judgeQueueName(target)} (prefix ${options.prefix}) on ${host.hostname}, ` +
-        `${host.cpuModel}`,
+      `serving ${judgeQueueName(target)} (prefix ${options.prefix}) on ${ready.host.hostname}, ` +
+        `${ready.host.cpuModel}`,
     ),
   );
+  return worker;
+}
 
+/** The service's handle: a graceful shutdown within the grace period, and an immediate hand-back. */
+function wireShutdown(
+  context: ServiceContext,
+  links: ServiceLinks,
+  worker: Worker,
+  handingBack: { value: boolean },
+): RunnerService {
+  const { log } = context;
   let closing: Promise<void> | null = null;
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-
   const handBack = (reason: string) => {
-    if (!handingBack) log(`handing the current job back: ${reason}`);
-    handingBack = true;
+    if (!handingBack.value) log(`handing the current job back: ${reason}`);
+    handingBack.value = true;
     worker.cancelAllJobs(CANCEL_SHUTDOWN);
   };
-
   const shutdown = (reason: string): Promise<void> => {
-    if (closing) return closing;
-    // The whole stop fits in the grace period: the judging gets it minus the time handing its job
-    // back may take (which needs Redis), then a forced close of a couple of seconds at most.
-    const totalMs = (options.graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
-    const handBackMs = Math.min(HAND_BACK_MS, totalMs / 2);
-    const graceMs = totalMs - handBackMs;
-    log(`${reason}: taking no new jobs; the current one has ${graceMs / 1000} s to finish`);
-    closing = (async () => {
-      const grace = setTimeout(() => handBack('the grace period is over'), graceMs);
-      // close() stops fetching and waits for the active job; its lock keeps being renewed. A job
-      // handed back needs Redis to move back to the queue: without Redis, stop anyway after a
-      // little more (its lock then expires and another runner retakes it: nothing is lost).
-      const closingWorker = worker.close().catch((error: Error) => {
-        log(`closing the worker: ${error.message}`);
-      });
-      const closed = await settleWithin(
-        closingWorker.then(() => true),
-        totalMs,
-      );
-      clearTimeout(grace);
-      if (!closed) {
-        log(
-          `the job could not be handed back within ${handBackMs / 1000} s (Redis unreachable?): ` +
-            'stopping anyway; it returns to the queue when its lock expires',
-        );
-        await settleWithin(
-          worker.close(true).catch(() => undefined),
-          FORCED_CLOSE_MS,
-        );
-      }
-      await settleWithin(hostProbe?.stop() ?? Promise.resolve(), 5_000);
-      // Without Redis the heartbeat's key cannot be deleted: it expires by itself.
-      const reachable = connection.status === 'ready';
-      await settleWithin(heartbeat.stop(), reachable ? 5_000 : FORCED_CLOSE_MS);
-      if (reachable) await settleWithin(connection.quit(), 5_000);
-      connection.disconnect();
-      log('stopped');
-      resolveClosed();
-    })();
+    closing ??= stopService(context, links, worker, handBack, reason).then(resolveClosed);
     return closing;
   };
-
   return {
-    runnerId,
-    target,
+    runnerId: context.runnerId,
+    target: context.target,
     worker,
     shutdown,
     handBack,
@@ -444,6 +570,67 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
     },
     closed,
   };
+}
+
+/**
+ * The whole stop fits in the grace period: the judging gets it minus the time handing its job
+ * back may take (which needs Redis), then a forced close of a couple of seconds at most.
+ */
+export function shutdownBudget(graceSeconds: number): {
+  totalMs: number;
+  handBackMs: number;
+  graceMs: number;
+} {
+  const totalMs = graceSeconds * 1000;
+  const handBackMs = Math.min(HAND_BACK_MS, totalMs / 2);
+  return { totalMs, handBackMs, graceMs: totalMs - handBackMs };
+}
+
+async function stopService(
+  context: ServiceContext,
+  links: ServiceLinks,
+  worker: Worker,
+  handBack: (reason: string) => void,
+  reason: string,
+): Promise<void> {
+  const { log } = context;
+  const { totalMs, handBackMs, graceMs } = shutdownBudget(
+    context.options.graceSeconds ?? DEFAULT_GRACE_SECONDS,
+  );
+  log(`${reason}: taking no new jobs; the current one has ${graceMs / 1000} s to finish`);
+  const grace = setTimeout(() => handBack('the grace period is over'), graceMs);
+  // close() stops fetching and waits for the active job; its lock keeps being renewed. A job
+  // handed back needs Redis to move back to the queue: without Redis, stop anyway after a
+  // little more (its lock then expires and another runner retakes it: nothing is lost).
+  const closingWorker = worker.close().catch((error: Error) => {
+    log(`closing the worker: ${error.message}`);
+  });
+  const closed = await settleWithin(
+    closingWorker.then(() => true),
+    totalMs,
+  );
+  clearTimeout(grace);
+  if (!closed) {
+    log(
+      `the job could not be handed back within ${handBackMs / 1000} s (Redis unreachable?): ` +
+        'stopping anyway; it returns to the queue when its lock expires',
+    );
+    await settleWithin(
+      worker.close(true).catch(() => undefined),
+      FORCED_CLOSE_MS,
+    );
+  }
+  await closeLinks(links);
+  log('stopped');
+}
+
+async function closeLinks({ connection, heartbeat, hostProbe }: ServiceLinks): Promise<void> {
+  await settleWithin(hostProbe?.stop() ?? Promise.resolve(), 5_000);
+  // Without Redis the heartbeat's key cannot be deleted: it expires by itself.
+  const reachable = connection.status === 'ready';
+  await settleWithin(heartbeat.stop(), reachable ? 5_000 : FORCED_CLOSE_MS);
+  if (reachable) await settleWithin(connection.quit(), 5_000);
+  connection.disconnect();
 }
 
 /**

@@ -125,3 +125,11 @@ function finish(toolchain: Toolchain, mapping: FlagMapping[]): MingwBuild {
         .join(''),
   };
 }
+
+/** Whether this host can cross-compile for Windows at all (MinGW-w64 installed). */
+export async function canCrossCompile(): Promise<boolean> {
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolve) =>
+    execFile(MINGW_CXX, ['--version'], { timeout: 10_000 }, (error) => resolve(!error)),
+  );
+}

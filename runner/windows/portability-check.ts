@@ -32,6 +32,7 @@ import { BUILD_PATH, sandboxedExecutor } from '../judge/sandboxed-executor';
 import { decideVerdict } from '../judge/verdict';
 import type { Sandbox } from '../sandbox/sandbox';
 import { MINGW_TOOLCHAIN_FILE, mingwBuild } from './mingw-toolchain';
+import type { PortabilityRole } from './target-platform';
 
 /** Checks stay as long as a judging job may wait in its queue. */
 const CHECK_TTL_SECONDS = 7 * 24 * 3600;
@@ -53,15 +54,7 @@ export interface CrossCompileOutcome {
   compiler: string;
 }
 
-/** Whether this host can cross-compile for Windows at all (MinGW-w64 installed). */
-export async function canCrossCompile(): Promise<boolean> {
-  const { execFile } = await import('node:child_process');
-  return new Promise((resolve) =>
-    execFile('x86_64-w64-mingw32-g++-posix', ['--version'], { timeout: 10_000 }, (error) =>
-      resolve(!error),
-    ),
-  );
-}
+export { canCrossCompile } from './mingw-toolchain';
 
 /**
  * Cross-compiles template + patch for the windows-amd target. null when there is nothing to say:
@@ -202,4 +195,93 @@ export function settledByPortabilityCheck(
     verdict: decision.verdict,
     stages,
   };
+}
+
+/** A step before the build: a result settles the judging without building, null goes on. */
+export type JudgingPreCheck = (
+  data: JudgingJob,
+  challenge: Challenge,
+  note: (line: string) => void,
+  signal: AbortSignal | undefined,
+) => Promise<JudgingResult | null>;
+
+export interface PreCheckOptions {
+  redis: Redis;
+  prefix: string;
+  /** The Linux sandbox a cross-compile runs in, and the parent of its scratch folder. */
+  sandbox: Sandbox;
+  workRoot: string;
+  runnerId: string;
+  /** Host facts for a result settled without building. */
+  host: HostFingerprint;
+}
+
+/**
+ * The pre-check step of a runner's judgings for its role (target-platform.ts hostPlatform): the
+ * Linux side cross-compiles for windows-amd and publishes the outcome; the windows-amd side settles
+ * its judging from a failed check without building. Never fatal: a Redis or tool failure only
+ * means the shortcut is not taken.
+ */
+export function portabilityPreCheck(
+  role: PortabilityRole,
+  options: PreCheckOptions,
+): JudgingPreCheck {
+  return async (data, challenge, note, signal) => {
+    const started = new Date();
+    try {
+      if (role === 'settles') return await settleFromCheck(data, options, note, started);
+      if (challenge.manifest.targets['windows-amd'])
+        await crossCompileAndPublish(data, challenge, options, note, signal, started);
+    } catch (error) {
+      note(`portability pre-check skipped: ${(error as Error).message}`);
+    }
+    return null;
+  };
+}
+
+async function settleFromCheck(
+  data: JudgingJob,
+  options: PreCheckOptions,
+  note: (line: string) => void,
+  started: Date,
+): Promise<JudgingResult | null> {
+  const check = await readPortabilityCheck(options.redis, options.prefix, data);
+  if (!check || check.ok) return null;
+  note(`the portability pre-check of ${check.runnerId} failed: BUILD_ERROR without building`);
+  return settledByPortabilityCheck(data, check, options.host, started);
+}
+
+async function crossCompileAndPublish(
+  data: JudgingJob,
+  challenge: Challenge,
+  options: PreCheckOptions,
+  note: (line: string) => void,
+  signal: AbortSignal | undefined,
+  started: Date,
+): Promise<void> {
+  const outcome = await crossCompileForWindows({
+    challenge,
+    patchText: data.patchText,
+    sandbox: options.sandbox,
+    workRoot: options.workRoot,
+    ...(signal ? { signal } : {}),
+  });
+  if (!outcome) return;
+  await publishPortabilityCheck(options.redis, options.prefix, {
+    submissionId: data.submissionId,
+    round: data.round,
+    target: 'windows-amd',
+    ok: outcome.ok,
+    firstError: outcome.firstError,
+    log: outcome.log,
+    compiler: outcome.compiler,
+    runnerId: options.runnerId,
+    checkedAt: new Date().toISOString(),
+  });
+  const seconds = ((Date.now() - started.getTime()) / 1000).toFixed(1);
+  note(
+    `portability pre-check for windows-amd: ${
+      outcome.ok ? 'cross-compiles' : `does not build (${outcome.firstError ?? 'see its log'})`
+    } in ${seconds} s`,
+  );
 }

@@ -8,10 +8,11 @@
 //                            mapped (mingw-toolchain.ts), the job helper under Wine in bubblewrap;
 //                            every result is labelled emulated (HostFingerprint.emulated)
 import { AppError } from '../../contracts';
-import type { Target, Toolchain } from '../../contracts';
+import type { Target, TargetId, Toolchain } from '../../contracts';
 import type { BuildPlatform } from '../build/build-tree';
 import type { Sandbox, SandboxMount } from '../sandbox/sandbox';
-import { mingwBuild, MINGW_TOOLCHAIN_FILE, MINGW_CXX } from './mingw-toolchain';
+import { cpuVendor } from '../host/fingerprint';
+import { canCrossCompile, mingwBuild, MINGW_TOOLCHAIN_FILE, MINGW_CXX } from './mingw-toolchain';
 import { env } from '../../lib/config/env';
 import { findUprofCli } from './uprof';
 import { WindowsJobSandbox } from './windows-job-sandbox';
@@ -109,4 +110,86 @@ export async function createTargetPlatform(options: PlatformOptions): Promise<Ta
       mingw.summary,
     ],
   };
+}
+
+const HOST_OS: Record<string, Target['os']> = { linux: 'linux', win32: 'windows' };
+
+/** How this host stands to a target: the same OS and CPU vendor, or an emulator for it. */
+export interface TargetHostMatch {
+  /** The host's OS and CPU vendor are the target's. */
+  matches: boolean;
+  hostOs: string;
+  hostVendor: string;
+  /** What would emulate the target here (`wine --version` for Windows on Linux), or null. */
+  emulator: string | null;
+}
+
+export async function matchTargetHost(target: Target): Promise<TargetHostMatch> {
+  const hostOs = HOST_OS[process.platform] ?? process.platform;
+  const hostVendor = await cpuVendor();
+  const emulator = target.os === 'windows' && hostOs === 'linux' ? await wineVersion() : null;
+  return {
+    matches: hostOs === target.os && hostVendor === target.cpuVendor,
+    hostOs,
+    hostVendor,
+    emulator,
+  };
+}
+
+/**
+ * A runner's part in the portability pre-check (portability-check.ts): the windows-amd runner
+ * settles a judging from a failed check; a Linux runner with MinGW-w64 cross-compiles for it.
+ */
+export type PortabilityRole = 'settles' | 'cross-compiles';
+
+/** The target emulated on this host: never the target's hardware, so always development mode. */
+export interface Emulation {
+  /** The emulator (`wine --version`). */
+  by: string;
+  /** What the host fingerprint records as the sandbox. */
+  sandboxLabel: string;
+  /**
+   * Builds the job helper with MinGW and initializes the Wine prefix now (once, ~10-30 s, logged),
+   * so the first judging does not pay for it; throws when the emulator does not work here.
+   */
+  warmUp(): Promise<void>;
+}
+
+/** What a runner asks of the platform before it takes jobs for a target (runner/service). */
+export interface HostPlatform extends TargetHostMatch {
+  /** Null when the target runs natively here (or not at all). */
+  emulation: Emulation | null;
+  portability: PortabilityRole | null;
+}
+
+export interface HostPlatformOptions {
+  targetId: TargetId;
+  target: Target;
+  /** The host's own sandbox: emulated runs happen inside it. */
+  sandbox: Sandbox;
+  dataDir: string;
+  /** Judge a Windows target emulated when the host is Linux with Wine (default true). */
+  emulate?: boolean;
+  log?: (line: string) => void;
+}
+
+export async function hostPlatform(options: HostPlatformOptions): Promise<HostPlatform> {
+  const match = await matchTargetHost(options.target);
+  const emulator = options.emulate === false ? null : match.emulator;
+  const emulation: Emulation | null = emulator
+    ? {
+        by: emulator,
+        sandboxLabel: `wine (job helper) in ${options.sandbox.kind}`,
+        warmUp: () =>
+          new WineSandbox({
+            linux: options.sandbox,
+            dataDir: options.dataDir,
+            ...(options.log ? { log: options.log } : {}),
+          }).check(),
+      }
+    : null;
+  const crossCompiles = match.hostOs === 'linux' && (await canCrossCompile());
+  const portability: PortabilityRole | null =
+    options.targetId === 'windows-amd' ? 'settles' : crossCompiles ? 'cross-compiles' : null;
+  return { ...match, emulation, portability };
 }
