@@ -1,6 +1,7 @@
 // The final result as the pages and exports show it: shared places ("2="), the error rate's words,
 // time left, a repeat series' spread, and the CSV and Markdown exports of a final table.
 import { describe, expect, it } from 'vitest';
+import { MIN_FINAL_ROUNDS } from '../../contracts/final';
 import { finalCsv, finalMarkdown } from '../../lib/web/final-export';
 import { startFinalFormSchema, repeatFormSchema } from '../../lib/web/final-forms';
 import { sessionLive } from '../../lib/web/final-progress';
@@ -115,7 +116,7 @@ describe('final forms', () => {
   it('takes an error rate as a fraction or a percentage, within bounds', () => {
     const base = {
       slug: 'wordcount',
-      rounds: '5',
+      rounds: String(MIN_FINAL_ROUNDS),
       keepProvisionalSeed: false,
       spreadAcrossHosts: false,
     };
@@ -123,7 +124,11 @@ describe('final forms', () => {
     expect(startFinalFormSchema.parse({ ...base, errorRate: '0.01' }).errorRate).toBe(0.01);
     expect(startFinalFormSchema.safeParse({ ...base, errorRate: '0.5' }).success).toBe(false);
     expect(
-      startFinalFormSchema.safeParse({ ...base, rounds: '4', errorRate: '0.05' }).success,
+      startFinalFormSchema.safeParse({
+        ...base,
+        rounds: String(MIN_FINAL_ROUNDS - 1),
+        errorRate: '0.05',
+      }).success,
     ).toBe(false);
   });
 
