@@ -2,7 +2,8 @@
 // these; the counters live in Redis, lib/web/rate-limit.ts). The address is the one the web server
 // resolved (lib/web/client-address.ts), never a forwarding header a client wrote.
 //
-// - Sign-in, per address: a burst of guesses from one place.
+// - Sign-in, per address: a burst of guesses from one place (not at an account its owner signed
+//   into from there before).
 // - Sign-in, per account: a slow guess from many addresses at one account. It bounds lockout: the
 //   window is short, and an address that signed into the account before (the owner's) is exempt,
 //   so flooding the organizer's account from elsewhere does not keep the organizer out.
@@ -58,11 +59,18 @@ async function isKnownAddress(email: string, address: string): Promise<boolean> 
   }
 }
 
-/** Counts one sign-in attempt; a refusal says which limit and when to try again. */
+/**
+ * Counts one sign-in attempt; a refusal says which limit and when to try again. An address the
+ * account's owner signed in from before is exempt from both limits for that account: a classroom
+ * behind one address, or a contestant signing in again and again, is not a guesser.
+ */
 export async function limitSignIn(
   address: string,
   rawEmail: unknown,
 ): Promise<LimitRefusal | null> {
+  const email = emailSchema.safeParse(rawEmail);
+  const account = email.success && email.data !== '' ? email.data : null;
+  if (account !== null && (await isKnownAddress(account, address))) return null;
   const byAddress = await consume('sign-in-address', addressKey(address), SIGN_IN_PER_ADDRESS);
   if (!byAddress.allowed) {
     const wait = byAddress.retryAfter ?? SIGN_IN_PER_ADDRESS.window;
@@ -71,11 +79,9 @@ export async function limitSignIn(
       message: `Too many sign-in attempts from your address: try again in ${minutes(wait)}.`,
     };
   }
-  const email = emailSchema.safeParse(rawEmail);
   // Not an e-mail: Better Auth refuses the body itself.
-  if (!email.success || email.data === '') return null;
-  if (await isKnownAddress(email.data, address)) return null;
-  const byAccount = await consume('sign-in-account', email.data, SIGN_IN_PER_ACCOUNT);
+  if (account === null) return null;
+  const byAccount = await consume('sign-in-account', account, SIGN_IN_PER_ACCOUNT);
   if (!byAccount.allowed) {
     const wait = byAccount.retryAfter ?? SIGN_IN_PER_ACCOUNT.window;
     return {

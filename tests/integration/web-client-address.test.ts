@@ -216,6 +216,18 @@ describe('sign-in', () => {
     expect((await signIn(email, PASSWORD, '127.0.0.3')).status).toBe(200);
   });
 
+  it("never holds back an account's owner at an address they signed in from before", async () => {
+    const email = await account('regular');
+    for (let i = 0; i < 3 * SIGN_IN_PER_ADDRESS.max; i++)
+      expect((await signIn(email, PASSWORD, '127.0.0.5')).status).toBe(200);
+    // A guess at another account from that address still counts.
+    const other = await account('neighbour');
+    const statuses: number[] = [];
+    for (let i = 0; i <= SIGN_IN_PER_ADDRESS.max; i++)
+      statuses.push((await signIn(other, 'wrong password!', '127.0.0.5')).status);
+    expect(statuses.at(-1)).toBe(429);
+  });
+
   it('believes X-Forwarded-For from the trusted proxy only, up to the first hop it did not add', async () => {
     const email = await account('behind-proxy');
     // Through the proxy, each client is its own: five clients, five attempts each, none refused.
