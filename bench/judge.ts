@@ -1,6 +1,6 @@
 // Benchmarks of the judge itself (figures only, nothing asserted: this machine is shared and noisy).
 //   npm run bench -- judge reproducibility [--size 16MiB] [--repeat 5] [--load none,bursty,full]
-//                                          [--cpu-fallback] [--max-pairs N]
+//                                          [--cpu-fallback] [--max-pairs N] [--precision 0.01]
 //   npm run bench -- judge ladder [--size 64MiB] [--long-pairs 15]
 //   npm run bench -- judge overhead [--size 64MiB]
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -19,6 +19,7 @@ import { judge } from '../runner/judge/judge';
 import { runProgram } from '../runner/judge/run-program';
 import { createSandbox } from '../runner/sandbox';
 import { median } from '../lib/stats';
+import { describeNoiseFloor, noiseFloor } from './noise-floor';
 
 const LADDER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ladder');
 const DATA_DIR = path.join(REPO_ROOT, '.data', 'bench');
@@ -37,6 +38,8 @@ interface Options {
   /** Let a host too busy for wall time give a labelled CPU-time estimate (the manifest's option). */
   cpuFallback: boolean;
   maxPairs: number | null;
+  /** The run policy's target half-width (a fraction): pairs are timed until it is reached. */
+  precision: number | null;
 }
 
 function parseArgs(args: string[]): Options {
@@ -48,6 +51,7 @@ function parseArgs(args: string[]): Options {
     loads: ['none'],
     cpuFallback: false,
     maxPairs: null,
+    precision: null,
   };
   for (let i = 0; i < args.length; i++) {
     const value = args[i + 1];
@@ -76,6 +80,12 @@ function parseArgs(args: string[]): Options {
         options.maxPairs = Number(value);
         if (!Number.isInteger(options.maxPairs) || options.maxPairs < 5)
           throw new Error(`--max-pairs: "${value}" is not a whole number of at least 5`);
+        i++;
+        break;
+      case '--precision':
+        options.precision = Number(value);
+        if (!(options.precision > 0 && options.precision < 0.5))
+          throw new Error(`--precision: "${value}" is not a fraction between 0 and 0.5`);
         i++;
         break;
       case '--repeat':
@@ -116,6 +126,7 @@ async function judgeOnce(
     devMode: (await cpuVendor()) !== challenge.manifest.targets['linux-intel']?.cpuVendor,
     runPolicy: {
       ...(options.maxPairs ? { maxPairs: options.maxPairs } : {}),
+      ...(options.precision ? { precision: options.precision } : {}),
       // Explicit either way: a development-mode host would fall back by default.
       disturbance: {
         ...challenge.manifest.runPolicy.disturbance,
@@ -230,6 +241,8 @@ function conditionTable(
   lines.push(
     `  wall time per judging: ${seconds.map((x) => x.toFixed(0)).join(' ')} s (median ${median(seconds).toFixed(0)} s)`,
   );
+  const target = load === 'none' ? 0.02 : 0.03;
+  lines.push(...describeNoiseFloor(noiseFloor(judgings, target), target));
   return lines;
 }
 
