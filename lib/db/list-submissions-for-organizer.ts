@@ -97,7 +97,7 @@ export async function listSubmissionsForOrganizer(
       judgings: {
         some: {
           target: { name: filters.target },
-          ...(verdict && verdict !== 'DISQUALIFIED' ? { verdict } : {}),
+          verdict: verdict === 'DISQUALIFIED' ? undefined : verdict,
         },
       },
     });

@@ -86,10 +86,8 @@ export async function updateContestSettings(
         submissionsPerHour: settings.submissionsPerHour,
         precision: settings.precision,
         benchmarkBytes: settings.benchmarkBytes,
-        ...(settings.benchmarkSeed !== undefined ? { benchmarkSeed: settings.benchmarkSeed } : {}),
-        ...(settings.judgeAllTargets !== undefined
-          ? { judgeAllTargets: settings.judgeAllTargets }
-          : {}),
+        benchmarkSeed: settings.benchmarkSeed,
+        judgeAllTargets: settings.judgeAllTargets,
       },
     });
     await appendAuditLog(tx, {

@@ -24,7 +24,7 @@ export default async function AuditLogPage({
   await requireOrganizer('/organizer/audit');
   const raw = (await searchParams).cursor;
   const cursor = typeof raw === 'string' && raw.length <= 200 ? raw : undefined;
-  const page = await listAuditLog(db(), cursor ? { cursor } : {});
+  const page = await listAuditLog(db(), { cursor });
   return (
     <>
       <h1>Audit log</h1>

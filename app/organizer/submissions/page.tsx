@@ -58,10 +58,7 @@ export default async function OrganizerSubmissionsPage({
 }) {
   const { filters, cursor, values, errors } = parseOrganizerFilters(await searchParams);
   await requireOrganizer(organizerSubmissionsHref(values, cursor));
-  const page = await listSubmissionsForOrganizer(db(), {
-    filters,
-    ...(cursor ? { cursor } : {}),
-  });
+  const page = await listSubmissionsForOrganizer(db(), { filters, cursor });
   const filtered = Object.keys(filters).length > 0;
 
   return (
