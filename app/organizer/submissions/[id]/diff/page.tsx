@@ -6,13 +6,13 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { db } from '../../../../../lib/db/client';
 import { getOrganizerSubmission } from '../../../../../lib/db/get-organizer-submission';
-import { formatBytes, formatCount, formatDate, formatScore } from '../../../../../lib/web/format';
+import { formatBytes, formatCount } from '../../../../../lib/web/format';
 import { parseUnifiedDiff } from '../../../../../lib/web/organizer-diff';
 import { idSchema } from '../../../../../lib/web/organizer-settings-form';
 import { requireOrganizer } from '../../../../../lib/web/session';
-import { VerdictBadge } from '../../../../_components/verdict-badge';
 import { ConsoleNav } from '../../../_components/console-nav';
 import { ReasonAction } from '../../../_components/reason-action';
+import { SubmissionFacts } from '../../../_components/submission-facts';
 import { disqualifyAction, reinstateAction, rejudgeSubmissionAction } from '../../../actions';
 
 export const metadata: Metadata = { title: 'Patch · organizer' };
@@ -43,29 +43,7 @@ export default async function OrganizerDiffPage({
       <ConsoleNav current={null} />
       <div className="grid">
         <section className="card" aria-label="Submission">
-          <dl className="kv">
-            <dt>Contestant</dt>
-            <dd>
-              {submission.contestant.name}{' '}
-              <span className="muted small">{submission.contestant.email}</span>
-            </dd>
-            <dt>Challenge</dt>
-            <dd className="mono">{submission.challengeSlug}</dd>
-            <dt>Submitted</dt>
-            <dd>{formatDate(submission.createdAt)}</dd>
-            <dt>Verdict</dt>
-            <dd>
-              <VerdictBadge
-                verdict={submission.verdict}
-                status={submission.status}
-                disqualified={submission.disqualified}
-              />
-              {submission.disqualified && submission.disqualifiedReason && (
-                <div className="small">Reason: {submission.disqualifiedReason}</div>
-              )}
-            </dd>
-            <dt>Score</dt>
-            <dd>{formatScore(submission.score)}</dd>
+          <SubmissionFacts submission={submission} showReason>
             <dt>Patch</dt>
             <dd>
               {formatBytes(submission.patchBytes)}, {formatCount(diff.totalLines)} lines ·{' '}
@@ -73,7 +51,7 @@ export default async function OrganizerDiffPage({
               <Link href={`/organizer/submissions/${submission.id}`}>rejudge N times</Link> ·{' '}
               <a href={`/submissions/${submission.id}/patch`}>raw patch</a>
             </dd>
-          </dl>
+          </SubmissionFacts>
         </section>
         <section className="card" aria-label="Actions">
           <div className="stack" style={{ display: 'grid', gap: '0.8em' }}>
