@@ -15,7 +15,8 @@ export interface Outcome {
 /** How a run ended: done, refused by the server (its words shown), or no answer at all. */
 export type RunEnd = 'done' | 'refused' | 'unreachable';
 
-export function useServerAction(action: ServerAction) {
+/** The action's state; field errors are tied to their inputs by ids `${idPrefix}${name}-error`. */
+export function useServerAction(action: ServerAction, idPrefix = '') {
   const router = useRouter();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -41,22 +42,19 @@ export function useServerAction(action: ServerAction) {
     }
   }
 
-  return { errors, setErrors, outcome, setOutcome, busy, run };
-}
+  const errorId = (name: string) => `${idPrefix}${name}-error`;
+  /** A field's error message, next to it. */
+  const error = (name: string) =>
+    errors[name] ? (
+      <span id={errorId(name)} className="field-error">
+        {errors[name]}
+      </span>
+    ) : null;
+  /** The attributes that tie a field's input to its error. */
+  const described = (name: string) =>
+    errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': errorId(name) } : {};
 
-/** A field's error message and the attributes that tie its input to it (ids `${idPrefix}${name}-error`). */
-export function fieldFeedback(errors: Record<string, string>, idPrefix: string) {
-  const id = (name: string) => `${idPrefix}${name}-error`;
-  return {
-    error: (name: string) =>
-      errors[name] ? (
-        <span id={id(name)} className="field-error">
-          {errors[name]}
-        </span>
-      ) : null,
-    described: (name: string) =>
-      errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': id(name) } : {},
-  };
+  return { errors, setErrors, outcome, setOutcome, busy, run, error, described };
 }
 
 export function OutcomeNotice({ outcome, small }: { outcome: Outcome | null; small?: boolean }) {

@@ -11,12 +11,7 @@ import {
   type StartFinalFormInput,
 } from '../../../lib/web/final-forms';
 import { formatErrorRate } from '../../../lib/web/final-words';
-import {
-  fieldFeedback,
-  OutcomeNotice,
-  useServerAction,
-  type ServerAction,
-} from '../../_components/server-action';
+import { OutcomeNotice, useServerAction, type ServerAction } from '../../_components/server-action';
 
 export interface FinalStartFormProps {
   slug: string;
@@ -33,7 +28,10 @@ export function FinalStartForm(props: FinalStartFormProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   /** The form's text, and its error rate as parsed, while the confirmation is open. */
   const [pending, setPending] = useState<(StartFinalFormInput & { rate: number }) | null>(null);
-  const { errors, setErrors, outcome, setOutcome, busy, run } = useServerAction(props.action);
+  const { setErrors, outcome, setOutcome, busy, run, error, described } = useServerAction(
+    props.action,
+    'final-',
+  );
   useEffect(() => {
     const d = dialog.current;
     if (!d) return;
@@ -68,8 +66,6 @@ export function FinalStartForm(props: FinalStartFormProps) {
     // Unanswered, the confirmation stays open to try again.
     if ((await run(input)) !== 'unreachable') setPending(null);
   }
-
-  const { error, described } = fieldFeedback(errors, 'final-');
 
   return (
     <form

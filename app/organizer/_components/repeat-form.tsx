@@ -11,12 +11,7 @@ import {
   type RepeatFormInput,
 } from '../../../lib/web/final-forms';
 import { REASON_MAX } from '../../../lib/web/organizer-settings-form';
-import {
-  fieldFeedback,
-  OutcomeNotice,
-  useServerAction,
-  type ServerAction,
-} from '../../_components/server-action';
+import { OutcomeNotice, useServerAction, type ServerAction } from '../../_components/server-action';
 
 export function RepeatForm({
   submissionId,
@@ -27,7 +22,10 @@ export function RepeatForm({
   targets: string[];
   action: ServerAction;
 }) {
-  const { errors, setErrors, outcome, setOutcome, busy, run } = useServerAction(action);
+  const { setErrors, outcome, setOutcome, busy, run, error, described } = useServerAction(
+    action,
+    'repeat-',
+  );
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -49,8 +47,6 @@ export function RepeatForm({
     if ((await run(input)) === 'done')
       formElement.querySelector<HTMLTextAreaElement>('textarea[name="reason"]')!.value = '';
   }
-
-  const { error, described } = fieldFeedback(errors, 'repeat-');
 
   return (
     <form className="stack card" onSubmit={onSubmit} noValidate aria-label="Rejudge N times">

@@ -7,12 +7,7 @@ import {
   settingsFieldErrors,
   settingsFormSchema,
 } from '../../../lib/web/organizer-settings-form';
-import {
-  fieldFeedback,
-  OutcomeNotice,
-  useServerAction,
-  type ServerAction,
-} from '../../_components/server-action';
+import { OutcomeNotice, useServerAction, type ServerAction } from '../../_components/server-action';
 
 export interface SettingsFormValues {
   slug: string;
@@ -34,7 +29,7 @@ export function SettingsForm({
   values: SettingsFormValues;
   action: ServerAction;
 }) {
-  const { errors, setErrors, outcome, setOutcome, busy, run } = useServerAction(action);
+  const { setErrors, outcome, setOutcome, busy, run, error, described } = useServerAction(action);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -63,8 +58,6 @@ export function SettingsForm({
         'input[name="benchmarkSeed"]',
       )!.value = '';
   }
-
-  const { error, described } = fieldFeedback(errors, '');
 
   const field = (
     name: string,

@@ -11,9 +11,8 @@ import { parseUnifiedDiff } from '../../../../../lib/web/organizer-diff';
 import { idSchema } from '../../../../../lib/web/organizer-settings-form';
 import { requireOrganizer } from '../../../../../lib/web/session';
 import { ConsoleNav } from '../../../_components/console-nav';
-import { ReasonAction } from '../../../_components/reason-action';
+import { SubmissionActions } from '../../../_components/submission-actions';
 import { SubmissionFacts } from '../../../_components/submission-facts';
-import { disqualifyAction, reinstateAction, rejudgeSubmissionAction } from '../../../actions';
 
 export const metadata: Metadata = { title: 'Patch · organizer' };
 
@@ -55,28 +54,10 @@ export default async function OrganizerDiffPage({
         </section>
         <section className="card" aria-label="Actions">
           <div className="stack" style={{ display: 'grid', gap: '0.8em' }}>
-            <ReasonAction
-              label="Rejudge"
-              description="Judge this submission again on every target (its current results are cleared)."
-              action={rejudgeSubmissionAction}
-              input={{ submissionId: submission.id }}
+            <SubmissionActions
+              submissionId={submission.id}
+              disqualified={submission.disqualified}
             />
-            {submission.disqualified ? (
-              <ReasonAction
-                label="Reinstate"
-                description="Take back the disqualification: the leaderboard counts it again."
-                action={reinstateAction}
-                input={{ submissionId: submission.id }}
-              />
-            ) : (
-              <ReasonAction
-                label="Disqualify"
-                description="The leaderboard stops counting this submission; the contestant sees the reason."
-                action={disqualifyAction}
-                input={{ submissionId: submission.id }}
-                danger
-              />
-            )}
           </div>
         </section>
       </div>
