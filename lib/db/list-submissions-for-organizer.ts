@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { TargetId, Verdict } from '../../contracts';
 import type { Db } from './client';
 import type { Prisma } from './generated/prisma/client';
+import { SUBMISSION_STATE_SELECT } from './submission-state-select';
 
 export interface OrganizerSubmissionFilters {
   challengeSlug?: string;
@@ -39,12 +40,7 @@ export interface OrganizerSubmissionSummary {
 
 /** Prisma `select` for toOrganizerSubmissionSummary. */
 export const ORGANIZER_SUBMISSION_SELECT = {
-  id: true,
-  createdAt: true,
-  status: true,
-  verdict: true,
-  score: true,
-  disqualified: true,
+  ...SUBMISSION_STATE_SELECT,
   patchBytes: true,
   user: { select: { name: true, email: true } },
   challenge: { select: { slug: true } },

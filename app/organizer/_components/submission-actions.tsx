@@ -3,6 +3,23 @@
 import { disqualifyAction, reinstateAction, rejudgeSubmissionAction } from '../actions';
 import { ReasonAction } from './reason-action';
 
+const REJUDGE = {
+  label: 'Rejudge',
+  description: 'Judge this submission again on every target (its current results are cleared).',
+  action: rejudgeSubmissionAction,
+};
+const REINSTATE = {
+  label: 'Reinstate',
+  description: 'Take back the disqualification: the leaderboard counts it again.',
+  action: reinstateAction,
+};
+const DISQUALIFY = {
+  label: 'Disqualify',
+  description: 'The leaderboard stops counting this submission; the contestant sees the reason.',
+  action: disqualifyAction,
+  danger: true,
+};
+
 export function SubmissionActions({
   submissionId,
   disqualified,
@@ -15,31 +32,10 @@ export function SubmissionActions({
 }) {
   return (
     <>
-      <ReasonAction
-        label="Rejudge"
-        description="Judge this submission again on every target (its current results are cleared)."
-        action={rejudgeSubmissionAction}
-        input={{ submissionId }}
-        compact={compact}
-      />
-      {disqualified ? (
-        <ReasonAction
-          label="Reinstate"
-          description="Take back the disqualification: the leaderboard counts it again."
-          action={reinstateAction}
-          input={{ submissionId }}
-          compact={compact}
-        />
-      ) : (
-        <ReasonAction
-          label="Disqualify"
-          description="The leaderboard stops counting this submission; the contestant sees the reason."
-          action={disqualifyAction}
-          input={{ submissionId }}
-          danger
-          compact={compact}
-        />
-      )}
+      {/* Keyed by place: the second button keeps its answer when it turns into the other. */}
+      {[REJUDGE, disqualified ? REINSTATE : DISQUALIFY].map((props, place) => (
+        <ReasonAction key={place} {...props} input={{ submissionId }} compact={compact} />
+      ))}
     </>
   );
 }
