@@ -50,7 +50,7 @@ function organizerFromEnv(): SeedOptions['organizer'] {
 
 async function main(): Promise<void> {
   const organizer = organizerFromEnv();
-  const report = await seed(db(), organizer ? { organizer } : {});
+  const report = await seed(db(), { organizer });
   for (const c of report.challenges)
     console.log(`challenge ${c.slug} v${c.version}: ${c.created ? 'created' : 'already there'}`);
   console.log(

@@ -58,11 +58,7 @@ export function startClaimTracker(options: {
   const claimFinal = (jobId: string, status: 'WAITING' | 'JUDGING', round?: FinalRound) => {
     const sessionId = FINAL_JOB_ID.exec(jobId)?.[1] as string;
     inOrder(jobId, async () => {
-      const r = await recordFinalSessionProgress(db, {
-        sessionId,
-        status,
-        ...(round ? { round } : {}),
-      });
+      const r = await recordFinalSessionProgress(db, { sessionId, status, round });
       if (r.recorded && round)
         log(`final session ${sessionId}: round ${round.round} recorded (${r.roundsDone} done)`);
     });

@@ -118,6 +118,7 @@ export function startScorer(options: ScorerOptions): Scorer {
       connection: connect('scorer'),
       prefix: queues.prefix,
       concurrency: options.concurrency ?? 2,
+      // Absent, not undefined: BullMQ spreads these over its defaults.
       ...(options.name ? { name: options.name } : {}),
       lockDuration: options.lockDurationMs ?? 30_000,
       ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
@@ -153,7 +154,7 @@ export function startScorer(options: ScorerOptions): Scorer {
       everyMs: options.reconcileEveryMs ?? 60_000,
       olderThanMs: options.reconcileOlderThanMs ?? DEFAULT_RECONCILE_OLDER_THAN_MS,
       log: (line) => log(`reconcile: ${line}`),
-      ...(options.onReconciled ? { onReport: options.onReconciled } : {}),
+      onReport: options.onReconciled,
     });
 
   let tracker: ClaimTracker | undefined;

@@ -31,9 +31,10 @@ export const createToken = safeAction(
     const created = await createApiToken(db(), {
       userId: user.id,
       name: input.name,
-      ...(input.expiresInDays > 0
-        ? { expiresAt: new Date(Date.now() + input.expiresInDays * 86400_000) }
-        : {}),
+      expiresAt:
+        input.expiresInDays > 0
+          ? new Date(Date.now() + input.expiresInDays * 86400_000)
+          : undefined,
     });
     revalidatePath('/account');
     return { token: created.token, prefix: created.prefix };

@@ -159,9 +159,7 @@ export const updateSettingsAction = safeAction(
           submissionsPerHour: input.submissionsPerHour,
           precision: input.precision,
           benchmarkBytes: input.benchmarkSize,
-          ...(input.judgeAllTargets !== undefined
-            ? { judgeAllTargets: input.judgeAllTargets }
-            : {}),
+          judgeAllTargets: input.judgeAllTargets,
           ...(input.clearSeed
             ? { benchmarkSeed: null }
             : input.benchmarkSeed !== ''

@@ -122,10 +122,10 @@ export function registerFinalCommand(program: Command, setExitCode: SetExitCode)
         const started = await startFinal({
           ...request,
           options: {
-            ...(options.keepSeed ? { keepProvisionalSeed: true } : {}),
-            ...(rounds !== undefined ? { rounds } : {}),
-            ...(options.spreadHosts ? { spreadAcrossHosts: true } : {}),
-            ...(errorRate !== undefined ? { errorRate } : {}),
+            keepProvisionalSeed: options.keepSeed,
+            rounds,
+            spreadAcrossHosts: options.spreadHosts,
+            errorRate,
           },
         });
         process.stdout.write(

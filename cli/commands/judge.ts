@@ -163,7 +163,7 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
         },
         secret: challengeSecret,
         publicBytes: publicSize,
-        ...(maxPairs !== undefined ? { maxPairs } : {}),
+        maxPairs,
       });
 
       const sandbox = await workingSandbox();
@@ -184,7 +184,7 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
         benchmarkSeedIsSecret: inputs.benchmarkSeedIsSecret,
         publicInput: inputs.publicInput,
         runPolicy: inputs.runPolicy,
-        ...(cpu !== undefined ? { cpu } : {}),
+        cpu,
         devMode: !matches,
         memoryBandwidth,
         onProgress: progressPrinter(opts.quiet ?? false),

@@ -49,7 +49,7 @@ export function registerRepeatCommand(program: Command, setExitCode: SetExitCode
           submissionId: id,
           times,
           reason: options.reason,
-          ...(options.target ? { target: options.target } : {}),
+          target: options.target,
         });
         process.stdout.write(
           options.json

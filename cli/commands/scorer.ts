@@ -86,7 +86,7 @@ export function registerScorerCommand(program: Command, setExitCode: SetExitCode
         reconcileEveryMs: reconcileEvery === 0 ? null : reconcileEvery * 1000,
         reconcileOlderThanMs: olderThan * 1000,
         trackClaims: options.claims,
-        ...(options.name ? { name: options.name } : {}),
+        name: options.name,
         log: logLine,
         onReconciled: (report) => {
           if (report.requeued.length || report.retried.length || report.stuck.length)

@@ -52,7 +52,7 @@ export function registerStatusCommand(program: Command, setExitCode: SetExitCode
               token,
               submissionId: id,
               pageUrl,
-              ...(options.json ? { json: true } : {}),
+              json: options.json,
             }),
           );
           return;

@@ -81,7 +81,7 @@ export function registerSubmitCommand(program: Command, setExitCode: SetExitCode
               token,
               submissionId: accepted.submissionId,
               pageUrl,
-              ...(options.json ? { json: true } : {}),
+              json: options.json,
             }),
           );
           return;

@@ -16,8 +16,7 @@ export interface BenchmarkDefaults {
 }
 
 export function platformBenchmarkDefaults(): BenchmarkDefaults {
-  const sizeBytes = env().PERFJUDGE_BENCHMARK_SIZE;
-  return { ...(sizeBytes !== undefined ? { sizeBytes } : {}), secret: challengeSecret };
+  return { sizeBytes: env().PERFJUDGE_BENCHMARK_SIZE, secret: challengeSecret };
 }
 
 /** The part of a stored manifest (ChallengeVersion.manifest) the definition needs. */
@@ -47,7 +46,7 @@ export function resolveBenchmark(
   const seed = settings?.benchmarkSeed ?? defaults.secret(manifest.seedEnv);
   return {
     sizeBytes,
-    ...(seed !== undefined ? { seed } : {}),
+    seed,
     development: organizerSize === undefined && sizeBytes < manifest.size,
   };
 }

@@ -40,6 +40,7 @@ export function resolveJudgeInputs(options: {
           minPairs: Math.min(manifest.runPolicy.minPairs, options.maxPairs),
         }
       : {}),
+    // Absent, not undefined: the judge spreads this over the manifest's policy.
     ...(options.precision !== undefined ? { precision: options.precision } : {}),
   };
   return {

@@ -32,7 +32,7 @@ export async function createSubmission(
   const version = await db.challengeVersion.findFirst({
     where: {
       challenge: { slug: options.challengeSlug },
-      ...(options.version !== undefined ? { version: options.version } : {}),
+      version: options.version,
     },
     orderBy: { version: 'desc' },
     select: {
@@ -77,7 +77,7 @@ export async function createSubmission(
     judgings: submission.judgings
       .map((j) => ({ judgingId: j.id, target: j.target.name, round: j.round }))
       .sort((a, b) => a.target.localeCompare(b.target)),
-    ...(settings ? { settings } : {}),
+    settings,
     benchmark: resolveBenchmark(manifestBenchmark(version.manifest), settings),
   };
 }

@@ -11,14 +11,23 @@ export interface DisqualifySubmissionOptions {
   reason: string;
 }
 
-export async function disqualifySubmission(
+export function disqualifySubmission(db: Db, options: DisqualifySubmissionOptions): Promise<void> {
+  return setDisqualified(db, options, true);
+}
+
+/**
+ * Disqualifies or reinstates, with the owner's leaderboard row recomputed and the audit record
+ * written in the same transaction.
+ */
+export async function setDisqualified(
   db: Db,
   options: DisqualifySubmissionOptions,
+  disqualified: boolean,
 ): Promise<void> {
   await db.$transaction(async (tx) => {
     const updated = await tx.submission.updateMany({
       where: { id: options.submissionId },
-      data: { disqualified: true, disqualifiedReason: options.reason },
+      data: { disqualified, disqualifiedReason: disqualified ? options.reason : null },
     });
     if (updated.count === 0) throw new NotFoundError(`No submission ${options.submissionId}`);
     const s = await tx.submission.findUniqueOrThrow({
@@ -28,7 +37,7 @@ export async function disqualifySubmission(
     await refreshLeaderboardEntry(tx, s);
     await appendAuditLog(tx, {
       actorId: options.actorId,
-      action: 'submission.disqualify',
+      action: disqualified ? 'submission.disqualify' : 'submission.reinstate',
       subjectType: 'submission',
       subjectId: options.submissionId,
       reason: options.reason,

@@ -12,20 +12,23 @@ export interface ChallengeSettingsValues {
   judgeAllTargets: boolean;
 }
 
+/** Prisma `select` for the settings an organizer edits (update-contest-settings compares them). */
+export const CONTEST_SETTINGS_SELECT = {
+  deadline: true,
+  submissionsPerHour: true,
+  precision: true,
+  benchmarkBytes: true,
+  benchmarkSeed: true,
+  judgeAllTargets: true,
+} as const;
+
 export async function getChallengeSettings(
   db: Db,
   slug: string,
 ): Promise<ChallengeSettingsValues | null> {
   const c = await db.challenge.findUnique({
     where: { slug },
-    select: {
-      deadline: true,
-      submissionsPerHour: true,
-      precision: true,
-      benchmarkBytes: true,
-      benchmarkSeed: true,
-      judgeAllTargets: true,
-    },
+    select: CONTEST_SETTINGS_SELECT,
   });
   if (!c) return null;
   const { benchmarkSeed, ...rest } = c;

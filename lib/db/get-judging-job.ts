@@ -51,7 +51,7 @@ export async function getJudgingJob(db: Db, judgingId: string): Promise<JudgingJ
     },
     target: j.target.name,
     patchText: j.submission.patchText,
-    ...(settings ? { settings } : {}),
+    settings,
     benchmark: resolveBenchmark(
       manifestBenchmark(j.submission.challengeVersion.manifest),
       settings,

@@ -4,6 +4,7 @@
 import 'server-only';
 import type { JudgingStatus, Verdict } from '../../contracts';
 import type { Db } from './client';
+import type { Prisma } from './generated/prisma/client';
 
 export interface JudgingStatusRow {
   judgingId: string;
@@ -20,6 +21,41 @@ export interface JudgingStatusRow {
   /** When it entered the queue and when a runner took it: the queue position and time estimates. */
   queuedAt: Date;
   startedAt: Date | null;
+}
+
+/** Prisma `select` for a JudgingStatusRow (the submission page's fuller view adds to it). */
+export const JUDGING_STATUS_SELECT = {
+  id: true,
+  status: true,
+  round: true,
+  attempts: true,
+  verdict: true,
+  message: true,
+  speedup: true,
+  ciLow: true,
+  ciHigh: true,
+  queuedAt: true,
+  startedAt: true,
+  target: { select: { name: true } },
+} as const satisfies Prisma.JudgingSelect;
+
+export function toJudgingStatusRow(
+  j: Prisma.JudgingGetPayload<{ select: typeof JUDGING_STATUS_SELECT }>,
+): JudgingStatusRow {
+  return {
+    judgingId: j.id,
+    target: j.target.name,
+    status: j.status,
+    round: j.round,
+    attempts: j.attempts,
+    verdict: j.verdict,
+    message: j.message,
+    speedup: j.speedup,
+    ciLow: j.ciLow,
+    ciHigh: j.ciHigh,
+    queuedAt: j.queuedAt,
+    startedAt: j.startedAt,
+  };
 }
 
 export interface SubmissionStatusRow {
@@ -48,23 +84,7 @@ export async function getSubmissionStatus(
       score: true,
       disqualified: true,
       challenge: { select: { solutionsPublishedAt: true } },
-      judgings: {
-        orderBy: { target: { name: 'asc' } },
-        select: {
-          id: true,
-          status: true,
-          round: true,
-          attempts: true,
-          verdict: true,
-          message: true,
-          speedup: true,
-          ciLow: true,
-          ciHigh: true,
-          queuedAt: true,
-          startedAt: true,
-          target: { select: { name: true } },
-        },
-      },
+      judgings: { orderBy: { target: { name: 'asc' } }, select: JUDGING_STATUS_SELECT },
     },
   });
   if (!row) return null;
@@ -76,19 +96,6 @@ export async function getSubmissionStatus(
     verdict: row.verdict,
     score: row.score,
     disqualified: row.disqualified,
-    judgings: row.judgings.map((j) => ({
-      judgingId: j.id,
-      target: j.target.name,
-      status: j.status,
-      round: j.round,
-      attempts: j.attempts,
-      verdict: j.verdict,
-      message: j.message,
-      speedup: j.speedup,
-      ciLow: j.ciLow,
-      ciHigh: j.ciHigh,
-      queuedAt: j.queuedAt,
-      startedAt: j.startedAt,
-    })),
+    judgings: row.judgings.map(toJudgingStatusRow),
   };
 }

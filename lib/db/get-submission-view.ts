@@ -6,14 +6,14 @@
 // published the solutions: the same rule as the patch (lib/access/patch-access.ts), because before
 // publication a result (its speedup, its failing tests, its build log) tells about the patch.
 import 'server-only';
-import {
-  judgingResultSchema,
-  type JudgingResult,
-  type JudgingStatus,
-  type Verdict,
-} from '../../contracts';
+import { judgingResultSchema, type JudgingResult, type Verdict } from '../../contracts';
 import { canViewPatch } from '../access/patch-access';
 import type { Db } from './client';
+import {
+  JUDGING_STATUS_SELECT,
+  toJudgingStatusRow,
+  type JudgingStatusRow,
+} from './get-submission-status';
 
 /**
  * Parsed results by judging id and last change. A finished judging's result never changes without
@@ -75,21 +75,9 @@ export interface SubmissionViewer {
   role: 'CONTESTANT' | 'ORGANIZER';
 }
 
-export interface JudgingView {
-  judgingId: string;
-  target: string;
-  status: JudgingStatus;
-  round: number;
-  attempts: number;
-  verdict: Verdict | null;
-  message: string | null;
-  speedup: number | null;
-  ciLow: number | null;
-  ciHigh: number | null;
+export interface JudgingView extends JudgingStatusRow {
   devMode: boolean;
   emulated: boolean;
-  queuedAt: Date;
-  startedAt: Date | null;
   finishedAt: Date | null;
   /** The recorded result, parsed by the contract; null before it arrives. */
   result: JudgingResult | null;
@@ -143,22 +131,11 @@ export async function getSubmissionView(
       judgings: {
         orderBy: { target: { name: 'asc' } },
         select: {
-          id: true,
-          status: true,
-          round: true,
-          attempts: true,
-          verdict: true,
-          message: true,
-          speedup: true,
-          ciLow: true,
-          ciHigh: true,
+          ...JUDGING_STATUS_SELECT,
           devMode: true,
           emulated: true,
-          queuedAt: true,
-          startedAt: true,
           finishedAt: true,
           updatedAt: true,
-          target: { select: { name: true } },
         },
       },
     },
@@ -188,20 +165,9 @@ export async function getSubmissionView(
     judgings: row.judgings.map((j) => {
       const parsed = results.get(j.id) ?? { result: null, unreadable: false };
       return {
-        judgingId: j.id,
-        target: j.target.name,
-        status: j.status,
-        round: j.round,
-        attempts: j.attempts,
-        verdict: j.verdict,
-        message: j.message,
-        speedup: j.speedup,
-        ciLow: j.ciLow,
-        ciHigh: j.ciHigh,
+        ...toJudgingStatusRow(j),
         devMode: j.devMode,
         emulated: j.emulated,
-        queuedAt: j.queuedAt,
-        startedAt: j.startedAt,
         finishedAt: j.finishedAt,
         result: parsed.result,
         resultUnreadable: parsed.unreadable,

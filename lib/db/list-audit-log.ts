@@ -61,7 +61,7 @@ export async function listAuditLog(
   const after = options.cursor ? decodeCursor(options.cursor) : undefined;
   const rows = await db.auditLog.findMany({
     where: {
-      ...(options.subjectId ? { subjectId: options.subjectId } : {}),
+      subjectId: options.subjectId,
       ...(after
         ? {
             // The lte bound lets the `at` index start at the cursor instead of the newest row.

@@ -3,6 +3,7 @@
 import 'server-only';
 import type { JudgingStatus, Verdict } from '../../contracts';
 import type { Db } from './client';
+import { SUBMISSION_STATE_SELECT } from './submission-state-select';
 
 export const MY_SUBMISSIONS_LIMIT = 200;
 /** Accepted submissions the best-score series is built from (oldest dropped beyond it). */
@@ -66,12 +67,7 @@ export async function listMySubmissions(
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: limit,
       select: {
-        id: true,
-        createdAt: true,
-        status: true,
-        verdict: true,
-        score: true,
-        disqualified: true,
+        ...SUBMISSION_STATE_SELECT,
         challenge: { select: { slug: true, title: true } },
         judgings: {
           orderBy: { target: { name: 'asc' } },

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { TargetId, Verdict } from '../../contracts';
 import type { Db } from './client';
 import type { Prisma } from './generated/prisma/client';
+import { SUBMISSION_STATE_SELECT } from './submission-state-select';
 
 export interface OrganizerSubmissionFilters {
   challengeSlug?: string;
@@ -24,7 +25,8 @@ export interface ListSubmissionsForOrganizerOptions {
   limit?: number;
 }
 
-export interface OrganizerSubmissionRow {
+/** What identifies a submission to an organizer: the list's row and the diff view's header. */
+export interface OrganizerSubmissionSummary {
   id: string;
   createdAt: Date;
   contestant: { name: string; email: string };
@@ -34,6 +36,33 @@ export interface OrganizerSubmissionRow {
   score: number | null;
   disqualified: boolean;
   patchBytes: number;
+}
+
+/** Prisma `select` for toOrganizerSubmissionSummary. */
+export const ORGANIZER_SUBMISSION_SELECT = {
+  ...SUBMISSION_STATE_SELECT,
+  patchBytes: true,
+  user: { select: { name: true, email: true } },
+  challenge: { select: { slug: true } },
+} as const satisfies Prisma.SubmissionSelect;
+
+export function toOrganizerSubmissionSummary(
+  row: Prisma.SubmissionGetPayload<{ select: typeof ORGANIZER_SUBMISSION_SELECT }>,
+): OrganizerSubmissionSummary {
+  return {
+    id: row.id,
+    createdAt: row.createdAt,
+    contestant: row.user,
+    challengeSlug: row.challenge.slug,
+    status: row.status,
+    verdict: row.verdict,
+    score: row.score,
+    disqualified: row.disqualified,
+    patchBytes: row.patchBytes,
+  };
+}
+
+export interface OrganizerSubmissionRow extends OrganizerSubmissionSummary {
   judgings: { target: string; status: string; verdict: Verdict | null; speedup: number | null }[];
   /** Targets whose judging's plausibility check flagged the solution as faster than possible. */
   plausibilityFlagged: string[];
@@ -97,7 +126,7 @@ export async function listSubmissionsForOrganizer(
       judgings: {
         some: {
           target: { name: filters.target },
-          ...(verdict && verdict !== 'DISQUALIFIED' ? { verdict } : {}),
+          verdict: verdict === 'DISQUALIFIED' ? undefined : verdict,
         },
       },
     });
@@ -121,15 +150,7 @@ export async function listSubmissionsForOrganizer(
     // One more than asked tells whether there is a next page without counting.
     take: limit + 1,
     select: {
-      id: true,
-      createdAt: true,
-      status: true,
-      verdict: true,
-      score: true,
-      disqualified: true,
-      patchBytes: true,
-      user: { select: { name: true, email: true } },
-      challenge: { select: { slug: true } },
+      ...ORGANIZER_SUBMISSION_SELECT,
       judgings: {
         select: {
           status: true,
@@ -148,15 +169,7 @@ export async function listSubmissionsForOrganizer(
   );
   return {
     rows: page.map((r) => ({
-      id: r.id,
-      createdAt: r.createdAt,
-      contestant: r.user,
-      challengeSlug: r.challenge.slug,
-      status: r.status,
-      verdict: r.verdict,
-      score: r.score,
-      disqualified: r.disqualified,
-      patchBytes: r.patchBytes,
+      ...toOrganizerSubmissionSummary(r),
       judgings: r.judgings
         .map((j) => ({
           target: j.target.name,

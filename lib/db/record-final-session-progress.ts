@@ -49,7 +49,7 @@ export async function recordFinalSessionProgress(
       where: { id: options.sessionId },
       data: {
         status,
-        ...(status === 'JUDGING' && !s.startedAt ? { startedAt: new Date() } : {}),
+        startedAt: status === 'JUDGING' && !s.startedAt ? new Date() : undefined,
         ...(fresh ? { rounds: toJson(rounds), roundsDone: rounds.length } : {}),
       },
     });

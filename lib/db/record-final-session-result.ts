@@ -76,7 +76,7 @@ export async function recordFinalSessionResult(
           rounds: toJson(rounds),
           roundsDone: rounds.length,
           status: done ? 'DONE' : 'JUDGING',
-          ...(done ? { finishedAt: new Date() } : {}),
+          finishedAt: done ? new Date() : undefined,
         },
       });
       const status = await completeFinalEvaluation(tx, evaluationId);

@@ -9,7 +9,7 @@ export async function revokeApiToken(
     where: {
       id: options.tokenId,
       revokedAt: null,
-      ...(options.userId ? { userId: options.userId } : {}),
+      userId: options.userId,
     },
     data: { revokedAt: new Date() },
   });

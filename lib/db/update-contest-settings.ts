@@ -6,6 +6,7 @@ import { MAX_BENCHMARK_BYTES, MIN_BENCHMARK_BYTES } from '../../contracts';
 import type { Db } from './client';
 import { appendAuditLog } from './append-audit-log';
 import { MAX_SUBMISSIONS_PER_HOUR } from './contest-settings-limits';
+import { CONTEST_SETTINGS_SELECT } from './get-challenge-settings';
 import { NotFoundError } from './errors';
 
 export { MAX_SUBMISSIONS_PER_HOUR };
@@ -46,15 +47,7 @@ export async function updateContestSettings(
   return db.$transaction(async (tx) => {
     const before = await tx.challenge.findUnique({
       where: { slug: options.slug },
-      select: {
-        id: true,
-        deadline: true,
-        submissionsPerHour: true,
-        precision: true,
-        benchmarkBytes: true,
-        benchmarkSeed: true,
-        judgeAllTargets: true,
-      },
+      select: { id: true, ...CONTEST_SETTINGS_SELECT },
     });
     if (!before) throw new NotFoundError(`No challenge ${options.slug}`);
     const changes: Record<string, { from: unknown; to: unknown }> = {};
@@ -86,10 +79,8 @@ export async function updateContestSettings(
         submissionsPerHour: settings.submissionsPerHour,
         precision: settings.precision,
         benchmarkBytes: settings.benchmarkBytes,
-        ...(settings.benchmarkSeed !== undefined ? { benchmarkSeed: settings.benchmarkSeed } : {}),
-        ...(settings.judgeAllTargets !== undefined
-          ? { judgeAllTargets: settings.judgeAllTargets }
-          : {}),
+        benchmarkSeed: settings.benchmarkSeed,
+        judgeAllTargets: settings.judgeAllTargets,
       },
     });
     await appendAuditLog(tx, {

@@ -78,7 +78,7 @@ export function publicFinalEvaluation(
     ...view,
     entrants: view.entrants.map(({ userId, submissionId, ...rest }) => {
       void userId;
-      return { ...rest, ...(options.solutionsPublished ? { submissionId } : {}) };
+      return { ...rest, submissionId: options.solutionsPublished ? submissionId : undefined };
     }),
   };
 }

@@ -65,6 +65,7 @@ export function parseOrganizerFilters(searchParams: SearchParams): ParsedOrganiz
     if (result.success) parsed[field] = result.data;
     else errors.push(`${field}: ${firstIssue(result.error)}`);
   }
+  // Only the fields given: the page counts the keys to say whether anything is filtered.
   const filters: OrganizerSubmissionFilters = {
     ...(parsed.challenge ? { challengeSlug: parsed.challenge as string } : {}),
     ...(parsed.verdict ? { verdict: parsed.verdict as OrganizerSubmissionFilters['verdict'] } : {}),

@@ -113,7 +113,7 @@ export async function submitForUser(
       code: 'rejected',
       reason: result.reason,
       message: result.message,
-      ...(result.file !== undefined ? { file: result.file } : {}),
+      file: result.file,
     };
   return { ok: true, submissionId: result.submissionId, queued: result.queued };
 }

@@ -1,6 +1,6 @@
-// The final evaluation end to end, in a real browser against the real platform (issue 18, "Done
-// when"): two contestants with accepted submissions, one of whom chooses a submission that is not
-// their best on My submissions; the organizer is refused before the deadline, closes the contest,
+// The final evaluation end to end, in a real browser against the real platform: two contestants
+// with accepted submissions, one of whom chooses a submission that is not their best on My
+// submissions; the organizer is refused before the deadline, closes the contest,
 // starts the final evaluation in the console with the fewest rounds on the setup's small input,
 // follows it to DONE on the real runners and scorer, and publishes; a visitor sees the final
 // leaderboard with places, the method and the error rate, and downloads the CSV.

@@ -322,7 +322,7 @@ describe('contest settings', () => {
       patchText: 'p',
     });
     const plainJob = await getJudgingJob(t.db, plain.judgings[0]!.judgingId);
-    expect(plainJob).not.toHaveProperty('settings');
+    expect(plainJob?.settings).toBeUndefined();
 
     const audit = (await listAuditLog(t.db)).rows.find((r) => r.action === 'challenge.settings');
     expect(audit?.actor?.name).toBe('organizer');

@@ -1,6 +1,6 @@
-// The plausibility flag on the organizer's pages (issue 18 item 5): the submissions list marks a
-// submission whose judging was flagged (read from the stored result), and the organizer's line on
-// the submission page says the figures and the flag. Real PostgreSQL; the component rendered to HTML.
+// The plausibility flag on the organizer's pages: the submissions list marks a submission whose
+// judging was flagged (read from the stored result), and the organizer's line on the submission
+// page says the figures and the flag. Real PostgreSQL; the component rendered to HTML.
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -41,7 +41,8 @@ export const POST = route(async (request: Request) => {
       outcome.code,
       outcome.message,
       {
-        ...(outcome.reason ? { reason: outcome.reason } : {}),
+        reason: outcome.reason,
+        // Truthy, not just defined: an empty path is no file to name.
         ...(outcome.file ? { file: outcome.file } : {}),
       },
       outcome.retryAfterSeconds ? { 'retry-after': String(outcome.retryAfterSeconds) } : {},

@@ -1,9 +1,7 @@
 'use client';
 // One button of the final selection ("Count this one for the final", "Back to my best"): it calls
 // its server action, shows the answer or the refusal in words, and refreshes the page.
-import { useRouter } from 'next/navigation';
-import { useState } from 'react';
-import type { ActionResult } from '../../../lib/web/safe-action';
+import { useServerAction, type ServerAction } from '../../_components/server-action';
 
 export function FinalChoiceButton({
   label,
@@ -12,30 +10,15 @@ export function FinalChoiceButton({
   secondary,
 }: {
   label: string;
-  action: (input: unknown) => Promise<ActionResult<{ message: string }>>;
+  action: ServerAction;
   input: Record<string, string>;
   secondary?: boolean;
 }) {
-  const router = useRouter();
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const { outcome, setOutcome, busy, run } = useServerAction(action);
 
   async function onClick() {
-    setBusy(true);
     setOutcome(null);
-    try {
-      const result = await action(input);
-      if (result.ok) {
-        setOutcome({ ok: true, text: result.data.message });
-        router.refresh();
-      } else {
-        setOutcome({ ok: false, text: result.error });
-      }
-    } catch {
-      setOutcome({ ok: false, text: 'The server could not be reached. Try again.' });
-    } finally {
-      setBusy(false);
-    }
+    await run(input);
   }
 
   return (

@@ -2,7 +2,6 @@
 // Starting the final evaluation: rounds, error rate, keep the provisional seed, spread across hosts;
 // checked with the server action's zod schema, then a confirmation dialog that says what will run
 // (like the publish confirmation), then the server's answer or refusal in words.
-import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { fieldErrors } from '../../../contracts/zod-issues';
 import {
@@ -12,7 +11,7 @@ import {
   type StartFinalFormInput,
 } from '../../../lib/web/final-forms';
 import { formatErrorRate } from '../../../lib/web/final-words';
-import type { ActionResult } from '../../../lib/web/safe-action';
+import { OutcomeNotice, useServerAction, type ServerAction } from '../../_components/server-action';
 
 export interface FinalStartFormProps {
   slug: string;
@@ -22,17 +21,17 @@ export interface FinalStartFormProps {
   defaultErrorRate: number;
   /** Why it cannot start now (before the deadline, already running); null when it can. */
   refusal: string | null;
-  action: (input: unknown) => Promise<ActionResult<{ message: string }>>;
+  action: ServerAction;
 }
 
 export function FinalStartForm(props: FinalStartFormProps) {
-  const router = useRouter();
   const dialog = useRef<HTMLDialogElement>(null);
   /** The form's text, and its error rate as parsed, while the confirmation is open. */
   const [pending, setPending] = useState<(StartFinalFormInput & { rate: number }) | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { setErrors, outcome, setOutcome, busy, run, error, described } = useServerAction(
+    props.action,
+    'final-',
+  );
   useEffect(() => {
     const d = dialog.current;
     if (!d) return;
@@ -63,36 +62,10 @@ export function FinalStartForm(props: FinalStartFormProps) {
 
   async function confirm() {
     if (!pending) return;
-    setBusy(true);
-    try {
-      const { rate: _rate, ...input } = pending;
-      const result = await props.action(input);
-      if (result.ok) {
-        setOutcome({ ok: true, text: result.data.message });
-        setPending(null);
-        router.refresh();
-      } else {
-        setErrors(result.fieldErrors ?? {});
-        setOutcome({ ok: false, text: result.error });
-        setPending(null);
-      }
-    } catch {
-      setOutcome({ ok: false, text: 'The server could not be reached. Try again.' });
-    } finally {
-      setBusy(false);
-    }
+    const { rate: _rate, ...input } = pending;
+    // Unanswered, the confirmation stays open to try again.
+    if ((await run(input)) !== 'unreachable') setPending(null);
   }
-
-  const error = (name: string) =>
-    errors[name] ? (
-      <span id={`final-${name}-error`} className="field-error">
-        {errors[name]}
-      </span>
-    ) : null;
-  const described = (name: string) =>
-    errors[name]
-      ? { 'aria-invalid': true as const, 'aria-describedby': `final-${name}-error` }
-      : {};
 
   return (
     <form
@@ -101,14 +74,7 @@ export function FinalStartForm(props: FinalStartFormProps) {
       noValidate
       aria-label="Start the final evaluation"
     >
-      {outcome && (
-        <div
-          className={`notice ${outcome.ok ? 'ok' : 'error'}`}
-          role={outcome.ok ? 'status' : 'alert'}
-        >
-          {outcome.text}
-        </div>
-      )}
+      <OutcomeNotice outcome={outcome} />
       {props.refusal && (
         <div className="notice warn" data-testid="final-refusal">
           {props.refusal}

@@ -1,5 +1,5 @@
-// The plausibility check of one judging, for organizers only (issue 18 item 5): the solution's
-// fastest run against the least time its input takes to read at the host's memory bandwidth.
+// The plausibility check of one judging, for organizers only: the solution's fastest run against
+// the least time its input takes to read at the host's memory bandwidth.
 // Contestants never see it: it is a reason for an organizer to read the patch, not a verdict, and
 // telling a cheat the threshold would only teach it how slow to pretend to be.
 import type { Plausibility } from '../../../contracts';

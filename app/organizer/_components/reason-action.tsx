@@ -4,11 +4,10 @@
 // an action with a warning also asks for an explicit "do it anyway". An action whose data function
 // takes no reason (publishing the final results) asks only for the confirmation. The server's
 // answer (or its refusal) is shown in words.
-import { useRouter } from 'next/navigation';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { firstIssue } from '../../../contracts/zod-issues';
-import type { ActionResult } from '../../../lib/web/safe-action';
 import { reasonSchema, REASON_MAX } from '../../../lib/web/organizer-settings-form';
+import { OutcomeNotice, useServerAction, type ServerAction } from '../../_components/server-action';
 
 export interface ReasonActionProps {
   /** The button's name, e.g. "Disqualify" (tests find it by this name). */
@@ -16,7 +15,7 @@ export interface ReasonActionProps {
   /** What will happen, shown above the reason box. */
   description: string;
   /** A server action from app/organizer/actions.ts. */
-  action: (input: unknown) => Promise<ActionResult<{ message: string }>>;
+  action: ServerAction;
   /** The action's other fields (submission id, slug, flags); the reason is added. */
   input: Record<string, string | boolean>;
   danger?: boolean;
@@ -38,7 +37,6 @@ export function ReasonAction({
   warning,
   askReason = true,
 }: ReasonActionProps) {
-  const router = useRouter();
   const id = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
@@ -49,9 +47,8 @@ export function ReasonAction({
     if (open && !d.open) d.showModal();
     if (!open && d.open) d.close();
   }, [open]);
-  const [busy, setBusy] = useState(false);
-  const [reasonError, setReasonError] = useState<string | null>(null);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const { errors, setErrors, outcome, setOutcome, busy, run } = useServerAction(action);
+  const reasonError = errors.reason ?? null;
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -59,28 +56,13 @@ export function ReasonAction({
     if (askReason) {
       const reason = reasonSchema.safeParse(new FormData(event.currentTarget).get('reason') ?? '');
       if (!reason.success) {
-        setReasonError(firstIssue(reason.error, 'Give a reason'));
+        setErrors({ reason: firstIssue(reason.error, 'Give a reason') });
         return;
       }
       fields = { ...input, reason: reason.data };
     }
-    setReasonError(null);
-    setBusy(true);
-    try {
-      const result = await action(fields);
-      if (result.ok) {
-        setOutcome({ ok: true, text: result.data.message });
-        setOpen(false);
-        router.refresh();
-      } else {
-        setReasonError(result.fieldErrors?.reason ?? null);
-        setOutcome({ ok: false, text: result.error });
-      }
-    } catch {
-      setOutcome({ ok: false, text: 'The server could not be reached. Try again.' });
-    } finally {
-      setBusy(false);
-    }
+    setErrors({});
+    if ((await run(fields)) === 'done') setOpen(false);
   }
 
   const buttonClass = `${danger ? 'danger' : 'secondary'}${compact ? ' small' : ''}`;
@@ -168,14 +150,7 @@ export function ReasonAction({
           </form>
         )}
       </dialog>
-      {outcome && (
-        <div
-          className={`notice ${outcome.ok ? 'ok' : 'error'} small`}
-          role={outcome.ok ? 'status' : 'alert'}
-        >
-          {outcome.text}
-        </div>
-      )}
+      <OutcomeNotice outcome={outcome} small />
     </div>
   );
 }

@@ -2,8 +2,7 @@
 // "Rejudge N times": N independent judgings of one submission on one target (or every target), to
 // settle a dispute with numbers. They never change the submission's verdict, score or row. Checked
 // with the server action's zod schema; the server's answer or refusal is shown in words.
-import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { fieldErrors } from '../../../contracts/zod-issues';
 import {
   MAX_REPEATS,
@@ -12,7 +11,7 @@ import {
   type RepeatFormInput,
 } from '../../../lib/web/final-forms';
 import { REASON_MAX } from '../../../lib/web/organizer-settings-form';
-import type { ActionResult } from '../../../lib/web/safe-action';
+import { OutcomeNotice, useServerAction, type ServerAction } from '../../_components/server-action';
 
 export function RepeatForm({
   submissionId,
@@ -21,12 +20,12 @@ export function RepeatForm({
 }: {
   submissionId: string;
   targets: string[];
-  action: (input: unknown) => Promise<ActionResult<{ message: string }>>;
+  action: ServerAction;
 }) {
-  const router = useRouter();
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { setErrors, outcome, setOutcome, busy, run, error, described } = useServerAction(
+    action,
+    'repeat-',
+  );
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -45,34 +44,9 @@ export function RepeatForm({
       return;
     }
     setErrors({});
-    setBusy(true);
-    try {
-      const result = await action(input);
-      if (result.ok) {
-        setOutcome({ ok: true, text: result.data.message });
-        formElement.querySelector<HTMLTextAreaElement>('textarea[name="reason"]')!.value = '';
-        router.refresh();
-      } else {
-        setErrors(result.fieldErrors ?? {});
-        setOutcome({ ok: false, text: result.error });
-      }
-    } catch {
-      setOutcome({ ok: false, text: 'The server could not be reached. Try again.' });
-    } finally {
-      setBusy(false);
-    }
+    if ((await run(input)) === 'done')
+      formElement.querySelector<HTMLTextAreaElement>('textarea[name="reason"]')!.value = '';
   }
-
-  const error = (name: string) =>
-    errors[name] ? (
-      <span id={`repeat-${name}-error`} className="field-error">
-        {errors[name]}
-      </span>
-    ) : null;
-  const described = (name: string) =>
-    errors[name]
-      ? { 'aria-invalid': true as const, 'aria-describedby': `repeat-${name}-error` }
-      : {};
 
   return (
     <form className="stack card" onSubmit={onSubmit} noValidate aria-label="Rejudge N times">
@@ -81,14 +55,7 @@ export function RepeatForm({
         Independent judgings on the same target, side by side with their spread. They never change
         this submission&apos;s verdict, score or leaderboard row, and wait behind new submissions.
       </p>
-      {outcome && (
-        <div
-          className={`notice ${outcome.ok ? 'ok' : 'error'} small`}
-          role={outcome.ok ? 'status' : 'alert'}
-        >
-          {outcome.text}
-        </div>
-      )}
+      <OutcomeNotice outcome={outcome} small />
       <label>
         Times
         <span className="hint">

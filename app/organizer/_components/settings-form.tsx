@@ -1,14 +1,13 @@
 'use client';
 // The challenge settings form: checked with the same zod schema as the server action as the
 // organizer submits, field errors next to the fields (the server's too), the seed write-only.
-import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import {
   REASON_MAX,
   settingsFieldErrors,
   settingsFormSchema,
 } from '../../../lib/web/organizer-settings-form';
-import type { ActionResult } from '../../../lib/web/safe-action';
+import { OutcomeNotice, useServerAction, type ServerAction } from '../../_components/server-action';
 
 export interface SettingsFormValues {
   slug: string;
@@ -28,12 +27,9 @@ export function SettingsForm({
   action,
 }: {
   values: SettingsFormValues;
-  action: (input: unknown) => Promise<ActionResult<{ message: string }>>;
+  action: ServerAction;
 }) {
-  const router = useRouter();
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { setErrors, outcome, setOutcome, busy, run, error, described } = useServerAction(action);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -52,29 +48,15 @@ export function SettingsForm({
     const parsed = settingsFormSchema.safeParse(input);
     if (!parsed.success) {
       setErrors(settingsFieldErrors(parsed.error));
-      setNotice({ ok: false, text: 'Some fields need attention.' });
+      setOutcome({ ok: false, text: 'Some fields need attention.' });
       return;
     }
     setErrors({});
-    setBusy(true);
-    try {
-      // The text, not the parsed values: the action parses it again itself.
-      const result = await action(input);
-      if (result.ok) {
-        setNotice({ ok: true, text: result.data.message });
-        (event.target as HTMLFormElement).querySelector<HTMLInputElement>(
-          'input[name="benchmarkSeed"]',
-        )!.value = '';
-        router.refresh();
-      } else {
-        setErrors(result.fieldErrors ?? {});
-        setNotice({ ok: false, text: result.error });
-      }
-    } catch {
-      setNotice({ ok: false, text: 'The server could not be reached. Try again.' });
-    } finally {
-      setBusy(false);
-    }
+    // The text, not the parsed values: the action parses it again itself.
+    if ((await run(input)) === 'done')
+      (event.target as HTMLFormElement).querySelector<HTMLInputElement>(
+        'input[name="benchmarkSeed"]',
+      )!.value = '';
   }
 
   const field = (
@@ -86,30 +68,14 @@ export function SettingsForm({
     <label>
       {label}
       <span className="hint">{hint}</span>
-      <input
-        name={name}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={errors[name] ? `${name}-error` : undefined}
-        {...props}
-      />
-      {errors[name] && (
-        <span id={`${name}-error`} className="field-error">
-          {errors[name]}
-        </span>
-      )}
+      <input name={name} {...described(name)} {...props} />
+      {error(name)}
     </label>
   );
 
   return (
     <form className="stack card" onSubmit={onSubmit} noValidate aria-label="Challenge settings">
-      {notice && (
-        <div
-          className={`notice ${notice.ok ? 'ok' : 'error'}`}
-          role={notice.ok ? 'status' : 'alert'}
-        >
-          {notice.text}
-        </div>
-      )}
+      <OutcomeNotice outcome={outcome} />
       {field(
         'deadline',
         'Deadline (UTC)',

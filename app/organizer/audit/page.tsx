@@ -6,6 +6,7 @@ import { listAuditLog } from '../../../lib/db/list-audit-log';
 import { formatDate } from '../../../lib/web/format';
 import { requireOrganizer } from '../../../lib/web/session';
 import { ConsoleNav } from '../_components/console-nav';
+import { Pager } from '../_components/pager';
 
 export const metadata: Metadata = { title: 'Audit log · organizer' };
 
@@ -24,7 +25,7 @@ export default async function AuditLogPage({
   await requireOrganizer('/organizer/audit');
   const raw = (await searchParams).cursor;
   const cursor = typeof raw === 'string' && raw.length <= 200 ? raw : undefined;
-  const page = await listAuditLog(db(), cursor ? { cursor } : {});
+  const page = await listAuditLog(db(), { cursor });
   return (
     <>
       <h1>Audit log</h1>
@@ -88,21 +89,17 @@ export default async function AuditLogPage({
           </table>
         </div>
       )}
-      <nav className="row" aria-label="Pages">
-        {cursor && (
-          <Link href="/organizer/audit" className="btn secondary">
-            ← Newest
-          </Link>
-        )}
-        {page.nextCursor && (
-          <Link
-            href={`/organizer/audit?cursor=${encodeURIComponent(page.nextCursor)}`}
-            className="btn secondary"
-          >
-            Older →
-          </Link>
-        )}
-      </nav>
+      <Pager
+        first={cursor ? { href: '/organizer/audit', label: '← Newest' } : null}
+        next={
+          page.nextCursor
+            ? {
+                href: `/organizer/audit?cursor=${encodeURIComponent(page.nextCursor)}`,
+                label: 'Older →',
+              }
+            : null
+        }
+      />
     </>
   );
 }

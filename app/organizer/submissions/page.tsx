@@ -17,8 +17,8 @@ import { requireOrganizer } from '../../../lib/web/session';
 import { VerdictBadge, verdictLabel } from '../../_components/verdict-badge';
 import { ConsoleNav } from '../_components/console-nav';
 import { PlausibilityMark } from '../_components/plausibility-line';
-import { ReasonAction } from '../_components/reason-action';
-import { disqualifyAction, reinstateAction, rejudgeSubmissionAction } from '../actions';
+import { Pager } from '../_components/pager';
+import { SubmissionActions } from '../_components/submission-actions';
 
 export const metadata: Metadata = { title: 'Submissions · organizer' };
 
@@ -58,10 +58,7 @@ export default async function OrganizerSubmissionsPage({
 }) {
   const { filters, cursor, values, errors } = parseOrganizerFilters(await searchParams);
   await requireOrganizer(organizerSubmissionsHref(values, cursor));
-  const page = await listSubmissionsForOrganizer(db(), {
-    filters,
-    ...(cursor ? { cursor } : {}),
-  });
+  const page = await listSubmissionsForOrganizer(db(), { filters, cursor });
   const filtered = Object.keys(filters).length > 0;
 
   return (
@@ -203,31 +200,11 @@ export default async function OrganizerSubmissionsPage({
                     <div className="row row-actions">
                       <Link href={`/organizer/submissions/${s.id}`}>Repeats</Link>
                       <Link href={`/organizer/submissions/${s.id}/diff`}>Diff</Link>
-                      <ReasonAction
-                        label="Rejudge"
-                        description="Judge this submission again on every target (its current results are cleared)."
-                        action={rejudgeSubmissionAction}
-                        input={{ submissionId: s.id }}
+                      <SubmissionActions
+                        submissionId={s.id}
+                        disqualified={s.disqualified}
                         compact
                       />
-                      {s.disqualified ? (
-                        <ReasonAction
-                          label="Reinstate"
-                          description="Take back the disqualification: the leaderboard counts it again."
-                          action={reinstateAction}
-                          input={{ submissionId: s.id }}
-                          compact
-                        />
-                      ) : (
-                        <ReasonAction
-                          label="Disqualify"
-                          description="The leaderboard stops counting this submission; the contestant sees the reason."
-                          action={disqualifyAction}
-                          input={{ submissionId: s.id }}
-                          danger
-                          compact
-                        />
-                      )}
                     </div>
                   </td>
                 </tr>
@@ -237,18 +214,14 @@ export default async function OrganizerSubmissionsPage({
         </div>
       )}
 
-      <nav className="row" aria-label="Pages">
-        {cursor && (
-          <Link href={organizerSubmissionsHref(values)} className="btn secondary">
-            ← First page
-          </Link>
-        )}
-        {page.nextCursor && (
-          <Link href={organizerSubmissionsHref(values, page.nextCursor)} className="btn secondary">
-            Next page →
-          </Link>
-        )}
-      </nav>
+      <Pager
+        first={cursor ? { href: organizerSubmissionsHref(values), label: '← First page' } : null}
+        next={
+          page.nextCursor
+            ? { href: organizerSubmissionsHref(values, page.nextCursor), label: 'Next page →' }
+            : null
+        }
+      />
     </>
   );
 }

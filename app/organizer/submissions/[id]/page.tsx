@@ -8,12 +8,7 @@ import { db } from '../../../../lib/db/client';
 import { getOrganizerSubmission } from '../../../../lib/db/get-organizer-submission';
 import { getSubmissionStatus } from '../../../../lib/db/get-submission-status';
 import { listRepeatJudgings, type RepeatJudgingRow } from '../../../../lib/db/list-repeat-judgings';
-import {
-  formatDate,
-  formatScore,
-  formatSpeedup,
-  formatSpeedupInterval,
-} from '../../../../lib/web/format';
+import { formatDate, formatSpeedup, formatSpeedupInterval } from '../../../../lib/web/format';
 import { formatSpread, seriesSpread } from '../../../../lib/web/final-words';
 import { idSchema } from '../../../../lib/web/organizer-settings-form';
 import { requireOrganizer } from '../../../../lib/web/session';
@@ -21,6 +16,7 @@ import { AutoRefresh } from '../../../_components/auto-refresh';
 import { VerdictBadge } from '../../../_components/verdict-badge';
 import { ConsoleNav } from '../../_components/console-nav';
 import { RepeatForm } from '../../_components/repeat-form';
+import { SubmissionFacts } from '../../_components/submission-facts';
 import { repeatJudgingsAction } from '../../actions';
 import type { Verdict } from '../../../../contracts';
 
@@ -81,26 +77,7 @@ export default async function OrganizerSubmissionPage({
       <ConsoleNav current={null} />
       {open && <AutoRefresh seconds={5} />}
       <section className="card" aria-label="Submission">
-        <dl className="kv">
-          <dt>Contestant</dt>
-          <dd>
-            {submission.contestant.name}{' '}
-            <span className="muted small">{submission.contestant.email}</span>
-          </dd>
-          <dt>Challenge</dt>
-          <dd className="mono">{submission.challengeSlug}</dd>
-          <dt>Submitted</dt>
-          <dd>{formatDate(submission.createdAt)}</dd>
-          <dt>Verdict</dt>
-          <dd>
-            <VerdictBadge
-              verdict={submission.verdict}
-              status={submission.status}
-              disqualified={submission.disqualified}
-            />
-          </dd>
-          <dt>Score</dt>
-          <dd>{formatScore(submission.score)}</dd>
+        <SubmissionFacts submission={submission}>
           <dt>Judged</dt>
           <dd>
             {status.judgings.map((j) => (
@@ -119,7 +96,7 @@ export default async function OrganizerSubmissionPage({
             <Link href={`/submissions/${submission.id}`}>submission page</Link> ·{' '}
             <Link href={`/organizer/submissions/${submission.id}/diff`}>diff</Link>
           </dd>
-        </dl>
+        </SubmissionFacts>
       </section>
 
       <div className="repeat-layout">

@@ -32,7 +32,7 @@ export const POST = route(async (request: Request, context: Context): Promise<Re
       submissionId: id,
       times: input.times,
       reason: input.reason,
-      ...(input.target ? { target: input.target } : {}),
+      target: input.target,
       onEnqueueError: (error) =>
         console.error(`web: repeats of ${id} not queued yet: ${error.message}`),
     });

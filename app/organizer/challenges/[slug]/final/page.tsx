@@ -4,16 +4,14 @@
 // one's ranking (places, shared places and why, intervals, plausibility flags) with Publish.
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
 import { DEFAULT_FINAL_ERROR_RATE, DEFAULT_FINAL_ROUNDS } from '../../../../../contracts/final';
 import { AutoRefresh } from '../../../../_components/auto-refresh';
 import { db } from '../../../../../lib/db/client';
-import { NotFoundError } from '../../../../../lib/db/errors';
 import {
   getFinalEvaluation,
   type FinalEvaluationView,
 } from '../../../../../lib/db/get-final-evaluation';
-import { getContest, type Contest } from '../../../../../lib/db/get-contest';
+import type { Contest } from '../../../../../lib/db/get-contest';
 import { getRankingWarnings } from '../../../../../lib/db/get-ranking-warnings';
 import { listFinalists } from '../../../../../lib/db/list-finalists';
 import { formatDate, formatScore } from '../../../../../lib/web/format';
@@ -24,11 +22,11 @@ import {
   formatErrorRate,
   formatTimeLeft,
 } from '../../../../../lib/web/final-words';
-import { slugSchema } from '../../../../../lib/web/organizer-settings-form';
 import { webQueues } from '../../../../../lib/web/services';
 import { requireOrganizer } from '../../../../../lib/web/session';
 import { FinalRankingTable, RankingWarnings } from '../../../../_components/final-ranking-table';
 import { ConsoleNav } from '../../../_components/console-nav';
+import { findContest } from '../find-contest';
 import { FinalStartForm } from '../../../_components/final-start-form';
 import { ReasonAction } from '../../../_components/reason-action';
 import { cancelFinalAction, publishFinalAction, startFinalAction } from '../../../actions';
@@ -37,16 +35,6 @@ export const metadata: Metadata = { title: 'Final evaluation · organizer' };
 
 /** How often a running evaluation's page refreshes itself. */
 const REFRESH_S = 5;
-
-async function findContest(slug: string): Promise<Contest> {
-  if (!slugSchema.safeParse(slug).success) notFound();
-  try {
-    return await getContest(db(), slug);
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  }
-}
 
 /** Why the organizer cannot start now, in words; null when they can. */
 function startRefusal(contest: Contest, evaluation: FinalEvaluationView | null): string | null {

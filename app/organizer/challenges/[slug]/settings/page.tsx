@@ -5,13 +5,11 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { formatByteSize } from '../../../../../contracts';
 import { db } from '../../../../../lib/db/client';
-import { NotFoundError } from '../../../../../lib/db/errors';
 import { getChallengeSettings } from '../../../../../lib/db/get-challenge-settings';
-import { getContest, type Contest } from '../../../../../lib/db/get-contest';
 import { formatDate } from '../../../../../lib/web/format';
-import { slugSchema } from '../../../../../lib/web/organizer-settings-form';
 import { requireOrganizer } from '../../../../../lib/web/session';
 import { ConsoleNav } from '../../../_components/console-nav';
+import { findContest } from '../find-contest';
 import { ReasonAction } from '../../../_components/reason-action';
 import { SettingsForm } from '../../../_components/settings-form';
 import {
@@ -27,16 +25,6 @@ export const metadata: Metadata = { title: 'Settings · organizer' };
 function exactSize(bytes: number): string {
   const text = formatByteSize(bytes);
   return text.includes('.') ? String(bytes) : text;
-}
-
-async function findContest(slug: string): Promise<Contest> {
-  if (!slugSchema.safeParse(slug).success) notFound();
-  try {
-    return await getContest(db(), slug);
-  } catch (error) {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  }
 }
 
 export default async function ChallengeSettingsPage({

@@ -6,14 +6,13 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { db } from '../../../../../lib/db/client';
 import { getOrganizerSubmission } from '../../../../../lib/db/get-organizer-submission';
-import { formatBytes, formatCount, formatDate, formatScore } from '../../../../../lib/web/format';
+import { formatBytes, formatCount } from '../../../../../lib/web/format';
 import { parseUnifiedDiff } from '../../../../../lib/web/organizer-diff';
 import { idSchema } from '../../../../../lib/web/organizer-settings-form';
 import { requireOrganizer } from '../../../../../lib/web/session';
-import { VerdictBadge } from '../../../../_components/verdict-badge';
 import { ConsoleNav } from '../../../_components/console-nav';
-import { ReasonAction } from '../../../_components/reason-action';
-import { disqualifyAction, reinstateAction, rejudgeSubmissionAction } from '../../../actions';
+import { SubmissionActions } from '../../../_components/submission-actions';
+import { SubmissionFacts } from '../../../_components/submission-facts';
 
 export const metadata: Metadata = { title: 'Patch · organizer' };
 
@@ -43,29 +42,7 @@ export default async function OrganizerDiffPage({
       <ConsoleNav current={null} />
       <div className="grid">
         <section className="card" aria-label="Submission">
-          <dl className="kv">
-            <dt>Contestant</dt>
-            <dd>
-              {submission.contestant.name}{' '}
-              <span className="muted small">{submission.contestant.email}</span>
-            </dd>
-            <dt>Challenge</dt>
-            <dd className="mono">{submission.challengeSlug}</dd>
-            <dt>Submitted</dt>
-            <dd>{formatDate(submission.createdAt)}</dd>
-            <dt>Verdict</dt>
-            <dd>
-              <VerdictBadge
-                verdict={submission.verdict}
-                status={submission.status}
-                disqualified={submission.disqualified}
-              />
-              {submission.disqualified && submission.disqualifiedReason && (
-                <div className="small">Reason: {submission.disqualifiedReason}</div>
-              )}
-            </dd>
-            <dt>Score</dt>
-            <dd>{formatScore(submission.score)}</dd>
+          <SubmissionFacts submission={submission} showReason>
             <dt>Patch</dt>
             <dd>
               {formatBytes(submission.patchBytes)}, {formatCount(diff.totalLines)} lines ·{' '}
@@ -73,32 +50,14 @@ export default async function OrganizerDiffPage({
               <Link href={`/organizer/submissions/${submission.id}`}>rejudge N times</Link> ·{' '}
               <a href={`/submissions/${submission.id}/patch`}>raw patch</a>
             </dd>
-          </dl>
+          </SubmissionFacts>
         </section>
         <section className="card" aria-label="Actions">
           <div className="stack" style={{ display: 'grid', gap: '0.8em' }}>
-            <ReasonAction
-              label="Rejudge"
-              description="Judge this submission again on every target (its current results are cleared)."
-              action={rejudgeSubmissionAction}
-              input={{ submissionId: submission.id }}
+            <SubmissionActions
+              submissionId={submission.id}
+              disqualified={submission.disqualified}
             />
-            {submission.disqualified ? (
-              <ReasonAction
-                label="Reinstate"
-                description="Take back the disqualification: the leaderboard counts it again."
-                action={reinstateAction}
-                input={{ submissionId: submission.id }}
-              />
-            ) : (
-              <ReasonAction
-                label="Disqualify"
-                description="The leaderboard stops counting this submission; the contestant sees the reason."
-                action={disqualifyAction}
-                input={{ submissionId: submission.id }}
-                danger
-              />
-            )}
           </div>
         </section>
       </div>
