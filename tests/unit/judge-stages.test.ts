@@ -17,7 +17,7 @@ import {
   type JudgingContext,
 } from '../../runner/judge/judging-context';
 import type { Sandbox } from '../../runner/sandbox';
-import type { TargetPlatform } from '../../runner/windows/target-platform';
+import type { TargetPlatform } from '../../runner/platform';
 
 const WORK = '/tmp/perfjudge-judging-test';
 
@@ -111,7 +111,9 @@ describe('profileStage', () => {
 
   it('notes, rather than runs, the Linux profile for a target that is not Linux', async () => {
     const { ctx } = await context();
-    const platform = { linuxProfile: false } as TargetPlatform;
+    const platform = {
+      capabilities: { timing: 'emulated', memoryProfile: false, topDown: false, cachegrind: false },
+    } as TargetPlatform;
     await profileStage(ctx, platform, built, {
       stage: null!,
       solutionOutcomes: ['ok'],
@@ -124,7 +126,9 @@ describe('profileStage', () => {
 
   it('profiles nothing for a solution that failed a run or is the baseline', async () => {
     const { ctx } = await context();
-    const platform = { linuxProfile: false } as TargetPlatform;
+    const platform = {
+      capabilities: { timing: 'emulated', memoryProfile: false, topDown: false, cachegrind: false },
+    } as TargetPlatform;
     await profileStage(ctx, platform, built, {
       stage: null!,
       solutionOutcomes: ['ok', 'runtime-error'],

@@ -1,17 +1,10 @@
 // The pure parts of the windows-amd adapter: the MSVC → MinGW flag mapping, the job helper's report
-// (schema and conversion to a SandboxResult) and the portability pre-check's settled result.
+// (schema and conversion to a SandboxResult).
 import { describe, expect, it } from 'vitest';
-import {
-  jobHelperReportSchema,
-  judgingResultSchema,
-  portabilityCheckSchema,
-  type JobHelperReport,
-} from '../../contracts';
+import { jobHelperReportSchema, type JobHelperReport } from '../../contracts';
 import { loadChallenge } from '../../lib/challenge/load-manifest';
 import { mapMsvcFlag, mingwBuild, UnmappableFlagError } from '../../runner/windows/mingw-toolchain';
-import { settledByPortabilityCheck } from '../../runner/windows/portability-check';
 import { reportToResult } from '../../runner/windows/report-to-result';
-import { hostFingerprint } from '../../runner/host/fingerprint';
 
 /** What job-helper.exe printed under Wine 8.0 for a clean run (this repo, tests/fixtures/windows). */
 const CLEAN: JobHelperReport = jobHelperReportSchema.parse({
@@ -138,36 +131,5 @@ describe("the job helper's report", () => {
     expect(reportToResult({ ...CLEAN, killed: 'time' }, STREAMS, outer).limitExceeded).toBe(
       'output',
     );
-  });
-});
-
-describe('the portability pre-check', () => {
-  it('settles a failed cross-compile as a valid BUILD_ERROR result', async () => {
-    const check = portabilityCheckSchema.parse({
-      submissionId: 's1',
-      round: 0,
-      target: 'windows-amd',
-      ok: false,
-      firstError: 'wordcount.cpp:19:10: fatal error: sys/mman.h: No such file or directory',
-      log: '$ cmake …\nfatal error\n',
-      compiler: 'x86_64-w64-mingw32-g++-posix',
-      runnerId: 'linux-1',
-      checkedAt: new Date().toISOString(),
-    });
-    const host = await hostFingerprint({ cxx: 'true', sandbox: 'windows-job' });
-    const job = {
-      judgingId: 'j1',
-      round: 0,
-      submissionId: 's1',
-      challenge: { slug: 'wordcount', version: 1 },
-      target: 'windows-amd' as const,
-      patchText: '',
-    };
-    const result = judgingResultSchema.parse(
-      settledByPortabilityCheck(job, check, host, new Date()),
-    );
-    expect(result.verdict).toBe('BUILD_ERROR');
-    expect(result.message).toMatch(/sys\/mman\.h/);
-    expect(result.stages.build?.solution.log).toMatch(/portability pre-check on a Linux host/);
   });
 });
