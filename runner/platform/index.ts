@@ -34,6 +34,7 @@ export async function matchTargetHost(target: Target): Promise<TargetHostMatch> 
   const emulator = await PLATFORMS[target.os].emulator(hostOs);
   return {
     matches: hostOs === target.os && hostVendor === target.cpuVendor,
+    sameOs: hostOs === target.os,
     hostOs,
     hostVendor,
     emulator,

@@ -65,6 +65,8 @@ export interface PlatformOptions {
 export interface TargetHostMatch {
   /** The host's OS and CPU vendor are the target's. */
   matches: boolean;
+  /** The host runs the target's OS natively (its CPU may still differ: development mode). */
+  sameOs: boolean;
   hostOs: string;
   hostVendor: string;
   /** What would emulate the target here (`wine --version` for Windows on Linux), or null. */

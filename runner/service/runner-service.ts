@@ -243,7 +243,7 @@ async function checkHostAndPlatform(context: ServiceContext): Promise<HostReadin
     ...(options.emulate !== undefined ? { emulate: options.emulate } : {}),
     log,
   });
-  // An emulated target (runner/windows/target-platform.ts) is never the target's hardware: always
+  // An emulated target (runner/platform) is never the target's hardware: always
   // development mode, and labelled so in every result.
   const devMode = (options.devMode ?? false) || platform.emulation !== null;
   refuseDevelopmentKnobs(options, devMode);
