@@ -9,18 +9,10 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 
-/** Code that drives compilers, sandboxes and hardware counters: the judge hosts' business. */
-const JUDGE_MACHINERY = [
-  'runner/build/',
-  'runner/sandbox/',
-  'runner/measure/',
-  'runner/windows/',
-  'runner/host/',
-  'runner/platform/',
-];
 /**
- * The judge library's leaves: the judge (runner/judge) and final sessions (runner/final) orchestrate
- * them, and the runner process (runner/service) drives both; a leaf never imports those.
+ * The judge library's leaves: code that drives compilers, sandboxes and hardware counters (the judge
+ * hosts' business). The judge (runner/judge) and final sessions (runner/final) orchestrate them,
+ * and the runner process (runner/service) drives both; a leaf never imports those.
  */
 const JUDGE_LEAVES = [
   'runner/build/',
@@ -103,7 +95,7 @@ export const LAYER_RULES = [
   },
   {
     files: ['lib/', 'app/'],
-    forbid: [...JUDGE_MACHINERY, ...TEST_CODE],
+    forbid: [...JUDGE_LEAVES, ...TEST_CODE],
     why: 'the web app and the data layer never load code that drives compilers or sandboxes',
   },
   {

@@ -22,6 +22,7 @@ const PLATFORMS: Record<Target['os'], OsPlatform> = {
 };
 
 const HOST_OS: Record<string, Target['os']> = { linux: 'linux', win32: 'windows' };
+const hostOs = (): string => HOST_OS[process.platform] ?? process.platform;
 
 /** The adapter that judges `options.target` on this host. */
 export function createTargetPlatform(options: PlatformOptions): Promise<TargetPlatform> {
@@ -29,16 +30,21 @@ export function createTargetPlatform(options: PlatformOptions): Promise<TargetPl
 }
 
 export async function matchTargetHost(target: Target): Promise<TargetHostMatch> {
-  const hostOs = HOST_OS[process.platform] ?? process.platform;
+  const os = hostOs();
   const hostVendor = await cpuVendor();
-  const emulator = await PLATFORMS[target.os].emulator(hostOs);
+  const emulator = await PLATFORMS[target.os].emulator(os);
   return {
-    matches: hostOs === target.os && hostVendor === target.cpuVendor,
-    sameOs: hostOs === target.os,
-    hostOs,
+    matches: os === target.os && hostVendor === target.cpuVendor,
+    sameOs: os === target.os,
+    hostOs: os,
     hostVendor,
     emulator,
   };
+}
+
+/** This host judges `target` emulated (when the emulator is installed: doctor checks it). */
+export function emulatedHere(target: Target): boolean {
+  return PLATFORMS[target.os].emulatedOn(hostOs());
 }
 
 export async function hostPlatform(options: HostPlatformOptions): Promise<HostPlatform> {

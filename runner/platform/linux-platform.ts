@@ -14,6 +14,7 @@ export const linuxPlatform: OsPlatform = {
       notes: [],
     }),
   // Nothing here emulates Linux elsewhere.
+  emulatedOn: () => false,
   emulator: () => Promise.resolve(null),
   emulation: () => {
     throw new Error('the Linux platform has no emulation');

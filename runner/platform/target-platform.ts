@@ -115,6 +115,8 @@ export interface HostPlatformOptions {
 export interface OsPlatform {
   /** The adapter that judges the target here; throws PlatformUnavailableError when none can. */
   create(options: PlatformOptions): Promise<TargetPlatform>;
+  /** A target of this OS is judged emulated on a host running `hostOs` (when its emulator is there). */
+  emulatedOn(hostOs: string): boolean;
   /** What would emulate a target of this OS on a host running `hostOs`, or null. */
   emulator(hostOs: string): Promise<string | null>;
   /** The emulation a runner warms up at start, given the emulator emulator() found. */

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import type { NormalizedRequest } from './request';
 
 /** The JSON line sandbox-helper.c writes when the command is over. */
 export const helperReportSchema = z.object({
@@ -103,6 +104,20 @@ export interface HelperOutcome {
 }
 
 const PIPE_GRACE_MS = 2000;
+
+/** What every sandbox hands its helper from the request: stdin, the output caps, the abort signal. */
+export function requestStreams(
+  req: Pick<NormalizedRequest, 'stdout' | 'limits' | 'stderrBytes' | 'signal'>,
+  stdin?: { fd: number } | null,
+): Pick<HelperSpawnOptions, 'stdinFd' | 'stdout' | 'outputBytes' | 'stderrBytes' | 'signal'> {
+  return {
+    ...(stdin ? { stdinFd: stdin.fd } : {}),
+    stdout: req.stdout,
+    outputBytes: req.limits.outputBytes,
+    stderrBytes: req.stderrBytes,
+    ...(req.signal ? { signal: req.signal } : {}),
+  };
+}
 
 export function parseHelperReport(text: string): HelperReport | null {
   const line = text.trim().split('\n').pop();

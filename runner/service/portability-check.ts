@@ -2,11 +2,11 @@
 // each runner does with it. Where it fits, and why:
 //
 // A Linux runner (linux-intel, or an emulated windows-amd one) that takes a judging of a challenge
-// with a windows-amd target first cross-compiles the patch with MinGW-w64 (runner/windows/portability-check.ts, inside
-// its bubblewrap sandbox with the build limits: a few seconds) and leaves the outcome in Redis under the
-// submission's round. The windows-amd runner looks there before building: a failed check settles
-// its judging at once as BUILD_ERROR with the compiler's message, so a Windows host spends
-// milliseconds on it instead of a build. Redis is the only thing runners share (they have no
+// with a windows-amd target first cross-compiles the patch with MinGW-w64
+// (runner/windows/portability-check.ts: in its bubblewrap sandbox, with the build limits, a few
+// seconds) and leaves the outcome in Redis under the submission's round. The windows-amd runner
+// looks there before building: a failed check settles its judging at once as BUILD_ERROR with the
+// compiler's message, so a Windows host spends milliseconds on it instead of a build. Redis is the only thing runners share (they have no
 // database), and the check is only a shortcut: when the Windows job is taken before the check is
 // there (or it was lost), that runner simply builds, and its compiler gives the verdict — the
 // result is the same either way, only slower. A passing check settles nothing: MinGW accepting a

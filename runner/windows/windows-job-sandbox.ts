@@ -11,7 +11,7 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { normalizeRequest } from '../sandbox/request';
 import { abortError } from '../sandbox/result';
-import { runHelper } from '../sandbox/run-helper';
+import { requestStreams, runHelper } from '../sandbox/run-helper';
 import {
   SandboxUnavailableError,
   type Sandbox,
@@ -86,12 +86,8 @@ export class WindowsJobSandbox implements Sandbox {
         args: argv,
         env: { ...req.env, SystemRoot: 'C:\\Windows' },
         cwd: req.cwd,
-        ...(stdin ? { stdinFd: stdin.fd } : {}),
+        ...requestStreams(req, stdin),
         reportOnFd3: false,
-        stdout: req.stdout,
-        outputBytes: req.limits.outputBytes,
-        stderrBytes: req.stderrBytes,
-        ...(req.signal ? { signal: req.signal } : {}),
         backstopMs: req.limits.wallTimeMs + HELPER_SLACK_MS,
       }).catch((error: Error) => {
         throw new SandboxUnavailableError(`cannot start the job helper: ${error.message}`);

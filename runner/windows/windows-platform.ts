@@ -65,7 +65,9 @@ export const windowsPlatform: OsPlatform = {
       ],
     };
   },
-  emulator: (hostOs) => (hostOs === 'linux' ? wineVersion() : Promise.resolve(null)),
+  emulatedOn: (hostOs) => hostOs === 'linux',
+  emulator: (hostOs) =>
+    windowsPlatform.emulatedOn(hostOs) ? wineVersion() : Promise.resolve(null),
   emulation: (options, by) => ({
     by,
     sandboxLabel: emulatedSandboxLabel(options.sandbox),
