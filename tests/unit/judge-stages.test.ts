@@ -16,6 +16,7 @@ import {
   type JudgeOptions,
   type JudgingContext,
 } from '../../runner/judge/judging-context';
+import { runProfile } from '../../runner/judge/profile-stage';
 import type { Sandbox } from '../../runner/sandbox';
 import type { TargetPlatform } from '../../runner/platform';
 
@@ -122,6 +123,34 @@ describe('profileStage', () => {
     expect(ctx.result.stages.profile?.notes[0]).toMatch(
       /are Linux tools .*: not run for linux-intel$/,
     );
+  });
+
+  it('runs only the profile parts the platform has, a note for each other', async () => {
+    const { ctx } = await context();
+    // Nothing here can run: a part that ran anyway would fail and leave a "failed" note instead.
+    const stage = await runProfile({
+      parts: { memoryProfile: false, topDown: false, cachegrind: false },
+      challenge: ctx.challenge,
+      sandbox: ctx.options.sandbox,
+      toolchain: ctx.targetSpec!.toolchain,
+      baselineBinary: '/nonexistent/baseline',
+      solutionBinary: '/nonexistent/solution',
+      solutionTree: '/nonexistent/src',
+      boxDir: '/nonexistent',
+      benchmarkInput: { path: '/nonexistent/input', sha256: '', bytes: 0 },
+      dataDir: '/nonexistent',
+      workDir: '/nonexistent',
+      cpu: 0,
+      policy: ctx.policy,
+      onProgress: () => undefined,
+      log: () => undefined,
+    });
+    expect(stage).toMatchObject({ memory: null, topdown: null, deterministic: null });
+    expect(stage.notes).toEqual([
+      "memory profile: not run, the target's platform does not have it",
+      "Top-Down level 1: not run, the target's platform does not have it",
+      "deterministic mode (cachegrind): not run, the target's platform does not have it",
+    ]);
   });
 
   it('profiles nothing for a solution that failed a run or is the baseline', async () => {
