@@ -6,7 +6,6 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { NormalizedRequest } from './request';
 
 /** The JSON line sandbox-helper.c writes when the command is over. */
 export const helperReportSchema = z.object({
@@ -107,7 +106,13 @@ const PIPE_GRACE_MS = 2000;
 
 /** What every sandbox hands its helper from the request: stdin, the output caps, the abort signal. */
 export function requestStreams(
-  req: Pick<NormalizedRequest, 'stdout' | 'limits' | 'stderrBytes' | 'signal'>,
+  // A normalized request (request.ts), by shape: request.ts already imports this module (counters.ts).
+  req: {
+    stdout: HelperSpawnOptions['stdout'];
+    limits: { outputBytes: number };
+    stderrBytes: number;
+    signal?: AbortSignal;
+  },
   stdin?: { fd: number } | null,
 ): Pick<HelperSpawnOptions, 'stdinFd' | 'stdout' | 'outputBytes' | 'stderrBytes' | 'signal'> {
   return {
