@@ -1,7 +1,8 @@
 // The native Windows sandbox: every untrusted process (the compiler, each run) goes through the job
 // helper in a Job Object with the request's limits. Written for real Windows judge hosts; it cannot
 // run on the Linux development hosts, where the same helper runs under Wine (wine-sandbox.ts), so
-// only the code shared with that path (the helper, its report, reportToResult) is exercised here.
+// only the code shared with other sandboxes is exercised here: the helper, its command line and
+// report (job-helper.ts), reportToResult, and the output loop of every sandbox (runHelper).
 //
 // What a Job Object does not give, unlike bubblewrap: a private filesystem view or no network. On a
 // judge host, run the runner service as a dedicated low-privilege account whose only writable folder
