@@ -9,13 +9,18 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 
-/** Code that drives compilers, sandboxes and hardware counters: the judge hosts' business. */
-const JUDGE_MACHINERY = [
+/**
+ * The judge library's leaves: code that drives compilers, sandboxes and hardware counters (the judge
+ * hosts' business). The judge (runner/judge) and final sessions (runner/final) orchestrate them,
+ * and the runner process (runner/service) drives both; a leaf never imports those.
+ */
+const JUDGE_LEAVES = [
   'runner/build/',
   'runner/sandbox/',
   'runner/measure/',
   'runner/windows/',
   'runner/host/',
+  'runner/platform/',
 ];
 /** The judge library: everything in runner/ but the runner process (runner/service). */
 const JUDGE_LIBRARY = [
@@ -25,6 +30,7 @@ const JUDGE_LIBRARY = [
   'runner/intake/',
   'runner/judge/',
   'runner/measure/',
+  'runner/platform/',
   'runner/sandbox/',
   'runner/windows/',
 ];
@@ -78,18 +84,18 @@ export const LAYER_RULES = [
     why: 'runners need Redis only: no database, Prisma or web code on a judge host',
   },
   {
-    // runner/windows/ is not in it yet: portability-check.ts keeps its outcome in Redis (README).
-    files: [
-      ...JUDGE_LIBRARY.filter((folder) => folder !== 'runner/windows/'),
-      'cli/commands/doctor',
-      'cli/challenge-args',
-    ],
+    files: [...JUDGE_LIBRARY, 'cli/commands/doctor', 'cli/challenge-args'],
     forbid: ['runner/service/', 'lib/queue/', 'bullmq', 'ioredis'],
     why: 'the judge library runs without a queue: perfjudge judge and doctor (packed for contestants) need no Redis',
   },
   {
+    files: JUDGE_LEAVES,
+    forbid: ['runner/judge/', 'runner/final/', 'runner/service/'],
+    why: "the judge library's leaves (build, sandbox, measure, windows, host, platform) sit under the judge and final sessions that orchestrate them: what they share with those lives in a leaf",
+  },
+  {
     files: ['lib/', 'app/'],
-    forbid: [...JUDGE_MACHINERY, ...TEST_CODE],
+    forbid: [...JUDGE_LEAVES, ...TEST_CODE],
     why: 'the web app and the data layer never load code that drives compilers or sandboxes',
   },
   {

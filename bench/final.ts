@@ -18,7 +18,7 @@ import { rankingInputFromRounds } from '../lib/ranking/ranking-input-from-rounds
 import { cpuVendor } from '../runner/host/fingerprint';
 import { runFinalSession, type FinalEntrant } from '../runner/final/final-session';
 import { createSandbox } from '../runner/sandbox';
-import { createTargetPlatform } from '../runner/windows/target-platform';
+import { createTargetPlatform } from '../runner/platform';
 import { LOADS, startLoad, type Load } from './judge';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));

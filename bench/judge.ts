@@ -16,7 +16,7 @@ import { cachedBuild } from '../runner/build';
 import { cpuVendor } from '../runner/host/fingerprint';
 import { ensureInput, warmPageCache } from '../lib/challenge/inputs';
 import { judge } from '../runner/judge/judge';
-import { runProgram } from '../runner/judge/run-program';
+import { runProgram } from '../runner/sandbox/run-program';
 import { createSandbox } from '../runner/sandbox';
 import { median } from '../lib/stats';
 import { describeNoiseFloor, noiseFloor } from './noise-floor';

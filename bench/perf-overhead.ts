@@ -9,7 +9,7 @@ import { REPO_ROOT } from '../lib/config/env';
 import { loadChallenge } from '../lib/challenge/load-manifest';
 import { cachedBuild } from '../runner/build';
 import { ensureInput, warmPageCache } from '../lib/challenge/inputs';
-import { runProgram } from '../runner/judge/run-program';
+import { runProgram } from '../runner/sandbox/run-program';
 import { COUNTER_EVENTS } from '../runner/measure/perf-stat';
 import { createSandbox } from '../runner/sandbox';
 import { median, quantileOfSorted, sorted } from '../lib/stats';

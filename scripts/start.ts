@@ -2,19 +2,18 @@
 // PostgreSQL and Redis under .data/ unless DATABASE_URL / REDIS_URL are set, migrations and the
 // seed, pre-generated inputs, the production web build, then the web server, the scorer and one
 // runner per target this host can serve. Ctrl-C (SIGINT) or SIGTERM stops everything in order.
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { chmod, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Redis } from 'ioredis';
 import {
   formatByteSize,
   parseByteSize,
   TARGET_IDS,
   type ServiceStatus,
+  type Target,
   type TargetId,
 } from '../contracts';
 import { listChallenges, loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
@@ -23,7 +22,7 @@ import { childEnvironment, startEnv, type StartEnv } from '../lib/config/start-e
 import { createDbClient } from '../lib/db/client';
 import { applyMigrations } from '../lib/db/migrate';
 import { seed } from '../prisma/seed';
-import { cpuVendor } from '../runner/host/fingerprint';
+import { matchTargetHost, type TargetHostMatch } from '../runner/platform';
 import { ensureInput, referenceSha256, type InputSpec } from '../lib/challenge/inputs';
 import { DEFAULT_SANDBOX_IDENTITY } from '../runner/sandbox/bubblewrap-sandbox';
 import { assertReachable } from '../runner/sandbox/work-dir';
@@ -39,7 +38,6 @@ import {
   waitFor,
 } from './lib-start-services';
 
-const exec = promisify(execFile);
 const CHALLENGES = ['wordcount'];
 const BIN = path.join(REPO_ROOT, 'bin', 'perfjudge.mjs');
 const NEXT_BIN = path.join(REPO_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -194,7 +192,7 @@ interface RunnerPlan {
 /** One runner per target this host can serve, with the reasons for development mode spelled out. */
 async function planRunners(
   config: StartEnv,
-  manifestSize: number,
+  challenge: Challenge,
   dataDir: string,
 ): Promise<{
   plans: RunnerPlan[];
@@ -209,6 +207,7 @@ async function planRunners(
   for (const t of wanted)
     if (!TARGET_IDS.includes(t))
       throw new ConfigError(`PERFJUDGE_TARGETS: unknown target "${t}" (${TARGET_IDS.join(', ')})`);
+  const manifestSize = challenge.manifest.inputs.benchmark.size;
   const common = commonRunnerArgs(config, manifestSize, dataDir);
   const plans: RunnerPlan[] = [];
   const notServed: string[] = [];
@@ -217,7 +216,12 @@ async function planRunners(
     ['windows-amd', windowsRunnerPlan],
   ] as const) {
     if (!wanted.includes(target)) continue;
-    const planned = await plan(common);
+    const spec = challenge.manifest.targets[target];
+    if (!spec) {
+      notServed.push(`${target}: not served (${challenge.manifest.slug} has no such target)`);
+      continue;
+    }
+    const planned = await plan(common, spec, await matchTargetHost(spec));
     if (typeof planned === 'string') notServed.push(`${target}: not served (${planned})`);
     else plans.push(planned);
   }
@@ -267,18 +271,19 @@ function commonRunnerArgs(
 }
 
 /** The plan, or why this host cannot serve the target. */
-async function linuxRunnerPlan({
-  knobs,
-  reasons,
-  grace,
-}: CommonRunnerArgs): Promise<RunnerPlan | string> {
-  if (process.platform !== 'linux') return 'this is not Linux';
-  const vendor = await cpuVendor();
+async function linuxRunnerPlan(
+  { knobs, reasons, grace }: CommonRunnerArgs,
+  spec: Target,
+  match: TargetHostMatch,
+): Promise<RunnerPlan | string> {
+  if (!match.sameOs) return 'this is not Linux';
   const why = [...reasons];
-  if (vendor !== 'GenuineIntel')
-    why.unshift(`this CPU is ${vendor}, not GenuineIntel: the runner refuses it otherwise`);
+  if (!match.matches)
+    why.unshift(
+      `this CPU is ${match.hostVendor}, not ${spec.cpuVendor}: the runner refuses it otherwise`,
+    );
   // The runner's own dev mode: another CPU, or fewer pairs (PERFJUDGE_RUNS).
-  const runnerDev = vendor !== 'GenuineIntel' || knobs.length > 0;
+  const runnerDev = !match.matches || knobs.length > 0;
   return {
     target: 'linux-intel',
     args: [...(runnerDev ? ['--dev-mode', ...knobs] : []), ...grace],
@@ -288,19 +293,15 @@ async function linuxRunnerPlan({
   };
 }
 
-async function windowsRunnerPlan({
-  knobs,
-  reasons,
-  grace,
-}: CommonRunnerArgs): Promise<RunnerPlan | string> {
-  const wine = await exec('wine', ['--version'], { timeout: 30_000 }).then(
-    ({ stdout }) => stdout.trim(),
-    () => null,
-  );
+async function windowsRunnerPlan(
+  { knobs, reasons, grace }: CommonRunnerArgs,
+  _spec: Target,
+  match: TargetHostMatch,
+): Promise<RunnerPlan | string> {
+  // The emulator the Windows platform would judge with here (`wine --version`).
+  const wine = match.emulator;
   if (!wine)
     return 'Wine is not installed: apt-get install wine wine64 mingw-w64, then start again';
-  if (!existsSync(path.join(REPO_ROOT, 'runner', 'windows')))
-    return 'this checkout has no Windows adapter, runner/windows/';
   return {
     target: 'windows-amd',
     // Emulated under Wine is never the target's hardware: always development mode.
@@ -779,7 +780,7 @@ export async function main(): Promise<number> {
     // The runners would generate the inputs on the first judging; now, with progress.
     const { challenge } = plan;
     const manifestSize = challenge.manifest.inputs.benchmark.size;
-    const { plans: runnerPlans, notServed } = await planRunners(config, manifestSize, dataDir);
+    const { plans: runnerPlans, notServed } = await planRunners(config, challenge, dataDir);
     const devBytes = developmentBenchmarkBytes(config, manifestSize);
     if (runnerPlans.length)
       await pregenerateInputs(

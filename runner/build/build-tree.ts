@@ -203,3 +203,14 @@ export async function buildChallengeTree(options: BuildTreeOptions): Promise<Bui
     );
   return { ok: true, binary, log, durationMs: performance.now() - started, commands };
 }
+
+/** The compiler's or linker's first error line, for the one-sentence verdict message. */
+export function firstErrorLine(log: string): string | null {
+  const line = log
+    .split('\n')
+    .find((l) => /\berror\b|undefined reference/i.test(l) && !l.startsWith('$ '));
+  if (!line) return null;
+  // Paths of the judge's work folder mean nothing to the contestant.
+  const trimmed = line.replace(/^\S*\/box\/src\//, '').trim();
+  return trimmed.length > 200 ? `${trimmed.slice(0, 200)}…` : trimmed;
+}

@@ -24,9 +24,10 @@ import { plausibilityOf } from '../../lib/stats/plausibility';
 import { resolveDisturbance, type DisturbanceThresholds } from '../../lib/stats';
 import { hostConditionWarnings, hostFingerprint, judgeCpu } from '../host/fingerprint';
 import { checkHostMemory } from '../host/memory';
+import { firstErrorLine } from '../build';
 import { intakePatch } from '../intake';
 import type { Sandbox } from '../sandbox/sandbox';
-import type { TargetPlatform } from '../windows/target-platform';
+import type { TargetPlatform } from '../platform';
 import { binariesIdentical } from '../judge/binaries';
 import { buildBaseline, buildSolution } from '../judge/build-steps';
 import { JudgeError, JudgingCancelledError } from '../judge/errors';
@@ -37,7 +38,6 @@ import {
   warmPageCache,
   type InputSpec,
 } from '../../lib/challenge/inputs';
-import { firstErrorLine } from '../judge/judge';
 import { layoutPolicyWarning, timedRun } from '../judge/measure';
 import { sharedLibraries } from '../judge/resident-files';
 import { createScratch } from '../judge/scratch';
@@ -173,7 +173,7 @@ async function openSession(options: FinalSessionOptions): Promise<Session> {
   const { manifest } = challenge;
   const cpu = judgeCpu(manifest.runPolicy.cpu, options.cpu);
   const hostDifferences = await checkHostMemory(manifest.host?.memory, options.hostRoot);
-  const emulated = platform.mode === 'emulated';
+  const emulated = platform.capabilities.timing === 'emulated';
   const devMode = (options.devMode ?? false) || emulated || hostDifferences.length > 0;
   const host = await hostFingerprint({
     cxx: platform.toolchain.cxx,
@@ -376,7 +376,7 @@ async function runEntrant(session: Session, timing: Timing, entrant: string): Pr
     cpu: session.cpu,
     resident: [timing.input, binary, ...timing.libraries],
     thresholds: timing.thresholds,
-    emulated: options.platform.mode === 'emulated',
+    emulated: options.platform.capabilities.timing === 'emulated',
     ...(options.signal ? { signal: options.signal } : {}),
   });
   session.result.runsWallMs += run.result.wallTimeMs;

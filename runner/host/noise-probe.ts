@@ -9,7 +9,7 @@ import type { HostNoise } from '../../contracts';
 import type { Challenge } from '../../lib/challenge/load-manifest';
 import { cachedBuild } from '../build';
 import { ensureInput, warmPageCache } from '../../lib/challenge/inputs';
-import { runProgram } from '../judge/run-program';
+import { runProgram } from '../sandbox/run-program';
 import type { Sandbox } from '../sandbox/sandbox';
 import { median, summarize } from '../../lib/stats/descriptive';
 import { HOST_ROOT, readHostFile } from './host-files';

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { HostCheck, Manifest, Target } from '../../contracts';
+import { emulatedHere } from '../platform';
 import { createSandbox } from '../sandbox/create-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
 import { MINGW_CXX, mingwBuild, UnmappableFlagError } from '../windows/mingw-toolchain';
@@ -250,8 +251,8 @@ export async function requirementChecks(
   const checks: HostCheck[] = [];
   const linuxHost = process.platform === 'linux';
   for (const [id, target] of Object.entries(options.manifest.targets)) {
-    if (target.os === 'linux' || !linuxHost) checks.push(await compilerCheck(id, target));
-    else checks.push(await emulationCheck(id, target));
+    if (emulatedHere(target)) checks.push(await emulationCheck(id, target));
+    else checks.push(await compilerCheck(id, target));
   }
   const cmake = await toolVersion('cmake');
   const cmakeVersion = /(\d+)\.(\d+)/.exec(cmake ?? '');

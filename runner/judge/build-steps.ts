@@ -10,10 +10,10 @@ import {
   type CachedBuildResult,
 } from '../build';
 import type { Sandbox } from '../sandbox/sandbox';
-import type { TargetPlatform } from '../windows/target-platform';
+import type { TargetPlatform } from '../platform';
 import { takeBinary } from './binaries';
 import { JudgeError, JudgingCancelledError } from './errors';
-import { BUILD_PATH, sandboxedExecutor } from './sandboxed-executor';
+import { BUILD_PATH, sandboxedExecutor } from '../build/sandboxed-executor';
 
 export type BaselineBuild = CachedBuildResult & { binary: string };
 
@@ -108,15 +108,4 @@ export async function buildSolution(options: {
     binary,
     limitExceeded: buildLimit ?? (build.failure === 'timeout' ? 'time' : null),
   };
-}
-
-/** The compiler's or linker's first error line, for the one-sentence verdict message. */
-export function firstErrorLine(log: string): string | null {
-  const line = log
-    .split('\n')
-    .find((l) => /\berror\b|undefined reference/i.test(l) && !l.startsWith('$ '));
-  if (!line) return null;
-  // Paths of the judge's work folder mean nothing to the contestant.
-  const trimmed = line.replace(/^\S*\/box\/src\//, '').trim();
-  return trimmed.length > 200 ? `${trimmed.slice(0, 200)}…` : trimmed;
 }

@@ -7,9 +7,10 @@ import { hugePageHint } from '../../lib/challenge/host-conditions';
 import { ensureInput } from '../../lib/challenge/inputs';
 import { cpuBusyShares, cpuVendor, hostConditionWarnings } from '../host/fingerprint';
 import { intakePatch } from '../intake';
-import type { TargetPlatform } from '../windows/target-platform';
+import type { TargetPlatform } from '../platform';
 import { binariesIdentical, fileSha256 } from './binaries';
-import { buildBaseline, buildSolution, firstErrorLine, type BaselineBuild } from './build-steps';
+import { firstErrorLine } from '../build';
+import { buildBaseline, buildSolution, type BaselineBuild } from './build-steps';
 import { JudgeError, JudgingCancelledError } from './errors';
 import { scrubHostPaths } from './host-paths';
 import { checkCancelled, enterStage, log, progress, type JudgingContext } from './judging-context';
@@ -219,7 +220,7 @@ export async function measureStage(
     workDir: ctx.dirs.workDir,
     policy: ctx.policy,
     cpu: ctx.cpu,
-    emulated: platform.mode === 'emulated',
+    emulated: platform.capabilities.timing === 'emulated',
     ...(options.memoryBandwidth !== undefined ? { memoryBandwidth: options.memoryBandwidth } : {}),
     onProgress: (fraction, message, detail) => progress(ctx, 'measure', fraction, message, detail),
     log: (line) => log(ctx, line),
@@ -235,7 +236,8 @@ export async function measureStage(
 
 /**
  * 5. Profile, for a correct solution that differs from the baseline: the memory profile, Top-Down
- * and cachegrind, which are Linux tools (a note instead for other targets), unless turned off.
+ * and cachegrind, as far as the platform has them (Linux tools: a note instead for other
+ * targets), unless turned off.
  */
 export async function profileStage(
   ctx: JudgingContext,
@@ -245,7 +247,8 @@ export async function profileStage(
 ): Promise<void> {
   const { options } = ctx;
   if (!measured.solutionOutcomes.every((o) => o === 'ok') || built.identical) return;
-  if (!platform.linuxProfile) {
+  const { memoryProfile, topDown, cachegrind } = platform.capabilities;
+  if (!memoryProfile && !topDown && !cachegrind) {
     ctx.result.stages.profile = {
       memory: null,
       topdown: null,
@@ -259,6 +262,7 @@ export async function profileStage(
   if (options.profile === false) return;
   enterStage(ctx, 'profile');
   ctx.result.stages.profile = await runProfile({
+    parts: { memoryProfile, topDown, cachegrind },
     challenge: ctx.challenge,
     sandbox: platform.runSandbox,
     toolchain: platform.toolchain,

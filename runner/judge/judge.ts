@@ -17,8 +17,6 @@ import {
 import { createJudgingContext, type JudgeOptions, type JudgingContext } from './judging-context';
 
 export type { JudgeOptions } from './judging-context';
-// Other judging code (final sessions, the Windows pre-check) names build errors the same way.
-export { firstErrorLine } from './build-steps';
 
 export async function judge(options: JudgeOptions): Promise<JudgingResult> {
   const ctx = await createJudgingContext(options);

@@ -21,7 +21,7 @@ import { REPO_ROOT } from '../../lib/config/env';
 import { hostFingerprint, judgeCpu } from '../host/fingerprint';
 import { checkHostMemory } from '../host/memory';
 import type { Sandbox } from '../sandbox/sandbox';
-import { createTargetPlatform, type TargetPlatform } from '../windows/target-platform';
+import { createTargetPlatform, type TargetPlatform } from '../platform';
 import { JudgingCancelledError } from './errors';
 import { judgingHostPaths, scrubText, type HostPath } from './host-paths';
 import { createScratch, type Scratch } from './scratch';
@@ -35,7 +35,7 @@ export interface JudgeOptions {
   sandbox: Sandbox;
   /**
    * The target's adapter (toolchain, run sandbox, labels); by default the one for this host and
-   * target (createTargetPlatform): native Linux, native Windows, or Windows emulated under Wine.
+   * target (runner/platform createTargetPlatform): native Linux, native Windows, or Windows emulated under Wine.
    */
   platform?: TargetPlatform;
   /** Caches: baseline builds, generated inputs, expected outputs. Never visible to the sandbox. */
@@ -187,7 +187,8 @@ async function hostConditions(
   platform: TargetPlatform | null,
 ): Promise<HostConditions> {
   // An emulated target is never the target's hardware: always labelled development mode too.
-  const requestedDevMode = (options.devMode ?? false) || platform?.mode === 'emulated';
+  const requestedDevMode =
+    (options.devMode ?? false) || platform?.capabilities.timing === 'emulated';
   // A host whose memory differs from the benchmark definition's (THP, huge page pool) measures
   // something else: its results are labelled (the runner refuses such a host at start-up).
   const hostDifferences = await checkHostMemory(
@@ -222,7 +223,7 @@ async function describeHost(
     sandbox: platform?.sandboxLabel ?? options.sandbox.kind,
     cpu,
     devMode: conditions.devMode,
-    emulated: platform?.mode === 'emulated',
+    emulated: platform?.capabilities.timing === 'emulated',
   });
   host.hostDifferences = conditions.hostDifferences;
   if (platform?.osLabel) host.os = platform.osLabel;

@@ -51,7 +51,7 @@ import {
   type PairLoop,
 } from './pair-loop';
 import { residentLabel, sharedLibraries } from './resident-files';
-import { classifyRun, processStats, runProgram, type ProgramRun } from './run-program';
+import { classifyRun, processStats, runProgram, type ProgramRun } from '../sandbox/run-program';
 import type { RunOutcome } from './verdict';
 
 /** More than one CPU's worth of work means threads (or children) working in parallel. */

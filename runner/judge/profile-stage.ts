@@ -24,15 +24,18 @@ import {
 import { findPerf } from '../measure/perf-stat';
 import { detectTopdownSupport, parseTopdown, topdownArgs } from '../measure/topdown';
 import { cpuVendor } from '../host/fingerprint';
-import { runProgram } from './run-program';
+import { runProgram } from '../sandbox/run-program';
 import { profileMemory } from '../measure/memory-profile';
+import type { PlatformCapabilities } from '../platform';
 import type { Sandbox } from '../sandbox/sandbox';
 import { cachedBaselineProfile } from './baseline-profile-cache';
 import { takeBinary } from './binaries';
 import { ensureInput, type GeneratedInput } from '../../lib/challenge/inputs';
-import { BUILD_PATH, sandboxedExecutor } from './sandboxed-executor';
+import { BUILD_PATH, sandboxedExecutor } from '../build/sandboxed-executor';
 
 export interface ProfileStageOptions {
+  /** What the target's platform can profile (runner/platform); a part it cannot is a note. */
+  parts: Pick<PlatformCapabilities, 'memoryProfile' | 'topDown' | 'cachegrind'>;
   challenge: Challenge;
   sandbox: Sandbox;
   toolchain: Toolchain;
@@ -63,55 +66,63 @@ function reason(error: unknown): string {
 export async function runProfile(options: ProfileStageOptions): Promise<ProfileStage> {
   const stage: ProfileStage = { memory: null, topdown: null, deterministic: null, notes: [] };
   const { limits } = options.challenge.manifest;
+  const unsupported = (part: string) =>
+    stage.notes.push(`${part}: not run, the target's platform does not have it`);
 
   options.onProgress(0, 'sampling memory over time');
-  try {
-    const side = (binary: string) =>
-      profileMemory({
-        sandbox: options.sandbox,
-        binary,
-        input: options.benchmarkInput.path,
-        workDir: options.workDir,
-        limits,
-        ...(options.signal ? { signal: options.signal } : {}),
+  if (!options.parts.memoryProfile) unsupported('memory profile');
+  else
+    try {
+      const side = (binary: string) =>
+        profileMemory({
+          sandbox: options.sandbox,
+          binary,
+          input: options.benchmarkInput.path,
+          workDir: options.workDir,
+          limits,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+      const baseline = await cachedBaselineProfile({
+        dataDir: options.dataDir,
+        key: {
+          kind: 'memory',
+          buildKey: options.baselineBuildKey ?? '',
+          inputSha256: options.benchmarkInput.sha256,
+          settings: { limits, sandbox: options.sandbox.kind },
+        },
+        schema: MEMORY_CACHE_SCHEMA,
+        compute: async () => {
+          const run = await side(options.baselineBinary);
+          return { profile: run.profile, notes: run.notes };
+        },
       });
-    const baseline = await cachedBaselineProfile({
-      dataDir: options.dataDir,
-      key: {
-        kind: 'memory',
-        buildKey: options.baselineBuildKey ?? '',
-        inputSha256: options.benchmarkInput.sha256,
-        settings: { limits, sandbox: options.sandbox.kind },
-      },
-      schema: MEMORY_CACHE_SCHEMA,
-      compute: async () => {
-        const run = await side(options.baselineBinary);
-        return { profile: run.profile, notes: run.notes };
-      },
-    });
-    if (baseline.cached) options.log('baseline memory profile: reused from an earlier judging');
-    const solution = await side(options.solutionBinary);
-    stage.memory = { baseline: baseline.value.profile, solution: solution.profile };
-    stage.notes.push(...new Set([...baseline.value.notes, ...solution.notes]));
-  } catch (error) {
-    if (options.signal?.aborted) throw error;
-    stage.notes.push(`memory profile failed: ${reason(error)}`);
-  }
+      if (baseline.cached) options.log('baseline memory profile: reused from an earlier judging');
+      const solution = await side(options.solutionBinary);
+      stage.memory = { baseline: baseline.value.profile, solution: solution.profile };
+      stage.notes.push(...new Set([...baseline.value.notes, ...solution.notes]));
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      stage.notes.push(`memory profile failed: ${reason(error)}`);
+    }
 
   options.onProgress(0.3, 'Top-Down level 1');
-  try {
-    const topdown = await topdownPerSide(options);
-    if ('note' in topdown) stage.notes.push(topdown.note);
-    else stage.topdown = topdown;
-  } catch (error) {
-    if (options.signal?.aborted) throw error;
-    stage.notes.push(`Top-Down failed: ${reason(error)}`);
-  }
+  if (!options.parts.topDown) unsupported('Top-Down level 1');
+  else
+    try {
+      const topdown = await topdownPerSide(options);
+      if ('note' in topdown) stage.notes.push(topdown.note);
+      else stage.topdown = topdown;
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      stage.notes.push(`Top-Down failed: ${reason(error)}`);
+    }
 
   options.onProgress(0.4, 'cachegrind (deterministic mode)');
   const deterministic = options.challenge.manifest.inputs.deterministic;
   if (!deterministic.enabled) {
     stage.notes.push('deterministic mode (cachegrind) is turned off in the manifest');
+  } else if (!options.parts.cachegrind) {
+    unsupported('deterministic mode (cachegrind)');
   } else {
     try {
       stage.deterministic = await deterministicCounts(options);

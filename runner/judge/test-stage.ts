@@ -9,7 +9,7 @@ import type { Sandbox } from '../sandbox/sandbox';
 import { JudgeError } from './errors';
 import { ensureInput, referenceSha256, type InputSpec } from '../../lib/challenge/inputs';
 import { firstDifferences } from './output-diff';
-import { classifyRun, runProgram } from './run-program';
+import { classifyRun, runProgram } from '../sandbox/run-program';
 import { createHash } from 'node:crypto';
 
 export const PUBLIC_INPUT_GROUP = 'public';

@@ -5,7 +5,7 @@ import { constants } from 'node:fs';
 import { lstat, mkdtemp, open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { CachegrindCounts, Deterministic, Limits, Toolchain } from '../../contracts';
-import { SANDBOX_INPUT, SANDBOX_PROGRAM } from '../judge/run-program';
+import { SANDBOX_INPUT, SANDBOX_PROGRAM } from '../sandbox/run-program';
 import type { Sandbox, SandboxResult } from '../sandbox/sandbox';
 
 /** The events `--cache-sim=yes --branch-sim=yes` records, in the order valgrind 3.19 writes them. */

@@ -15,7 +15,7 @@ import {
   type MemoryPoint,
   type MemoryProfile,
 } from '../../contracts';
-import { SANDBOX_INPUT, SANDBOX_PROGRAM } from '../judge/run-program';
+import { SANDBOX_INPUT, SANDBOX_PROGRAM } from '../sandbox/run-program';
 import { compiledBinary } from '../sandbox/helper-binary';
 import type { Sandbox, SandboxResult } from '../sandbox/sandbox';
 

@@ -9,7 +9,7 @@ import { CgroupManager, type CgroupSupport, type RunCgroup } from './cgroups';
 import { helperBinary } from './helper-binary';
 import { normalizeRequest, type NormalizedRequest } from './request';
 import { abortError, decideLimitExceeded, termination, toSandboxResult } from './result';
-import { parseHelperReport, runHelper } from './run-helper';
+import { parseHelperReport, requestStreams, runHelper } from './run-helper';
 import {
   SandboxUnavailableError,
   type Sandbox,
@@ -310,12 +310,8 @@ export class BubblewrapSandbox implements Sandbox {
       const outcome = await runHelper({
         file: helper,
         args: helperArgs,
-        ...(stdin ? { stdinFd: stdin.fd } : {}),
+        ...requestStreams(req, stdin),
         reportOnFd3: true,
-        stdout: req.stdout,
-        outputBytes: req.limits.outputBytes,
-        stderrBytes: req.stderrBytes,
-        ...(req.signal ? { signal: req.signal } : {}),
         backstopMs: req.limits.wallTimeMs + SETUP_LIMIT_MS + 5_000,
       });
       if (outcome.aborted) throw abortError(req.signal);

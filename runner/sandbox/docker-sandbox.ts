@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { helperBinary } from './helper-binary';
 import { normalizeRequest, type NormalizedRequest } from './request';
 import { abortError, decideLimitExceeded, termination, toSandboxResult } from './result';
-import { parseHelperReport, runHelper } from './run-helper';
+import { parseHelperReport, requestStreams, runHelper } from './run-helper';
 import {
   SandboxUnavailableError,
   type Sandbox,
@@ -157,12 +157,8 @@ export class DockerSandbox implements Sandbox {
           reportFile,
           identity: this.identity,
         }),
-        ...(stdin ? { stdinFd: stdin.fd } : {}),
+        ...requestStreams(req, stdin),
         reportOnFd3: false,
-        stdout: req.stdout,
-        outputBytes: req.limits.outputBytes,
-        stderrBytes: req.stderrBytes,
-        ...(req.signal ? { signal: req.signal } : {}),
         backstopMs: req.limits.wallTimeMs + SETUP_ALLOWANCE_MS,
         // The container's pid 1 (our helper) takes SIGTERM as "stop": it kills the tree and reports.
         stop: () => void dockerCmd(['kill', '--signal', 'TERM', name]).catch(() => undefined),

@@ -1,5 +1,7 @@
-// Spawns the sandbox helper and collects what the untrusted process printed: stdout counted, hashed
-// and (when asked) kept up to the output limit, stderr kept up to its cap; parses the helper's report.
+// Spawns a sandbox's helper (sandbox-helper.c for bubblewrap and Docker, the job helper for Windows
+// Job Objects) and collects what the untrusted process printed: stdout counted, hashed and (when
+// asked) kept up to the output limit, stderr kept up to its cap; parses sandbox-helper.c's report.
+// The one output loop of every sandbox.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -64,6 +66,14 @@ export type HelperReport = z.infer<typeof helperReportSchema>;
 export interface HelperSpawnOptions {
   file: string;
   args: string[];
+  /**
+   * The helper's environment; empty by default. A helper that isolates the program (bwrap's init)
+   * must get none: the sandbox user could read it through /proc/1/environ. The Windows job helper
+   * isolates nothing of the kind and passes its own on to the program.
+   */
+  env?: Record<string, string>;
+  /** The helper's working directory (default: the runner's). */
+  cwd?: string;
   /** An open fd for standard input; /dev/null when absent. */
   stdinFd?: number;
   /** The helper writes its report to fd 3 (false: the caller reads it from elsewhere). */
@@ -94,6 +104,26 @@ export interface HelperOutcome {
 
 const PIPE_GRACE_MS = 2000;
 
+/** What every sandbox hands its helper from the request: stdin, the output caps, the abort signal. */
+export function requestStreams(
+  // A normalized request (request.ts), by shape: request.ts already imports this module (counters.ts).
+  req: {
+    stdout: HelperSpawnOptions['stdout'];
+    limits: { outputBytes: number };
+    stderrBytes: number;
+    signal?: AbortSignal;
+  },
+  stdin?: { fd: number } | null,
+): Pick<HelperSpawnOptions, 'stdinFd' | 'stdout' | 'outputBytes' | 'stderrBytes' | 'signal'> {
+  return {
+    ...(stdin ? { stdinFd: stdin.fd } : {}),
+    stdout: req.stdout,
+    outputBytes: req.limits.outputBytes,
+    stderrBytes: req.stderrBytes,
+    ...(req.signal ? { signal: req.signal } : {}),
+  };
+}
+
 export function parseHelperReport(text: string): HelperReport | null {
   const line = text.trim().split('\n').pop();
   if (!line) return null;
@@ -108,9 +138,10 @@ export function parseHelperReport(text: string): HelperReport | null {
 export function runHelper(options: HelperSpawnOptions): Promise<HelperOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.file, options.args, {
-      // Empty: bwrap's init inside the sandbox runs as the sandbox user, and its environment would be
-      // readable there through /proc/1/environ.
-      env: {},
+      env: options.env ?? {},
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+      // No console window for a helper started on Windows (ignored elsewhere).
+      windowsHide: true,
       stdio: [options.stdinFd ?? 'ignore', 'pipe', 'pipe', options.reportOnFd3 ? 'pipe' : 'ignore'],
     });
 

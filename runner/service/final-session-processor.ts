@@ -25,7 +25,7 @@ import type { Challenge } from '../../lib/challenge/load-manifest';
 import { runFinalSession } from '../final/final-session';
 import type { InputSpec } from '../../lib/challenge/inputs';
 import { JudgingCancelledError } from '../judge/errors';
-import { createTargetPlatform, type TargetPlatform } from '../windows/target-platform';
+import { createTargetPlatform, type TargetPlatform } from '../platform';
 import {
   CANCEL_LOCK_LOST,
   CANCEL_NOT_COUNTING,

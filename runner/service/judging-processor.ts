@@ -30,7 +30,7 @@ import { resolveJudgeInputs, type JudgeInputs } from '../../lib/challenge/judge-
 import { loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
 import { hostMemoryBandwidth } from '../host/memory-bandwidth';
 import { judge } from '../judge/judge';
-import type { JudgingPreCheck } from '../windows/portability-check';
+import type { JudgingPreCheck } from './portability-check';
 import type { Sandbox } from '../sandbox/sandbox';
 import { acquireHostLock, type HostLock } from './host-lock';
 import { createJobPublisher } from './job-publisher';
@@ -75,7 +75,7 @@ export interface JudgingSettings {
   prefix?: string;
   /**
    * The platform's step before the build (the portability pre-check of this host's role,
-   * runner/windows/portability-check.ts): a result settles the judging; without it there is none.
+   * runner/service/portability-check.ts): a result settles the judging; without it there is none.
    */
   preCheck?: JudgingPreCheck;
   /** The job in hand, for the heartbeat (a final session names its job id and part). */

@@ -23,8 +23,8 @@ import { createWorkerConnection } from '../../lib/queue/connection';
 import { hostFingerprint } from '../host/fingerprint';
 import { checkHostMemory } from '../host/memory';
 import type { Sandbox } from '../sandbox/sandbox';
-import { portabilityPreCheck } from '../windows/portability-check';
-import { hostPlatform, matchTargetHost, type HostPlatform } from '../windows/target-platform';
+import { portabilityPreCheck } from './portability-check';
+import { hostPlatform, matchTargetHost, type HostPlatform } from '../platform';
 import { startHeartbeat, type CurrentJob, type Heartbeat } from '../../lib/queue/runner-heartbeat';
 import { DEFAULT_HOST_LOCK_FILE } from './host-lock';
 import { startHostProbe, type HostProbe } from './host-probe';
@@ -243,7 +243,7 @@ async function checkHostAndPlatform(context: ServiceContext): Promise<HostReadin
     ...(options.emulate !== undefined ? { emulate: options.emulate } : {}),
     log,
   });
-  // An emulated target (runner/windows/target-platform.ts) is never the target's hardware: always
+  // An emulated target (runner/platform) is never the target's hardware: always
   // development mode, and labelled so in every result.
   const devMode = (options.devMode ?? false) || platform.emulation !== null;
   refuseDevelopmentKnobs(options, devMode);

@@ -1,24 +1,25 @@
 // The native Windows sandbox: every untrusted process (the compiler, each run) goes through the job
 // helper in a Job Object with the request's limits. Written for real Windows judge hosts; it cannot
 // run on the Linux development hosts, where the same helper runs under Wine (wine-sandbox.ts), so
-// only the code shared with that path (the helper, its report, reportToResult) is exercised here.
+// only the code shared with other sandboxes is exercised here: the helper, its command line and
+// report (job-helper.ts), reportToResult, and the output loop of every sandbox (runHelper).
 //
 // What a Job Object does not give, unlike bubblewrap: a private filesystem view or no network. On a
 // judge host, run the runner service as a dedicated low-privilege account whose only writable folder
 // is the work root, with outbound traffic blocked by the host firewall (docker/windows/README.md).
-import { spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { jobHelperReportSchema } from '../../contracts';
 import { normalizeRequest } from '../sandbox/request';
 import { abortError } from '../sandbox/result';
+import { requestStreams, runHelper } from '../sandbox/run-helper';
 import {
   SandboxUnavailableError,
   type Sandbox,
   type SandboxRequest,
   type SandboxResult,
 } from '../sandbox/sandbox';
+import { jobHelperArgs, readJobHelperReport } from './job-helper';
 import { jobHelperBinary } from './job-helper-binary';
 import { reportToResult } from './report-to-result';
 import { uprofCollectArgs, uprofCounters, uprofEventsFor, type UprofRunner } from './uprof';
@@ -54,24 +55,17 @@ export class WindowsJobSandbox implements Sandbox {
 
   async run(request: SandboxRequest): Promise<SandboxResult> {
     const req = normalizeRequest(request);
+    if (req.signal?.aborted) throw abortError(req.signal);
     const helper = await this.helperPath();
     const reportFile = path.join(req.workDir, `.job-report-${randomBytes(6).toString('hex')}.json`);
     // Mounts are a Linux notion: on Windows the read-only files are used where they are.
     const resolve = (p: string) => req.readOnly.find((m) => m.sandbox === p)?.host ?? p;
-    const args = [
-      '--report',
+    const args = jobHelperArgs(
       reportFile,
-      '--memory',
-      String(req.limits.memoryBytes),
-      '--processes',
-      String(req.limits.processes),
-      '--time-ms',
-      String(req.limits.wallTimeMs),
-      ...(req.cpu !== undefined ? ['--cpu', String(req.cpu)] : []),
-      '--',
-      resolve(req.command),
-      ...req.args.map(resolve),
-    ];
+      req.limits,
+      [resolve(req.command), ...req.args.map(resolve)],
+      req.cpu,
+    );
     // With uProf, the helper's command line runs under `AMDuProfCLI collect` (UNTESTED: needs a
     // Windows host with uProf); the helper still times the program itself, so timings are unchanged.
     const uprof = this.options.uprof && req.counters.length ? this.options.uprof : null;
@@ -88,75 +82,24 @@ export class WindowsJobSandbox implements Sandbox {
         : [helper, args];
     const stdin = req.stdinFile ? await open(req.stdinFile, 'r') : null;
     try {
-      const streams = await new Promise<{
-        stdout?: Buffer;
-        stdoutBytes: number;
-        stdoutSha256: string;
-        stderr: string;
-        stderrBytes: number;
-        outputExceeded: boolean;
-      }>((resolvePromise, reject) => {
-        if (req.signal?.aborted) return reject(abortError(req.signal));
-        const child = spawn(exe, argv, {
-          cwd: req.cwd,
-          env: { ...req.env, SystemRoot: 'C:\\Windows' },
-          stdio: [stdin ? stdin.fd : 'ignore', 'pipe', 'pipe'],
-          windowsHide: true,
-        });
-        const hash = createHash('sha256');
-        const kept: Buffer[] = [];
-        let stdoutBytes = 0;
-        let stderr = '';
-        let stderrBytes = 0;
-        let outputExceeded = false;
-        const killTimer = setTimeout(() => child.kill(), req.limits.wallTimeMs + HELPER_SLACK_MS);
-        const onAbort = () => child.kill();
-        req.signal?.addEventListener('abort', onAbort, { once: true });
-        child.stdout?.on('data', (chunk: Buffer) => {
-          stdoutBytes += chunk.length;
-          if (stdoutBytes > req.limits.outputBytes) {
-            outputExceeded = true;
-            child.kill();
-            return;
-          }
-          hash.update(chunk);
-          if (req.stdout === 'capture') kept.push(chunk);
-        });
-        child.stderr?.on('data', (chunk: Buffer) => {
-          stderrBytes += chunk.length;
-          if (stderr.length < req.stderrBytes) stderr += chunk.toString('utf8');
-        });
-        child.on('error', (error) => {
-          clearTimeout(killTimer);
-          reject(new SandboxUnavailableError(`cannot start the job helper: ${error.message}`));
-        });
-        child.on('close', () => {
-          clearTimeout(killTimer);
-          req.signal?.removeEventListener('abort', onAbort);
-          if (req.signal?.aborted) return reject(abortError(req.signal));
-          resolvePromise({
-            ...(req.stdout === 'capture' ? { stdout: Buffer.concat(kept) } : {}),
-            stdoutBytes: Math.min(stdoutBytes, req.limits.outputBytes),
-            stdoutSha256: hash.digest('hex'),
-            stderr: stderr.slice(0, req.stderrBytes),
-            stderrBytes,
-            outputExceeded,
-          });
-        });
+      const streams = await runHelper({
+        file: exe,
+        args: argv,
+        env: { ...req.env, SystemRoot: 'C:\\Windows' },
+        cwd: req.cwd,
+        ...requestStreams(req, stdin),
+        reportOnFd3: false,
+        backstopMs: req.limits.wallTimeMs + HELPER_SLACK_MS,
+      }).catch((error: Error) => {
+        throw new SandboxUnavailableError(`cannot start the job helper: ${error.message}`);
       });
-      const text = await readFile(reportFile, 'utf8').catch(() => null);
-      let data: unknown = null;
-      try {
-        data = text === null ? null : JSON.parse(text);
-      } catch {
-        data = null;
-      }
-      const parsed = jobHelperReportSchema.safeParse(data);
-      if (!parsed.success)
+      if (streams.aborted) throw abortError(req.signal);
+      const { report } = await readJobHelperReport(reportFile);
+      if (!report)
         throw new SandboxUnavailableError(
           `the job helper left no valid report: ${streams.stderr.slice(-500)}`,
         );
-      const result = reportToResult(parsed.data, streams, null);
+      const result = reportToResult(report, streams, null);
       if (streams.outputExceeded) result.limitExceeded = 'output';
       if (req.counters.length)
         result.counters = await uprofCounters(

@@ -7,9 +7,8 @@
 // Each run gets a private writable shadow of the master Wine prefix in its run folder (wine-prefix.ts)
 // and its own wineserver, which the sandbox's init kills with everything else when the run ends.
 import { randomBytes } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { jobHelperReportSchema } from '../../contracts';
 import { DEFAULT_SANDBOX_IDENTITY } from '../sandbox/bubblewrap-sandbox';
 import { normalizeRequest } from '../sandbox/request';
 import {
@@ -19,6 +18,7 @@ import {
   type SandboxResult,
 } from '../sandbox/sandbox';
 import type { SandboxIdentity } from '../sandbox/work-dir';
+import { jobHelperArgs, readJobHelperReport } from './job-helper';
 import { jobHelperBinary } from './job-helper-binary';
 import { reportToResult } from './report-to-result';
 import { unsupportedCounters } from './unsupported-counters';
@@ -98,19 +98,10 @@ export class WineSandbox implements Sandbox {
     try {
       const outer = await this.options.linux.run({
         command: '/usr/bin/wine',
+        // No --cpu: the Linux sandbox pins the whole Wine tree.
         args: [
           HELPER_IN_SANDBOX,
-          '--report',
-          reportFile,
-          '--memory',
-          String(req.limits.memoryBytes),
-          '--processes',
-          String(req.limits.processes),
-          '--time-ms',
-          String(req.limits.wallTimeMs),
-          '--',
-          req.command,
-          ...req.args,
+          ...jobHelperArgs(reportFile, req.limits, [req.command, ...req.args]),
         ],
         workDir: req.workDir,
         cwd: req.cwd,
@@ -135,8 +126,7 @@ export class WineSandbox implements Sandbox {
         },
         ...(req.signal ? { signal: req.signal } : {}),
       });
-      const text = await readFile(reportFile, 'utf8').catch(() => null);
-      const parsed = text === null ? null : jobHelperReportSchema.safeParse(parseJson(text));
+      const read = await readJobHelperReport(reportFile);
       const streams = {
         ...(outer.stdout ? { stdout: outer.stdout } : {}),
         stdoutBytes: outer.stdoutBytes,
@@ -144,15 +134,15 @@ export class WineSandbox implements Sandbox {
         stderr: outer.stderr,
         stderrBytes: outer.stderrBytes,
       };
-      if (!parsed?.success) {
+      if (!read.report) {
         // No report: the Linux sandbox stopped Wine first (its backstop limits), or Wine failed.
         if (outer.limitExceeded) return { ...outer, counters: countersFor(req.counters) };
         throw new SandboxUnavailableError(
           `the job helper under Wine left no valid report (exit ${outer.exitCode ?? outer.signal}): ` +
-            `${parsed && !parsed.success ? parsed.error.message : outer.stderr.slice(-500)}`,
+            `${read.invalid ?? outer.stderr.slice(-500)}`,
         );
       }
-      const result = reportToResult(parsed.data, streams, outer);
+      const result = reportToResult(read.report, streams, outer);
       return req.counters.length ? { ...result, counters: countersFor(req.counters) } : result;
     } finally {
       await rm(prefix, { recursive: true, force: true }).catch(() => undefined);
@@ -164,12 +154,4 @@ export class WineSandbox implements Sandbox {
 function countersFor(names: string[]) {
   // Under Wine there is no PMU access and no uProf: unsupported, never 0.
   return unsupportedCounters(names);
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

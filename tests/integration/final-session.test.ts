@@ -18,7 +18,7 @@ import { cpuVendor } from '../../runner/host/fingerprint';
 import { runFinalSession, type FinalSessionOptions } from '../../runner/final/final-session';
 import { roundOrder } from '../../runner/final/schedule';
 import { createSandbox } from '../../runner/sandbox';
-import { createTargetPlatform } from '../../runner/windows/target-platform';
+import { createTargetPlatform } from '../../runner/platform';
 import { makePatch, solutionSource, TEST_DATA_DIR, wordcountChallenge } from '../helpers/judging';
 
 const SUBMISSIONS = path.join(REPO_ROOT, 'challenges', 'wordcount', 'submissions');

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Limits } from '../../contracts';
 import { cachedBuild } from '../../runner/build';
 import { ensureInput } from '../../lib/challenge/inputs';
-import { runProgram } from '../../runner/judge/run-program';
+import { runProgram } from '../../runner/sandbox/run-program';
 import { profileMemory } from '../../runner/measure/memory-profile';
 import { createSandbox } from '../../runner/sandbox';
 import { TEST_DATA_DIR, wordcountChallenge } from '../helpers/judging';

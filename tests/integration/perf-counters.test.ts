@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { counterSchema } from '../../contracts';
 import { loadChallenge } from '../../lib/challenge/load-manifest';
-import { runProgram } from '../../runner/judge/run-program';
+import { runProgram } from '../../runner/sandbox/run-program';
 import { compareCounters, deriveMetrics } from '../../runner/measure/derived-metrics';
 import {
   COUNTER_EVENTS,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DENIED_SYSCALLS, NEVER_ALLOWED_SYSCALLS } from '../../contracts';
-import { sandboxedExecutor } from '../../runner/judge/sandboxed-executor';
+import { sandboxedExecutor } from '../../runner/build/sandboxed-executor';
 import { BubblewrapSandbox, type SandboxRequest } from '../../runner/sandbox';
 import { helperBinary } from '../../runner/sandbox/helper-binary';
 import { normalizeRequest } from '../../runner/sandbox/request';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { manifestSchema, runEvidenceSchema } from '../../contracts';
 import { cpuWallDisagreement, runEvidence } from '../../runner/judge/measure';
 import { parseLdd, residentLabel } from '../../runner/judge/resident-files';
-import type { ProgramRun } from '../../runner/judge/run-program';
+import type { ProgramRun } from '../../runner/sandbox/run-program';
 import { toAccounting } from '../../runner/sandbox/result';
 import { parseHelperReport } from '../../runner/sandbox/run-helper';
 import {

@@ -57,6 +57,38 @@ describe('the layers rule', () => {
     ]);
   });
 
+  it('fails a leaf of the judge library importing the judge, final sessions or the runner process', async () => {
+    expect(
+      await layerErrors(
+        'runner/measure/wrong-way.ts',
+        "import { judge } from '../judge/judge';\nimport { runFinalSession } from '../final/final-session';\nexport const x = [judge, runFinalSession];\n",
+      ),
+    ).toEqual([
+      "runner/measure/wrong-way.ts must not import runner/judge/judge: the judge library's leaves (build, sandbox, measure, windows, host, platform) sit under the judge and final sessions that orchestrate them: what they share with those lives in a leaf.",
+      "runner/measure/wrong-way.ts must not import runner/final/final-session: the judge library's leaves (build, sandbox, measure, windows, host, platform) sit under the judge and final sessions that orchestrate them: what they share with those lives in a leaf.",
+    ]);
+    expect(
+      await layerErrors(
+        'runner/platform/wrong-way.ts',
+        "import { JudgeError } from '../judge/errors';\nexport const x = JudgeError;\n",
+      ),
+    ).toHaveLength(1);
+    // runner/windows/ runs without a queue too now that the pre-check's Redis side is the runner's.
+    expect(
+      await layerErrors(
+        'runner/windows/wrong-way.ts',
+        "import type { Redis } from 'ioredis';\nexport type X = Redis;\n",
+      ),
+    ).toHaveLength(1);
+    // The other way is the rule: the judge orchestrates the leaves.
+    expect(
+      await layerErrors(
+        'runner/judge/right-way.ts',
+        "import { runProgram } from '../sandbox/run-program';\nimport { createTargetPlatform } from '../platform';\nexport const x = [runProgram, createTargetPlatform];\n",
+      ),
+    ).toEqual([]);
+  });
+
   it('fails the web app loading the sandbox, and contracts/ importing anything of ours', async () => {
     expect(
       await layerErrors(

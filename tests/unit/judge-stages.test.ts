@@ -16,8 +16,9 @@ import {
   type JudgeOptions,
   type JudgingContext,
 } from '../../runner/judge/judging-context';
+import { runProfile } from '../../runner/judge/profile-stage';
 import type { Sandbox } from '../../runner/sandbox';
-import type { TargetPlatform } from '../../runner/windows/target-platform';
+import type { TargetPlatform } from '../../runner/platform';
 
 const WORK = '/tmp/perfjudge-judging-test';
 
@@ -111,7 +112,9 @@ describe('profileStage', () => {
 
   it('notes, rather than runs, the Linux profile for a target that is not Linux', async () => {
     const { ctx } = await context();
-    const platform = { linuxProfile: false } as TargetPlatform;
+    const platform = {
+      capabilities: { timing: 'emulated', memoryProfile: false, topDown: false, cachegrind: false },
+    } as TargetPlatform;
     await profileStage(ctx, platform, built, {
       stage: null!,
       solutionOutcomes: ['ok'],
@@ -122,9 +125,39 @@ describe('profileStage', () => {
     );
   });
 
+  it('runs only the profile parts the platform has, a note for each other', async () => {
+    const { ctx } = await context();
+    // Nothing here can run: a part that ran anyway would fail and leave a "failed" note instead.
+    const stage = await runProfile({
+      parts: { memoryProfile: false, topDown: false, cachegrind: false },
+      challenge: ctx.challenge,
+      sandbox: ctx.options.sandbox,
+      toolchain: ctx.targetSpec!.toolchain,
+      baselineBinary: '/nonexistent/baseline',
+      solutionBinary: '/nonexistent/solution',
+      solutionTree: '/nonexistent/src',
+      boxDir: '/nonexistent',
+      benchmarkInput: { path: '/nonexistent/input', sha256: '', bytes: 0 },
+      dataDir: '/nonexistent',
+      workDir: '/nonexistent',
+      cpu: 0,
+      policy: ctx.policy,
+      onProgress: () => undefined,
+      log: () => undefined,
+    });
+    expect(stage).toMatchObject({ memory: null, topdown: null, deterministic: null });
+    expect(stage.notes).toEqual([
+      "memory profile: not run, the target's platform does not have it",
+      "Top-Down level 1: not run, the target's platform does not have it",
+      "deterministic mode (cachegrind): not run, the target's platform does not have it",
+    ]);
+  });
+
   it('profiles nothing for a solution that failed a run or is the baseline', async () => {
     const { ctx } = await context();
-    const platform = { linuxProfile: false } as TargetPlatform;
+    const platform = {
+      capabilities: { timing: 'emulated', memoryProfile: false, topDown: false, cachegrind: false },
+    } as TargetPlatform;
     await profileStage(ctx, platform, built, {
       stage: null!,
       solutionOutcomes: ['ok', 'runtime-error'],

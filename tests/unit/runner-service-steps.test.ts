@@ -1,12 +1,15 @@
 // The runner service's steps, each alone (runner/service): the start-up refusals and what the
 // runner says about labelled results, the shutdown budget, a judging job's payload check and
-// outcome (retry, hand back, final), and the portability pre-check step the Windows platform owns.
+// outcome (retry, hand back, final), and the portability pre-check step (its Redis side is the
+// runner process's, runner/service/portability-check.ts).
 import type { Job } from 'bullmq';
 import { UnrecoverableError, WaitingError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { describe, expect, it, vi } from 'vitest';
 import {
   judgingJobSchema,
+  judgingResultSchema,
+  portabilityCheckSchema,
   newJudgingResult,
   portabilityKey,
   type HostFingerprint,
@@ -32,8 +35,12 @@ import {
   type CancelWatch,
   type JudgingSettings,
 } from '../../runner/service/judging-processor';
-import { canCrossCompile, portabilityPreCheck } from '../../runner/windows/portability-check';
-import { hostPlatform } from '../../runner/windows/target-platform';
+import {
+  portabilityPreCheck,
+  settledByPortabilityCheck,
+} from '../../runner/service/portability-check';
+import { canCrossCompile } from '../../runner/windows/portability-check';
+import { hostPlatform } from '../../runner/platform';
 import type { Sandbox } from '../../runner/sandbox/sandbox';
 
 const host: HostFingerprint = {
@@ -301,6 +308,36 @@ describe('the portability pre-check step', () => {
       ),
     ).toBeNull();
     expect(notes).toEqual(['portability pre-check skipped: Connection is closed.']);
+  });
+});
+
+describe('the portability pre-check', () => {
+  it('settles a failed cross-compile as a valid BUILD_ERROR result', async () => {
+    const check = portabilityCheckSchema.parse({
+      submissionId: 's1',
+      round: 0,
+      target: 'windows-amd',
+      ok: false,
+      firstError: 'wordcount.cpp:19:10: fatal error: sys/mman.h: No such file or directory',
+      log: '$ cmake …\nfatal error\n',
+      compiler: 'x86_64-w64-mingw32-g++-posix',
+      runnerId: 'linux-1',
+      checkedAt: new Date().toISOString(),
+    });
+    const job = {
+      judgingId: 'j1',
+      round: 0,
+      submissionId: 's1',
+      challenge: { slug: 'wordcount', version: 1 },
+      target: 'windows-amd' as const,
+      patchText: '',
+    };
+    const result = judgingResultSchema.parse(
+      settledByPortabilityCheck(job, check, host, new Date()),
+    );
+    expect(result.verdict).toBe('BUILD_ERROR');
+    expect(result.message).toMatch(/sys\/mman\.h/);
+    expect(result.stages.build?.solution.log).toMatch(/portability pre-check on a Linux host/);
   });
 });
 

@@ -1,17 +1,14 @@
 // The pure parts of the windows-amd adapter: the MSVC → MinGW flag mapping, the job helper's report
-// (schema and conversion to a SandboxResult) and the portability pre-check's settled result.
+// (its command line, the report file read back, its schema and conversion to a SandboxResult).
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  jobHelperReportSchema,
-  judgingResultSchema,
-  portabilityCheckSchema,
-  type JobHelperReport,
-} from '../../contracts';
+import { jobHelperReportSchema, type JobHelperReport } from '../../contracts';
 import { loadChallenge } from '../../lib/challenge/load-manifest';
 import { mapMsvcFlag, mingwBuild, UnmappableFlagError } from '../../runner/windows/mingw-toolchain';
-import { settledByPortabilityCheck } from '../../runner/windows/portability-check';
+import { jobHelperArgs, readJobHelperReport } from '../../runner/windows/job-helper';
 import { reportToResult } from '../../runner/windows/report-to-result';
-import { hostFingerprint } from '../../runner/host/fingerprint';
 
 /** What job-helper.exe printed under Wine 8.0 for a clean run (this repo, tests/fixtures/windows). */
 const CLEAN: JobHelperReport = jobHelperReportSchema.parse({
@@ -60,6 +57,48 @@ describe('MSVC flags on MinGW', () => {
 });
 
 describe("the job helper's report", () => {
+  it('is asked for with the limits, the optional CPU, then the program', () => {
+    const limits = {
+      wallTimeMs: 2000,
+      memoryBytes: 1 << 20,
+      processes: 1,
+      outputBytes: 10,
+      fileBytes: 10,
+    };
+    expect(jobHelperArgs('r.json', limits, ['prog.exe', 'in.txt'], 3)).toEqual([
+      '--report',
+      'r.json',
+      '--memory',
+      '1048576',
+      '--processes',
+      '1',
+      '--time-ms',
+      '2000',
+      '--cpu',
+      '3',
+      '--',
+      'prog.exe',
+      'in.txt',
+    ]);
+    expect(jobHelperArgs('r.json', limits, ['prog.exe'])).not.toContain('--cpu');
+  });
+
+  it('is read back from its file: valid, missing, or not the schema (with what is wrong)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'job-report-'));
+    try {
+      const file = path.join(dir, 'report.json');
+      expect(await readJobHelperReport(file)).toEqual({ report: null, invalid: null });
+      await writeFile(file, JSON.stringify(CLEAN));
+      expect(await readJobHelperReport(file)).toEqual({ report: CLEAN });
+      await writeFile(file, '{"version": 1');
+      const broken = await readJobHelperReport(file);
+      expect(broken.report).toBeNull();
+      expect('invalid' in broken && broken.invalid).toMatch(/expected/i);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('rejects anything but the exact shape', () => {
     expect(jobHelperReportSchema.safeParse({ ...CLEAN, killed: 'cpu' }).success).toBe(false);
     expect(jobHelperReportSchema.safeParse({ ...CLEAN, extra: 1 }).success).toBe(false);
@@ -138,36 +177,5 @@ describe("the job helper's report", () => {
     expect(reportToResult({ ...CLEAN, killed: 'time' }, STREAMS, outer).limitExceeded).toBe(
       'output',
     );
-  });
-});
-
-describe('the portability pre-check', () => {
-  it('settles a failed cross-compile as a valid BUILD_ERROR result', async () => {
-    const check = portabilityCheckSchema.parse({
-      submissionId: 's1',
-      round: 0,
-      target: 'windows-amd',
-      ok: false,
-      firstError: 'wordcount.cpp:19:10: fatal error: sys/mman.h: No such file or directory',
-      log: '$ cmake …\nfatal error\n',
-      compiler: 'x86_64-w64-mingw32-g++-posix',
-      runnerId: 'linux-1',
-      checkedAt: new Date().toISOString(),
-    });
-    const host = await hostFingerprint({ cxx: 'true', sandbox: 'windows-job' });
-    const job = {
-      judgingId: 'j1',
-      round: 0,
-      submissionId: 's1',
-      challenge: { slug: 'wordcount', version: 1 },
-      target: 'windows-amd' as const,
-      patchText: '',
-    };
-    const result = judgingResultSchema.parse(
-      settledByPortabilityCheck(job, check, host, new Date()),
-    );
-    expect(result.verdict).toBe('BUILD_ERROR');
-    expect(result.message).toMatch(/sys\/mman\.h/);
-    expect(result.stages.build?.solution.log).toMatch(/portability pre-check on a Linux host/);
   });
 });

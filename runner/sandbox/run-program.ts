@@ -2,9 +2,14 @@
 // a run writes is visible to any later run, so no run can cache for another.
 import { mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Counter, Limits, ProcessStats, TestOutcome } from '../../contracts';
-import { COUNTER_EVENTS } from '../measure/perf-stat';
-import type { Sandbox, SandboxResult } from '../sandbox/sandbox';
+import {
+  COUNTER_NAMES,
+  type Counter,
+  type Limits,
+  type ProcessStats,
+  type TestOutcome,
+} from '../../contracts';
+import type { Sandbox, SandboxResult } from './sandbox';
 
 /** Where the program and its input appear inside the sandbox. */
 export const SANDBOX_PROGRAM = '/judge/program';
@@ -21,7 +26,7 @@ export interface RunProgramOptions {
   stdout: 'capture' | 'hash';
   cpu?: number;
   /**
-   * Count COUNTER_EVENTS on the program. The sandbox's trusted side attaches them from outside the
+   * Count every counter of the catalog (COUNTER_NAMES, perf-stat's COUNTER_EVENTS) on the program. The sandbox's trusted side attaches them from outside the
    * program (perf_event_open), so they cost nothing of the timed wall time and cannot be forged.
    */
   counters?: boolean;
@@ -40,7 +45,7 @@ export interface RunProgramOptions {
 }
 
 export interface ProgramRun extends SandboxResult {
-  /** One entry per COUNTER_EVENTS name when counting; empty otherwise. */
+  /** One entry per COUNTER_NAMES name when counting; empty otherwise. */
   counters: Record<string, Counter>;
 }
 
@@ -60,7 +65,7 @@ export async function runProgram(options: RunProgramOptions): Promise<ProgramRun
       env: { PATH: '/usr/bin:/bin', HOME: runDir, LC_ALL: 'C' },
       stdout: options.stdout,
       ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
-      ...(options.counters ? { counters: [...COUNTER_EVENTS] } : {}),
+      ...(options.counters ? { counters: [...COUNTER_NAMES] } : {}),
       allowSyscalls: [...(options.limits.allowSyscalls ?? []), ...(options.allowSyscalls ?? [])],
       ...(options.resident?.length ? { resident: options.resident } : {}),
       limits: {

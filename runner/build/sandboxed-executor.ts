@@ -1,7 +1,7 @@
 // Runs the build's commands (cmake, ninja, the compiler) inside the sandbox, with the build limits,
 // so a patch that makes the compiler read a host file or explode stays contained.
 import type { Limits } from '../../contracts';
-import type { CommandExecutor } from '../build';
+import type { CommandExecutor } from './executor';
 import type { Sandbox, SandboxMount } from '../sandbox/sandbox';
 
 /** What the contestant's compiler may print before we stop keeping it. */

@@ -1,0 +1,206 @@
+// The portability pre-check, the runner process's side: where its outcome is kept (Redis) and what
+// each runner does with it. Where it fits, and why:
+//
+// A Linux runner (linux-intel, or an emulated windows-amd one) that takes a judging of a challenge
+// with a windows-amd target first cross-compiles the patch with MinGW-w64
+// (runner/windows/portability-check.ts: in its bubblewrap sandbox, with the build limits, a few
+// seconds) and leaves the outcome in Redis under the submission's round. The windows-amd runner
+// looks there before building: a failed check settles its judging at once as BUILD_ERROR with the
+// compiler's message, so a Windows host spends milliseconds on it instead of a build. Redis is the only thing runners share (they have no
+// database), and the check is only a shortcut: when the Windows job is taken before the check is
+// there (or it was lost), that runner simply builds, and its compiler gives the verdict — the
+// result is the same either way, only slower. A passing check settles nothing: MinGW accepting a
+// patch does not prove clang-cl does.
+import type { Redis } from 'ioredis';
+import {
+  emptyStages,
+  newJudgingResult,
+  portabilityCheckSchema,
+  portabilityKey,
+  type HostFingerprint,
+  type JudgingJob,
+  type JudgingResult,
+  type PortabilityCheck,
+} from '../../contracts';
+import type { Challenge } from '../../lib/challenge/load-manifest';
+import { decideVerdict } from '../judge/verdict';
+import type { PortabilityRole } from '../platform';
+import type { Sandbox } from '../sandbox/sandbox';
+import { crossCompileForWindows } from '../windows/portability-check';
+
+/** Checks stay as long as a judging job may wait in its queue. */
+const CHECK_TTL_SECONDS = 7 * 24 * 3600;
+
+export async function publishPortabilityCheck(
+  redis: Redis,
+  prefix: string,
+  check: PortabilityCheck,
+): Promise<void> {
+  const value = portabilityCheckSchema.parse(check);
+  await redis.set(
+    portabilityKey(prefix, value.submissionId, value.round, value.target),
+    JSON.stringify(value),
+    'EX',
+    CHECK_TTL_SECONDS,
+  );
+}
+
+/** The check of this job's submission round, when a Linux runner left a valid one. */
+export async function readPortabilityCheck(
+  redis: Redis,
+  prefix: string,
+  job: JudgingJob,
+): Promise<PortabilityCheck | null> {
+  const text = await redis.get(portabilityKey(prefix, job.submissionId, job.round, job.target));
+  if (text === null) return null;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = portabilityCheckSchema.safeParse(data);
+  return parsed.success && parsed.data.target === job.target ? parsed.data : null;
+}
+
+/** The BUILD_ERROR a failed check settles the Windows judging with, without building here. */
+export function settledByPortabilityCheck(
+  job: JudgingJob,
+  check: PortabilityCheck,
+  host: HostFingerprint,
+  started: Date,
+): JudgingResult {
+  const decision = decideVerdict({
+    intake: { ok: true },
+    build: { ok: false, limitExceeded: null, firstError: check.firstError },
+  });
+  const stages = emptyStages();
+  stages.intake = { ok: true, reason: null, files: [], format: null };
+  const log =
+    `[portability pre-check on a Linux host (runner ${check.runnerId}, ${check.checkedAt}): ` +
+    `${check.compiler}]\n${check.log}`;
+  stages.build = {
+    baseline: {
+      ok: true,
+      cached: true,
+      durationMs: 0,
+      log: '',
+      binarySha256: null,
+      limitExceeded: null,
+    },
+    solution: {
+      ok: false,
+      cached: false,
+      durationMs: 0,
+      log,
+      binarySha256: null,
+      limitExceeded: null,
+    },
+    identicalBinaries: false,
+  };
+  return {
+    ...newJudgingResult({
+      judgingId: job.judgingId,
+      challenge: job.challenge,
+      target: job.target,
+      host,
+      startedAt: started,
+      finishedAt: new Date(),
+      message: decision.reason,
+      warnings: [
+        'settled by the portability pre-check: the patch does not cross-compile for Windows, so it was not built on this host',
+        ...decision.warnings,
+      ],
+    }),
+    verdict: decision.verdict,
+    stages,
+  };
+}
+
+/** A step before the build: a result settles the judging without building, null goes on. */
+export type JudgingPreCheck = (
+  data: JudgingJob,
+  challenge: Challenge,
+  note: (line: string) => void,
+  signal: AbortSignal | undefined,
+) => Promise<JudgingResult | null>;
+
+export interface PreCheckOptions {
+  redis: Redis;
+  prefix: string;
+  /** The Linux sandbox a cross-compile runs in, and the parent of its scratch folder. */
+  sandbox: Sandbox;
+  workRoot: string;
+  runnerId: string;
+  /** Host facts for a result settled without building. */
+  host: HostFingerprint;
+}
+
+/**
+ * The pre-check step of a runner's judgings for its role (runner/platform hostPlatform): the
+ * Linux side cross-compiles for windows-amd and publishes the outcome; the windows-amd side settles
+ * its judging from a failed check without building. Never fatal: a Redis or tool failure only
+ * means the shortcut is not taken.
+ */
+export function portabilityPreCheck(
+  role: PortabilityRole,
+  options: PreCheckOptions,
+): JudgingPreCheck {
+  return async (data, challenge, note, signal) => {
+    const started = new Date();
+    try {
+      if (role === 'settles') return await settleFromCheck(data, options, note, started);
+      await crossCompileAndPublish(data, challenge, options, note, signal, started);
+    } catch (error) {
+      note(`portability pre-check skipped: ${(error as Error).message}`);
+    }
+    return null;
+  };
+}
+
+async function settleFromCheck(
+  data: JudgingJob,
+  options: PreCheckOptions,
+  note: (line: string) => void,
+  started: Date,
+): Promise<JudgingResult | null> {
+  const check = await readPortabilityCheck(options.redis, options.prefix, data);
+  if (!check || check.ok) return null;
+  note(`the portability pre-check of ${check.runnerId} failed: BUILD_ERROR without building`);
+  return settledByPortabilityCheck(data, check, options.host, started);
+}
+
+async function crossCompileAndPublish(
+  data: JudgingJob,
+  challenge: Challenge,
+  options: PreCheckOptions,
+  note: (line: string) => void,
+  signal: AbortSignal | undefined,
+  started: Date,
+): Promise<void> {
+  const outcome = await crossCompileForWindows({
+    challenge,
+    patchText: data.patchText,
+    sandbox: options.sandbox,
+    workRoot: options.workRoot,
+    ...(signal ? { signal } : {}),
+  });
+  if (!outcome) return;
+  await publishPortabilityCheck(options.redis, options.prefix, {
+    submissionId: data.submissionId,
+    round: data.round,
+    target: outcome.target,
+    ok: outcome.ok,
+    firstError: outcome.firstError,
+    log: outcome.log,
+    compiler: outcome.compiler,
+    runnerId: options.runnerId,
+    checkedAt: new Date().toISOString(),
+  });
+  const seconds = ((Date.now() - started.getTime()) / 1000).toFixed(1);
+  note(
+    `portability pre-check for ${outcome.target}: ${
+      outcome.ok ? 'cross-compiles' : `does not build (${outcome.firstError ?? 'see its log'})`
+    } in ${seconds} s`,
+  );
+}
