@@ -92,12 +92,25 @@ export function reachWarning(
   const n = Math.max(...comparisons.map((c) => c.rounds));
   const smallest = n > EXACT_SIGNED_RANK_MAX_N ? 0 : 2 ** (1 - n);
   if (smallest <= errorRate / m) return null;
-  const needed = Math.ceil(1 + Math.log2(m / errorRate));
+  const needed = roundsToSeparateAny(m, errorRate);
   return (
     `With ${n} rounds and ${m} comparisons the judge cannot separate any two finalists: even one ahead in every ` +
     `round gets p = ${smallest.toPrecision(2)}, above the ${(errorRate / m).toPrecision(2)} that the first of Holm's ` +
     `thresholds asks; at least ${needed} rounds are needed. Every finalist shares one place.`
   );
+}
+
+/**
+ * The fewest rounds with which `comparisons` pairwise comparisons can separate anyone at `errorRate`:
+ * the n where 2 / 2ⁿ (one finalist ahead in every round) reaches Holm's first threshold errorRate / m.
+ */
+export function roundsToSeparateAny(comparisons: number, errorRate: number): number {
+  return comparisons === 0 ? 1 : Math.ceil(1 + Math.log2(comparisons / errorRate));
+}
+
+/** The same for `finalists` finalists, every one compared with every other. */
+export function roundsToSeparateFinalists(finalists: number, errorRate: number): number {
+  return roundsToSeparateAny((finalists * (finalists - 1)) / 2, errorRate);
 }
 
 export function describeMethod(

@@ -16,7 +16,8 @@ import {
   type Page,
   type TestInfo,
 } from '@playwright/test';
-import { MIN_FINAL_ROUNDS } from '../../contracts/final';
+import { DEFAULT_FINAL_ERROR_RATE, MIN_FINAL_ROUNDS } from '../../contracts/final';
+import { roundsToSeparateFinalists } from '../../lib/ranking/places';
 import { createDbClient, type Db } from '../../lib/db/client';
 import { createSubmission } from '../../lib/db/create-submission';
 import { recordJudgingResult } from '../../lib/db/record-judging-result';
@@ -201,10 +202,18 @@ test('the organizer is refused before the deadline, closes the contest and start
     .getByRole('link', { name: `${SLUG}: final evaluation` })
     .click();
   await expect(page.getByTestId('final-refusal')).toHaveCount(0);
+  // Two finalists: the form says how many rounds can separate them at all.
+  const needed = roundsToSeparateFinalists(2, DEFAULT_FINAL_ERROR_RATE);
+  await expect(page.getByTestId('final-rounds-needed')).toContainText(
+    `at least ${needed} rounds are needed`,
+  );
   await page.getByLabel('Rounds per target').fill(String(MIN_FINAL_ROUNDS));
   await page.getByRole('button', { name: 'Start final evaluation' }).click();
   const confirm = page.getByRole('dialog', { name: 'Start final evaluation' });
   await expect(confirm).toContainText(`${MIN_FINAL_ROUNDS} rounds`);
+  await expect(confirm.getByTestId('final-too-few-rounds')).toHaveCount(
+    MIN_FINAL_ROUNDS < needed ? 1 : 0,
+  );
   await screenshots(page, testInfo, 'console-final-start-dialog');
   await confirm.getByRole('button', { name: 'Confirm' }).click();
   // The page re-renders with the running evaluation in place of the form.

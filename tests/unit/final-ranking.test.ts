@@ -13,7 +13,7 @@ import {
   type RankingRound,
   type ScoredEntrant,
 } from '../../lib/ranking/final-ranking';
-import { assignPlaces } from '../../lib/ranking/places';
+import { assignPlaces, roundsToSeparateFinalists } from '../../lib/ranking/places';
 import { holm } from '../../lib/stats/holm';
 import { createRng, type Rng } from '../../lib/stats/rng';
 import { EXACT_SIGNED_RANK_MAX_N, erfc, signedRankTest } from '../../lib/stats/signed-rank';
@@ -330,6 +330,47 @@ describe('rankFinalists on hand-made rounds', () => {
     expect(few.warnings[0]).toMatch(/finalist a has only 2 rounds/);
     expect(few.entrants[0]).toMatchObject({ place: 1, tiedWith: [], tieReason: null });
     expect(few.comparisons).toEqual([]);
+  });
+
+  it('needs exactly the rounds the start form says: one fewer cannot separate anyone, that many can', () => {
+    expect(roundsToSeparateFinalists(3, 0.05)).toBe(7);
+    expect(roundsToSeparateFinalists(6, 0.05)).toBe(10);
+    for (const [finalists, errorRate] of [
+      [2, 0.05],
+      [3, 0.05],
+      [4, 0.01],
+      [6, 0.1],
+    ] as const) {
+      const needed = roundsToSeparateFinalists(finalists, errorRate);
+      const ids = Array.from({ length: finalists }, (_, i) => `f${i}`);
+      // Every finalist clearly apart from the next, in every round: only the rounds' count limits.
+      const rankWith = (rounds: number) =>
+        rankFinalists({
+          entrants: ids,
+          targets: [
+            {
+              target: 't',
+              rounds: roundsOf(
+                ids,
+                Array.from({ length: rounds }, (_, r) => [
+                  1000,
+                  ...ids.map((_, i) => 100 * (i + 1) + r),
+                ]),
+              ),
+            },
+          ],
+          formula: 'SUM',
+          errorRate,
+        });
+      const enough = rankWith(needed);
+      expect(enough.warnings).toEqual([]);
+      expect(new Set(enough.entrants.map((e) => e.place)).size).toBe(finalists);
+      const tooFew = rankWith(needed - 1);
+      expect(tooFew.warnings.join('\n')).toMatch(
+        new RegExp(`cannot separate any two finalists.*at least ${needed} rounds`),
+      );
+      expect(tooFew.entrants.every((e) => e.place === 1)).toBe(true);
+    }
   });
 
   it('refuses input it cannot rank, naming what is wrong', () => {

@@ -11,6 +11,7 @@ import {
   type StartFinalFormInput,
 } from '../../../lib/web/final-forms';
 import { formatErrorRate } from '../../../lib/web/final-words';
+import { roundsToSeparateFinalists } from '../../../lib/ranking/places';
 import { OutcomeNotice, useServerAction, type ServerAction } from '../../_components/server-action';
 
 export interface FinalStartFormProps {
@@ -85,6 +86,18 @@ export function FinalStartForm(props: FinalStartFormProps) {
         <span className="hint">
           Each round runs the baseline and every finalist once, in a rotated order. From{' '}
           {MIN_FINAL_ROUNDS} to {MAX_FINAL_ROUNDS}; more rounds tell closer finalists apart.
+          {props.finalists > 1 && (
+            <>
+              {' '}
+              <span data-testid="final-rounds-needed">
+                With {props.finalists} finalists and a {formatErrorRate(props.defaultErrorRate)}{' '}
+                error rate, at least{' '}
+                {roundsToSeparateFinalists(props.finalists, props.defaultErrorRate)} rounds are
+                needed to separate any two of them at all (one ahead in every round); finalists
+                within the run-to-run noise of each other need several times more.
+              </span>
+            </>
+          )}
         </span>
         <input
           name="rounds"
@@ -156,6 +169,15 @@ export function FinalStartForm(props: FinalStartFormProps) {
               {pending.keepProvisionalSeed ? 'on the provisional seed' : 'on a fresh secret seed'}
               {pending.spreadAcrossHosts ? ', spread across hosts' : ', one host per target'}.
             </p>
+            {props.finalists > 1 &&
+              Number(pending.rounds) < roundsToSeparateFinalists(props.finalists, pending.rate) && (
+                <p className="notice warn small" data-testid="final-too-few-rounds">
+                  With {pending.rounds} rounds the judge cannot separate any two of the{' '}
+                  {props.finalists} finalists at a {formatErrorRate(pending.rate)} error rate: every
+                  finalist would share one place. At least{' '}
+                  {roundsToSeparateFinalists(props.finalists, pending.rate)} rounds are needed.
+                </p>
+              )}
             <p className="small muted">
               Selections are fixed from now on. The public sees &quot;Final evaluation in
               progress&quot; until you publish the results.
