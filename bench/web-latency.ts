@@ -3,7 +3,8 @@
 // (`next build` into its own folder, then the production server scripts/web-server.mjs — Next
 // behind the leaderboard cache, as `npm start` runs it — on a free port), then autocannon with 50
 // concurrent connections on the leaderboard page, a signed-in author's submission page and the CSV
-// export. Prints p50/p95/p99 from every response's time, throughput and response sizes, and the
+// export, each request with the Accept-Encoding a browser sends. Prints p50/p95/p99 from every
+// response's time, throughput and response sizes (as the page, and on the wire), and the
 // leaderboard's freshness: how long after a score is written (by the scorer's own
 // refreshLeaderboardEntry) the page first shows it, under the load and after a quiet spell. The load
 // generator runs on the same machine as the server and PostgreSQL, so the figures include its cost.
@@ -75,7 +76,7 @@ function parseArgs(args: string[]): Options {
 interface AutocannonResult {
   requests: { average: number; total: number };
   latency: { p50: number; p99: number };
-  throughput: { average: number };
+  throughput: { average: number; total: number };
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -151,16 +152,22 @@ interface Measured {
   p95: number;
   p99: number;
   bytes: number;
+  /** Bytes a response took on the wire (compressed when the server compressed it). */
+  wireBytes: number;
   cache: string;
   failures: number;
 }
+
+/** What every browser sends: the server may compress, and a visitor's page is that many bytes. */
+const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br' };
 
 async function measure(
   label: string,
   url: string,
   options: Options,
-  headers: Record<string, string> = {},
+  extraHeaders: Record<string, string> = {},
 ): Promise<Measured> {
+  const headers = { ...BROWSER_HEADERS, ...extraHeaders };
   // Warm up: the first request renders (and, for ISR pages, fills the cache).
   const first = await fetch(url, { headers, redirect: 'manual' });
   const body = await first.arrayBuffer();
@@ -193,6 +200,7 @@ async function measure(
     p95: quantileOfSorted(xs, 0.95),
     p99: quantileOfSorted(xs, 0.99),
     bytes: body.byteLength,
+    wireBytes: result.requests.total ? result.throughput.total / result.requests.total : 0,
     cache,
     failures: result.non2xx + result.errors + result.timeouts,
   };
@@ -249,6 +257,7 @@ function table(rows: Measured[]): string {
     'requests',
     'failed',
     'bytes',
+    'on wire',
   ];
   const lines = rows.map((r) => [
     r.label,
@@ -264,6 +273,7 @@ function table(rows: Measured[]): string {
     String(r.requests),
     String(r.failures),
     r.bytes.toLocaleString('en-US'),
+    Math.round(r.wireBytes).toLocaleString('en-US'),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
   const fmt = (cells: string[]) =>
