@@ -13,10 +13,8 @@ import {
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSubmission } from '../../lib/db/create-submission';
 import { disqualifySubmission } from '../../lib/db/disqualify-submission';
 import { getLeaderboardTable } from '../../lib/db/get-leaderboard-table';
-import { recordJudgingResult } from '../../lib/db/record-judging-result';
 import { leaderboardCsv } from '../../lib/web/leaderboard-export';
 import {
   LEADERBOARD_MAX_AGE_S,
@@ -28,7 +26,7 @@ import {
   isLeaderboardPath,
 } from '../../lib/web/leaderboard-response-cache';
 import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { acceptedSubmission, makeUser, registerChallenge } from '../helpers/db-fixtures';
 
 const BOARD = '/challenges/wordcount/leaderboard';
 let t: TestDatabase;
@@ -86,24 +84,7 @@ const text = async (path: string, headers: Record<string, string> = {}) => {
 };
 
 async function accepted(name: string, speedup: number): Promise<string> {
-  const userId = await makeUser(t.db, name);
-  const { submissionId, judgings } = await createSubmission(t.db, {
-    userId,
-    challengeSlug: 'wordcount',
-    patchText: `patch ${name}`,
-  });
-  for (const j of judgings)
-    await recordJudgingResult(t.db, {
-      judgingId: j.judgingId,
-      round: j.round,
-      result: makeResult({
-        slug: 'wordcount',
-        version,
-        target: j.target as 'linux-intel' | 'windows-amd',
-        speedup,
-      }),
-    });
-  return submissionId;
+  return acceptedSubmission(t.db, { userId: await makeUser(t.db, name), version, speedup });
 }
 
 beforeAll(async () => {
