@@ -194,10 +194,14 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
                   {table.targets.map((t) => (
                     <th key={t} colSpan={2}>
                       {t}
+                      {/* Its own line: run into the target's name it read "linux-intelbaseline". */}
                       {baselineMs(table, t) !== null && (
-                        <small className="muted ci" data-testid={`baseline-${t}`}>
-                          baseline {formatMs(baselineMs(table, t))}
-                        </small>
+                        <>
+                          <br />
+                          <small className="muted ci" data-testid={`baseline-${t}`}>
+                            baseline {formatMs(baselineMs(table, t))}
+                          </small>
+                        </>
                       )}
                       {common[t]?.length ? <br /> : null}
                       {common[t]?.map((l) => (
