@@ -169,6 +169,9 @@ describe('the leaderboard cache', () => {
     expect([query.cache, query.body]).toEqual([null, 'cookie=session=b auth=none']);
     expect((await text('/challenges/wordcount')).status).toBe(404);
     expect(isLeaderboardPath('/challenges/Not_A_Slug/leaderboard')).toBe(false);
+    // The signed-in contestant's own row key is per session: never one of the cached addresses.
+    expect(isLeaderboardPath(`${BOARD}/own-row`)).toBe(false);
+    expect(isLeaderboardPath(`${BOARD}/3`)).toBe(true);
     // A visitor's forged render marker is dropped, not obeyed.
     renders.clear();
     await text(BOARD);
