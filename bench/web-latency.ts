@@ -1,8 +1,10 @@
 // Server latency of the web app under load: a private schema seeded with 1,000 contestants and
 // 20,000 judged submissions (bench/seed-web.ts), the app built and started in production mode
-// (`next build` into its own folder, `next start` on a free port), then autocannon with 50
+// (`next build` into its own folder, then the production server scripts/web-server.mjs — Next
+// behind the leaderboard cache, as `npm start` runs it — on a free port), then autocannon with 50
 // concurrent connections on the leaderboard page, a signed-in author's submission page and the CSV
-// export. Prints p50/p95/p99 from every response's time, throughput and response sizes, and the
+// export, each request with the Accept-Encoding a browser sends. Prints p50/p95/p99 from every
+// response's time, throughput and response sizes (as the page, and on the wire), and the
 // leaderboard's freshness: how long after a score is written (by the scorer's own
 // refreshLeaderboardEntry) the page first shows it, under the load and after a quiet spell. The load
 // generator runs on the same machine as the server and PostgreSQL, so the figures include its cost.
@@ -18,6 +20,7 @@ import { quantileOfSorted, sorted } from '../lib/stats';
 import type { Db } from '../lib/db/client';
 import { refreshLeaderboardEntry } from '../lib/db/refresh-leaderboard-entry';
 import { formatScore } from '../lib/web/format';
+import { CACHE_STATUS_HEADER } from '../lib/web/leaderboard-response-cache';
 import { createTestDatabase } from '../tests/helpers/database';
 import { seedWeb } from './seed-web';
 import { freePort } from '../lib/net/free-port';
@@ -25,6 +28,7 @@ import { freePort } from '../lib/net/free-port';
 /** Its own build folder (gitignored .next-*), so it never shares .next/ with a developer's server. */
 const DIST_DIR = '.next-bench-web';
 const NEXT_BIN = path.join(REPO_ROOT, 'node_modules/next/dist/bin/next');
+const WEB_SERVER = path.join(REPO_ROOT, 'scripts/web-server.mjs');
 
 interface Options {
   duration: number;
@@ -72,7 +76,7 @@ function parseArgs(args: string[]): Options {
 interface AutocannonResult {
   requests: { average: number; total: number };
   latency: { p50: number; p99: number };
-  throughput: { average: number };
+  throughput: { average: number; total: number };
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -94,8 +98,8 @@ type Autocannon = (
 ) => AutocannonInstance;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-function runNext(args: string[], env: NodeJS.ProcessEnv, ready?: RegExp) {
-  const child = spawn(process.execPath, [NEXT_BIN, ...args], {
+function runNode(args: string[], env: NodeJS.ProcessEnv, ready?: RegExp) {
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -111,7 +115,7 @@ function runNext(args: string[], env: NodeJS.ProcessEnv, ready?: RegExp) {
     child.on('exit', (code) =>
       code === 0 && !ready
         ? resolve()
-        : reject(new Error(`next ${args[0]} exited (${code}):\n${output.slice(-3000)}`)),
+        : reject(new Error(`${args.join(' ')} exited (${code}):\n${output.slice(-3000)}`)),
     );
   });
   return { child, done, output: () => output };
@@ -148,20 +152,30 @@ interface Measured {
   p95: number;
   p99: number;
   bytes: number;
+  /** Bytes a response took on the wire (compressed when the server compressed it). */
+  wireBytes: number;
   cache: string;
   failures: number;
 }
+
+/** What every browser sends: the server may compress, and a visitor's page is that many bytes. */
+const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br' };
 
 async function measure(
   label: string,
   url: string,
   options: Options,
-  headers: Record<string, string> = {},
+  extraHeaders: Record<string, string> = {},
 ): Promise<Measured> {
+  const headers = { ...BROWSER_HEADERS, ...extraHeaders };
   // Warm up: the first request renders (and, for ISR pages, fills the cache).
   const first = await fetch(url, { headers, redirect: 'manual' });
   const body = await first.arrayBuffer();
-  const cache = first.headers.get('x-nextjs-cache') ?? first.headers.get('cache-control') ?? '';
+  const cache =
+    first.headers.get(CACHE_STATUS_HEADER) ??
+    first.headers.get('x-nextjs-cache') ??
+    first.headers.get('cache-control') ??
+    '';
   // One request alone (after the warm-up): the page's own cost, without queueing behind others.
   const t0 = performance.now();
   await (await fetch(url, { headers, redirect: 'manual' })).arrayBuffer();
@@ -186,6 +200,7 @@ async function measure(
     p95: quantileOfSorted(xs, 0.95),
     p99: quantileOfSorted(xs, 0.99),
     bytes: body.byteLength,
+    wireBytes: result.requests.total ? result.throughput.total / result.requests.total : 0,
     cache,
     failures: result.non2xx + result.errors + result.timeouts,
   };
@@ -242,6 +257,7 @@ function table(rows: Measured[]): string {
     'requests',
     'failed',
     'bytes',
+    'on wire',
   ];
   const lines = rows.map((r) => [
     r.label,
@@ -257,6 +273,7 @@ function table(rows: Measured[]): string {
     String(r.requests),
     String(r.failures),
     r.bytes.toLocaleString('en-US'),
+    Math.round(r.wireBytes).toLocaleString('en-US'),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
   const fmt = (cells: string[]) =>
@@ -304,10 +321,14 @@ export default async function webLatency(args: string[]): Promise<void> {
     if (options.build || !existsSync(path.join(REPO_ROOT, DIST_DIR, 'BUILD_ID'))) {
       t0 = Date.now();
       log(`  building the app into ${DIST_DIR}/ …`);
-      await runNext(['build'], env).done;
+      await runNode([NEXT_BIN, 'build'], env).done;
       log(`  built in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     }
-    const started = runNext(['start', '-p', String(port), '-H', '127.0.0.1'], env, /Ready in/);
+    const started = runNode(
+      [WEB_SERVER, '--port', String(port), '--hostname', '127.0.0.1'],
+      env,
+      /Ready in/,
+    );
     server = started.child;
     serverOutput = started.output;
     await started.done;
@@ -347,7 +368,7 @@ export default async function webLatency(args: string[]): Promise<void> {
     rows.push(await measure('Markdown export', `${board}/export.md`, options));
 
     log(
-      `web-latency: ${options.connections} connections, ${options.duration} s each, next start (production), ${options.contestants} contestants, ${options.submissions} submissions`,
+      `web-latency: ${options.connections} connections, ${options.duration} s each, scripts/web-server.mjs (production), ${options.contestants} contestants, ${options.submissions} submissions`,
     );
     log(table(rows));
     for (const r of rows) log(`  ${r.label}: first response ${r.cache || 'no cache header'}`);

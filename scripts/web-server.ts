@@ -2,7 +2,8 @@
 // request's client address comes from its connection (Next.js route handlers never see the socket)
 // or, only when the peer is a trusted proxy (PERFJUDGE_TRUSTED_PROXIES), from its forwarding
 // headers. The resolved address replaces whatever the client sent as CLIENT_ADDRESS_HEADER,
-// X-Forwarded-For and X-Real-IP, so nothing behind this server can be handed a forged one.
+// X-Forwarded-For and X-Real-IP, so nothing behind this server can be handed a forged one. The
+// public leaderboards are answered from an in-process cache in front of Next.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { env, REPO_ROOT } from '../lib/config/env';
@@ -12,6 +13,7 @@ import {
   resolveClientAddress,
   trustedProxies,
 } from '../lib/web/client-address';
+import { cachingLeaderboards } from '../lib/web/leaderboard-response-cache';
 
 /** The little of Next.js's custom-server API used here (its own types would retype process.env). */
 interface NextApp {
@@ -68,6 +70,14 @@ export async function main(argv: string[]): Promise<number> {
   });
   await app.prepare();
   const handle = app.getRequestHandler();
+  const toNext = (req: IncomingMessage, res: ServerResponse) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error(`web: ${(error as Error).stack ?? String(error)}`);
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  };
+  // The public leaderboards from an in-process cache (lib/web/leaderboard-response-cache.ts).
+  const serve = cachingLeaderboards(toNext);
   const server = createServer((req, res) => {
     const address = resolveClientAddress(
       {
@@ -80,10 +90,7 @@ export async function main(argv: string[]): Promise<number> {
     req.headers[CLIENT_ADDRESS_HEADER] = address;
     req.headers['x-forwarded-for'] = address;
     delete req.headers['x-real-ip'];
-    handle(req, res).catch((error: unknown) => {
-      console.error(`web: ${(error as Error).stack ?? String(error)}`);
-      if (!res.headersSent) res.writeHead(500).end();
-    });
+    serve(req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -4,6 +4,8 @@
 import Link from 'next/link';
 import { formatScore, formatSpeedup } from '../../lib/web/format';
 import type { FinalTable, FinalTableRow } from '../../lib/web/final-table';
+import { leaderboardRowKey } from '../../lib/web/leaderboard-row-key';
+import { OwnRowMarker } from '../challenges/[slug]/leaderboard/own-row';
 
 function interval(low: number | null | undefined, high: number | null | undefined) {
   if (low === null || low === undefined || high === null || high === undefined) return null;
@@ -23,6 +25,7 @@ export function FinalRankingTable({
   /** The console's view: submissions linked, provisional figures and plausibility flags shown. */
   organizer?: boolean;
 }) {
+  const rowKeys = table.rows.map((r) => leaderboardRowKey(table.challenge.slug, r.userId));
   return (
     <div className="table-wrap">
       <table className="leaderboard final-ranking" data-testid="final-ranking">
@@ -42,10 +45,11 @@ export function FinalRankingTable({
           </tr>
         </thead>
         <tbody>
-          {table.rows.map((r) => (
+          {table.rows.map((r, i) => (
+            // An opaque key, not the user id: the public final leaderboard is this table too.
             <tr
-              key={r.userId}
-              data-user={r.userId}
+              key={rowKeys[i]}
+              data-row={rowKeys[i]}
               data-place={r.placeLabel}
               className={r.excludedReason ? 'excluded' : undefined}
             >
@@ -124,6 +128,7 @@ export function FinalRankingTable({
           ))}
         </tbody>
       </table>
+      {!organizer && <OwnRowMarker slug={table.challenge.slug} />}
     </div>
   );
 }

@@ -21,7 +21,8 @@ test.describe.configure({ mode: 'serial' });
 const SLUG = 'wordcount';
 let db: Db;
 let version: number;
-let seeded: { evaluationId: string; names: string[]; submissionId: string } | undefined;
+let seeded:
+  { evaluationId: string; names: string[]; userIds: string[]; submissionId: string } | undefined;
 
 test.beforeAll(async () => {
   db = createDbClient(e2eDatabaseUrl());
@@ -163,7 +164,7 @@ async function seedEvaluation(status: 'RUNNING' | 'DONE') {
       data: { ranking: ranking as unknown as object },
     });
   }
-  return { evaluationId: evaluation.id, names, submissionId: submissions[0]! };
+  return { evaluationId: evaluation.id, names, userIds: users, submissionId: submissions[0]! };
 }
 
 test('the public sees "in progress", then "under review"; the console shows the ranking', async ({
@@ -235,6 +236,10 @@ test('publishing makes the final leaderboard the result, with its exports', asyn
     375,
   );
   await page.setViewportSize({ width: 1280, height: 800 });
+  // A public page: rows are marked by an opaque key, never by the internal user id.
+  const html = await (await page.request.get(`/challenges/${SLUG}/final`)).text();
+  expect(html).toContain(alpha!);
+  for (const id of seeded.userIds) expect(html).not.toContain(id);
 
   const csv = await (await page.request.get(`/challenges/${SLUG}/final/export.csv`)).text();
   expect(csv).toContain(`,${beta},`);

@@ -1,5 +1,6 @@
 // A live contest in a real browser against the real app: a score recorded
-// while a visitor reloads the leaderboard shows within 5 s; a submission's live states (queued with
+// while a visitor reloads the leaderboard shows within 5 s, and the page names no user id; the
+// signed-in contestant's own row highlighted; a submission's live states (queued with
 // its place, waiting for the host, one target's verdict and speedup the moment it is recorded while
 // the other still waits); a mixed outcome's header naming the failing target; the comparison with
 // the contestant's previous submission; and published solutions reachable from the leaderboard and
@@ -104,6 +105,11 @@ test('a score recorded while a visitor reloads the leaderboard shows within 5 s'
   const shownAfter = Date.now() - written;
   testInfo.annotations.push({ type: 'freshness', description: `${shownAfter} ms` });
   expect(shownAfter).toBeLessThanOrEqual(5_000);
+  // A public page: rows are marked by an opaque key, never by the internal user id (its own
+  // HTML, and the RSC payload in it, which also carries React's keys).
+  const html = await (await page.request.get('/challenges/wordcount/leaderboard')).text();
+  expect(html).toContain(name);
+  expect(html).not.toContain(userId);
   // The baseline's time per target heads its column.
   await expect(page.getByTestId('baseline-linux-intel')).toContainText('baseline');
   await screenshots(page, testInfo, 'leaderboard');
@@ -117,6 +123,15 @@ test('live states: queued with its place, waiting for the host, a mixed outcome,
   const user = await db.user.findFirstOrThrow({ where: { email: author.email } });
   const previous = await accepted(user.id, 1.5);
   const s = await submission(user.id);
+
+  // The signed-in contestant's own row is highlighted on the (shared, cached) leaderboard.
+  await expect(async () => {
+    await page.goto('/challenges/wordcount/leaderboard');
+    await expect(page.locator('tr[aria-current="true"]')).toContainText(author.name, {
+      timeout: 1_000,
+    });
+  }).toPass({ timeout: 15_000, intervals: [500] });
+  await expect(page.locator('tr[aria-current="true"]')).toHaveCount(1);
 
   await page.goto(`/submissions/${s.id}`);
   await expect(page.getByTestId('progress-linux-intel')).toContainText(

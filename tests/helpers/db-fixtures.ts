@@ -9,7 +9,9 @@ import {
 } from '../../contracts';
 import { loadChallenge } from '../../lib/challenge/load-manifest';
 import type { Db } from '../../lib/db/client';
+import { createSubmission } from '../../lib/db/create-submission';
 import { createUser } from '../../lib/db/create-user';
+import { recordJudgingResult } from '../../lib/db/record-judging-result';
 import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';
 
 /** The wordcount manifest (targets linux-intel and windows-amd) under another slug, formula or version. */
@@ -147,6 +149,30 @@ export function makeResult(options: ResultOptions): JudgingResult {
     durationMs: 60_000,
     stageDurationsMs: {},
   });
+}
+
+/** A wordcount submission judged on both targets with one speedup, recorded as the scorer does. */
+export async function acceptedSubmission(
+  db: Db,
+  options: { userId: string; version: number; speedup: number; patchText?: string },
+): Promise<string> {
+  const { submissionId, judgings } = await createSubmission(db, {
+    userId: options.userId,
+    challengeSlug: 'wordcount',
+    patchText: options.patchText ?? `patch ${options.userId} ${options.speedup}`,
+  });
+  for (const j of judgings)
+    await recordJudgingResult(db, {
+      judgingId: j.judgingId,
+      round: j.round,
+      result: makeResult({
+        slug: 'wordcount',
+        version: options.version,
+        target: j.target as 'linux-intel' | 'windows-amd',
+        speedup: options.speedup,
+      }),
+    });
+  return submissionId;
 }
 
 /** The stored leaderboard entries of a challenge, best score first (the raw rows, no ranking). */

@@ -1,5 +1,5 @@
-// What both export routes share: the checked slug, the table, and a download that the ISR cache
-// keeps for a few seconds like the page.
+// What both export routes share: the checked slug, the table, and a download that the production
+// server's cache keeps for a few seconds like the page (lib/web/leaderboard-response-cache.ts).
 import { db } from '../../../../lib/db/client';
 import {
   getLeaderboardTable,

@@ -22,6 +22,7 @@ import { cellLabels } from '../../../../lib/web/leaderboard-export';
 import { leaderboardSlugSchema } from '../../../../lib/web/leaderboard-slug';
 import { TIE_RULE } from '../../../../lib/ranking/leaderboard-ties';
 import { LEADERBOARD_MAX_AGE_S } from '../../../../lib/web/leaderboard-freshness';
+import { leaderboardRowKey } from '../../../../lib/web/leaderboard-row-key';
 import { CpuTimeNote } from './cpu-time-note';
 import { getContestResultState } from '../../../../lib/db/get-contest-result-state';
 import { FinalBanner } from '../final-banner';
@@ -126,7 +127,9 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
   const provisional = result?.publishedAt != null;
   const pages = Math.max(1, Math.ceil(table.rows.length / PAGE_SIZE));
   if (page > pages) notFound();
-  const shown = table.rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const shown = table.rows
+    .slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE)
+    .map((r) => ({ ...r, rowKey: leaderboardRowKey(table.challenge.slug, r.userId) }));
   const base = `/challenges/${table.challenge.slug}/leaderboard`;
   const common = Object.fromEntries(table.targets.map((t) => [t, commonLabels(table, t)]));
   const labelled = table.rows.some((r) =>
@@ -191,10 +194,14 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
                   {table.targets.map((t) => (
                     <th key={t} colSpan={2}>
                       {t}
+                      {/* Its own line: run into the target's name it read "linux-intelbaseline". */}
                       {baselineMs(table, t) !== null && (
-                        <small className="muted ci" data-testid={`baseline-${t}`}>
-                          baseline {formatMs(baselineMs(table, t))}
-                        </small>
+                        <>
+                          <br />
+                          <small className="muted ci" data-testid={`baseline-${t}`}>
+                            baseline {formatMs(baselineMs(table, t))}
+                          </small>
+                        </>
                       )}
                       {common[t]?.length ? <br /> : null}
                       {common[t]?.map((l) => (
@@ -220,7 +227,8 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
               </thead>
               <tbody>
                 {shown.map((r) => (
-                  <tr key={r.userId} data-user={r.userId}>
+                  // An opaque key, not the user id: React keys and attributes are in the public HTML.
+                  <tr key={r.rowKey} data-row={r.rowKey}>
                     <td className="num">
                       {r.rank}
                       {r.tiedWithAbove && (
@@ -262,7 +270,7 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
             </table>
           </div>
           <Pages base={base} page={page} pages={pages} />
-          <OwnRowMarker />
+          <OwnRowMarker slug={table.challenge.slug} />
         </>
       )}
       <p className="muted small">

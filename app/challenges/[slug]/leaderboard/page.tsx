@@ -1,15 +1,11 @@
-// /challenges/<slug>/leaderboard: the public leaderboard's first page. No session is read, so it is
-// served from the ISR cache: rebuilt in the background once a second under load, and never served
-// older than next.config's expireTime (lib/web/leaderboard-freshness.ts).
+// /challenges/<slug>/leaderboard: the public leaderboard's first page. No session is read, so every
+// visitor gets the same page: rendered per request by Next, and served by the production server
+// from its cache of at most LEADERBOARD_MAX_AGE_S old copies (lib/web/leaderboard-freshness.ts).
 import type { Metadata } from 'next';
 import { LeaderboardView } from './leaderboard-view';
 
-// LEADERBOARD_REVALIDATE_S (lib/web/leaderboard-freshness.ts); segment config must be a literal.
-export const revalidate = 1;
-/** Nothing is rendered at build time (no database then); each challenge is cached on its first hit. */
-export function generateStaticParams(): { slug: string }[] {
-  return [];
-}
+// Never Next's own cache (ISR): one cache, with one freshness rule, is enough.
+export const dynamic = 'force-dynamic';
 
 export const metadata: Metadata = { title: 'Leaderboard' };
 

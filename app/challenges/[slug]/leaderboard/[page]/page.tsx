@@ -1,15 +1,11 @@
-// /challenges/<slug>/leaderboard/<n>: page n ≥ 2 of the public leaderboard, cached like the first.
+// /challenges/<slug>/leaderboard/<n>: page n ≥ 2 of the public leaderboard, rendered and cached
+// like the first (page.tsx).
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { z } from 'zod';
 import { LeaderboardView } from '../leaderboard-view';
 
-// LEADERBOARD_REVALIDATE_S (lib/web/leaderboard-freshness.ts); segment config must be a literal.
-export const revalidate = 1;
-/** Nothing is rendered at build time (no database then); each page is cached on its first hit. */
-export function generateStaticParams(): { slug: string; page: string }[] {
-  return [];
-}
+export const dynamic = 'force-dynamic';
 
 export const metadata: Metadata = { title: 'Leaderboard' };
 
