@@ -4,9 +4,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isSlug, MAX_JOB_PATCH_BYTES, type TargetId } from '../../contracts';
-import { inspectPatch, listFiles, type IntakeRejectionReason } from '../../runner/intake';
-import type { ChangedFile } from '../../runner/intake/result';
 import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../challenge/load-manifest';
+import { inspectPatch, listFiles, type ChangedFile, type IntakeRejectionReason } from '../intake';
 import type { Db } from '../db/client';
 import { createSubmission } from '../db/create-submission';
 import { NotFoundError } from '../db/errors';

@@ -1,12 +1,21 @@
 // Applies a parsed patch to a copy of the template with `git apply`, one call per mail in order, in
 // an environment where no git configuration or enclosing repository can change what it does.
 import { spawn } from 'node:child_process';
-import { cp, lstat, mkdir, mkdtemp, readdir, realpath, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parsePatch, type FileChange, type ParsedPatch, type PatchMail } from './parse-patch';
-import { showPath } from './paths';
-import { IntakeRejectionError, reject, type IntakeRejection } from './reasons';
+import {
+  IntakeRejectionError,
+  listFiles,
+  parsePatch,
+  reject,
+  showPath,
+  walkTree,
+  type FileChange,
+  type IntakeRejection,
+  type ParsedPatch,
+  type PatchMail,
+} from '../../lib/intake';
 
 export interface GitOptions {
   /** The git executable; looked up on `pathEnv`. */
@@ -29,40 +38,6 @@ export interface ApplyPatchOptions extends GitOptions {
 
 export const DEFAULT_PATH_ENV = '/usr/local/bin:/usr/bin:/bin';
 const MESSAGE_LIMIT = 4000;
-
-export interface TreeEntry {
-  /** Relative to the root, `/`-separated. */
-  path: string;
-  type: 'file' | 'directory' | 'symlink' | 'other';
-}
-
-/** Every entry under root (without following links), `.git` skipped. */
-export async function walkTree(root: string): Promise<TreeEntry[]> {
-  const entries: TreeEntry[] = [];
-  const visit = async (relative: string): Promise<void> => {
-    const names = (await readdir(path.join(root, relative))).sort();
-    for (const name of names) {
-      if (relative === '' && name === '.git') continue;
-      const rel = relative === '' ? name : `${relative}/${name}`;
-      const stat = await lstat(path.join(root, rel));
-      const type = stat.isSymbolicLink()
-        ? 'symlink'
-        : stat.isDirectory()
-          ? 'directory'
-          : stat.isFile()
-            ? 'file'
-            : 'other';
-      entries.push({ path: rel, type });
-      if (type === 'directory') await visit(rel);
-    }
-  };
-  await visit('');
-  return entries;
-}
-
-export async function listFiles(root: string): Promise<string[]> {
-  return (await walkTree(root)).filter((e) => e.type === 'file').map((e) => e.path);
-}
 
 interface GitRun {
   code: number | null;

@@ -1,12 +1,15 @@
 // The intake stage of judging: size check, parse, validate against the challenge's rules, apply to a
 // copy of the template. A contestant's fault is a typed rejection; a platform fault is thrown.
 import type { Manifest } from '../../contracts';
-import { formatByteSize } from '../../contracts';
-import { applyParsedPatch, listFiles, type GitOptions } from './apply-patch';
-import { parsePatch, type ParsedPatch } from './parse-patch';
-import { IntakeRejectionError, type IntakeRejection } from './reasons';
-import type { IntakeResult } from './result';
-import { validatePatch, type IntakeRules, type ValidatedPatch } from './validate-patch';
+import {
+  inspectPatch,
+  IntakeRejectionError,
+  listFiles,
+  patchBuffer,
+  tooLarge,
+  type IntakeResult,
+} from '../../lib/intake';
+import { applyParsedPatch, type GitOptions } from './apply-patch';
 
 export type IntakeManifest = Pick<
   Manifest,
@@ -29,49 +32,10 @@ export interface IntakeOptions extends GitOptions {
   destDir: string;
 }
 
-export interface InspectedPatch {
-  ok: true;
-  patch: ParsedPatch;
-  validated: ValidatedPatch;
-}
-
-function toBytes(patchText: Buffer | string): Buffer {
-  return typeof patchText === 'string' ? Buffer.from(patchText, 'utf8') : patchText;
-}
-
-function tooLarge(bytes: Buffer, limit: number): IntakeRejection | undefined {
-  if (bytes.length <= limit) return undefined;
-  return {
-    ok: false,
-    reason: 'too-large',
-    message: `the patch is ${formatByteSize(bytes.length)} (${bytes.length} bytes); the limit is ${formatByteSize(limit)}`,
-  };
-}
-
-/**
- * Everything intake decides without touching the disk: size (before parsing), format, paths and
- * rules. Whether the patch applies is applyParsedPatch's question.
- */
-export function inspectPatch(
-  patchText: Buffer | string,
-  rules: IntakeRules & { patchBytes: number },
-): InspectedPatch | IntakeRejection {
-  const bytes = toBytes(patchText);
-  const oversized = tooLarge(bytes, rules.patchBytes);
-  if (oversized) return oversized;
-  try {
-    const patch = parsePatch(bytes, { knownFiles: rules.templateFiles });
-    return { ok: true, patch, validated: validatePatch(patch, rules) };
-  } catch (error) {
-    if (error instanceof IntakeRejectionError) return error.toRejection();
-    throw error;
-  }
-}
-
 export async function intakePatch(options: IntakeOptions): Promise<IntakeResult> {
   const { challenge, destDir } = options;
   const { manifest } = challenge;
-  const bytes = toBytes(options.patchText);
+  const bytes = patchBuffer(options.patchText);
   // Before anything else touches the text or the disk.
   const oversized = tooLarge(bytes, manifest.limits.patchBytes);
   if (oversized) return oversized;

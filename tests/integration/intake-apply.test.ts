@@ -7,13 +7,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
-import {
-  applyPatch,
-  DEFAULT_PATH_ENV,
-  intakePatch,
-  listFiles,
-  type IntakeResult,
-} from '../../runner/intake';
+import { listFiles, type IntakeResult } from '../../lib/intake';
+import { applyPatch, DEFAULT_PATH_ENV, intakePatch } from '../../runner/intake';
 
 const run = promisify(execFile);
 

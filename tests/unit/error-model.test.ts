@@ -8,7 +8,7 @@ import { NotFoundError } from '../../lib/db/errors';
 import { QueueTimeoutError } from '../../lib/queue/producer';
 import { errorResponse, HTTP_STATUS, HttpError, httpStatus } from '../../lib/web/api-errors';
 import { JudgeError } from '../../runner/judge/errors';
-import { IntakeRejectionError } from '../../runner/intake/reasons';
+import { IntakeRejectionError } from '../../lib/intake/reasons';
 
 describe('the error model', () => {
   it('gives every error raised on purpose a code and a fault', () => {

@@ -1,6 +1,6 @@
 // The manifest's glob patterns, matched as organizers expect them to be.
 import { describe, expect, it } from 'vitest';
-import { firstMatchingGlob, matchesGlob } from '../../runner/intake';
+import { firstMatchingGlob, matchesGlob } from '../../lib/intake';
 
 describe('matchesGlob', () => {
   it.each([

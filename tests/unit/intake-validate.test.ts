@@ -8,11 +8,11 @@ import {
   INTAKE_REJECTION_REASONS,
   inspectPatch,
   intakeRejectionReasonSchema,
-  intakePatch,
   type IntakeRejection,
   type IntakeRejectionReason,
   type IntakeRules,
-} from '../../runner/intake';
+} from '../../lib/intake';
+import { intakePatch } from '../../runner/intake';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/patches');
 const TEMPLATE = ['init.cpp', 'wordcount.cpp', 'wordcount.hpp'];
