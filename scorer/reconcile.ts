@@ -14,12 +14,8 @@ import {
 import type { Db } from '../lib/db/client';
 import { listUnqueuedJudgings, type UnqueuedJudging } from '../lib/db/list-unqueued-judgings';
 import { reconcileFinalWork } from './reconcile-final';
-import {
-  enqueueSubmission,
-  QueueTimeoutError,
-  withTimeout,
-  type QueueSet,
-} from '../lib/queue/producer';
+import { QueueTimeoutError, withTimeout, type QueueSet } from '../lib/queue/producer';
+import { enqueueSubmission } from '../lib/submit/enqueue-submission';
 
 export interface ReconcileOptions {
   /** Judgings whose state changed more recently are left alone (their enqueue may be under way). */

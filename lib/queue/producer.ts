@@ -32,8 +32,6 @@ import {
   AppError,
 } from '../../contracts';
 import { withTimeout as raceTimeout } from '../async/timeout';
-import type { Db } from '../db/client';
-import { getJudgingJob } from '../db/get-judging-job';
 
 type KeepJobs = Exclude<JobsOptions['removeOnComplete'], boolean | number | undefined>;
 
@@ -166,58 +164,6 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
     promise,
     ms,
     () => new QueueTimeoutError(`${what}: Redis did not answer within ${ms} ms`),
-  );
-}
-
-/**
- * The judgings of a submission that still need a result (not DONE, not CANCELLED). The data-access
- * layer has no listing of a submission's judgings yet, so this one read lives here; each job's
- * content comes from getJudgingJob.
- */
-async function pendingJudgings(
-  db: Db,
-  submissionId: string,
-  only?: readonly string[],
-): Promise<JudgingJob[]> {
-  const rows = await db.judging.findMany({
-    where: {
-      submissionId,
-      status: { in: ['QUEUED', 'WAITING', 'JUDGING'] },
-      ...(only ? { id: { in: [...only] } } : {}),
-    },
-    select: { id: true },
-  });
-  const jobs: JudgingJob[] = [];
-  for (const row of rows) {
-    const job = await getJudgingJob(db, row.id);
-    // Parsed like a consumer would: a row the contract cannot carry fails here, not on a runner.
-    if (job) jobs.push(judgingJobSchema.parse(job));
-  }
-  return jobs;
-}
-
-/**
- * Enqueues a submission's judgings not yet settled (read back from the database), each as its own
- * flow. The same (judging, round) always gives the same job ids, so a repeated enqueue (a retry,
- * the reconciler, a race with it) adds nothing; a new round (rejudge) gets new jobs. Throws when
- * Redis does not answer in time; the submission is already in the database, so the reconciler
- * queues it later.
- */
-export async function enqueueSubmission(
-  db: Db,
-  queues: QueueSet,
-  submissionId: string,
-  options: EnqueueOptions & {
-    /** Only these judgings of the submission (the reconciler's: those whose jobs Redis lost). */
-    judgingIds?: readonly string[];
-  } = {},
-): Promise<EnqueuedSubmission> {
-  const { judgingIds, ...enqueue } = options;
-  return enqueueJudgings(
-    queues,
-    submissionId,
-    await pendingJudgings(db, submissionId, judgingIds),
-    enqueue,
   );
 }
 

@@ -3,7 +3,8 @@
 import { judgingScoreJobId, scoreJobId } from '../../contracts';
 import type { Db } from '../db/client';
 import { requestRejudge } from '../db/request-rejudge';
-import { enqueueSubmission, withTimeout, type QueueSet } from '../queue/producer';
+import { withTimeout, type QueueSet } from '../queue/producer';
+import { enqueueSubmission } from './enqueue-submission';
 
 export type RejudgeOptions = {
   db: Db;

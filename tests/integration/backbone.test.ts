@@ -16,12 +16,13 @@ import {
 } from '../../contracts';
 import { env, REPO_ROOT } from '../../lib/config/env';
 import type { Db } from '../../lib/db/client';
-import { createQueueSet, enqueueSubmission, type QueueSet } from '../../lib/queue/producer';
+import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
+import { enqueueSubmission } from '../../lib/submit/enqueue-submission';
 import { rejudge, REJUDGE_PRIORITY } from '../../lib/submit/rejudge';
 import { submitPatch } from '../../lib/submit/submit-patch';
 import { reconcile } from '../../scorer/reconcile';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeUser, registerChallenge } from '../../dev/db-fixtures';
 
 const SUBMISSIONS = path.join(REPO_ROOT, 'challenges/wordcount/submissions');
 const PATCH = readFileSync(path.join(SUBMISSIONS, 'accepted/baseline-copy.patch'), 'utf8');
