@@ -41,7 +41,7 @@ import {
 const CHALLENGES = ['wordcount'];
 const BIN = path.join(REPO_ROOT, 'bin', 'perfjudge.mjs');
 const NEXT_BIN = path.join(REPO_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
-/** `next start` with client addresses from the connection (lib/web/client-address.ts). */
+/** `next start` with client addresses from the connection (lib/net/client-address.ts). */
 const WEB_SERVER = path.join(REPO_ROOT, 'scripts', 'web-server.mjs');
 
 /** When `npm start` began (scripts/start.mjs sets it before installing anything). */

@@ -12,7 +12,7 @@ import {
   markClientAddressServer,
   resolveClientAddress,
   trustedProxies,
-} from '../lib/web/client-address';
+} from '../lib/net/client-address';
 import { cachingLeaderboards } from '../lib/web/leaderboard-response-cache';
 
 /** The little of Next.js's custom-server API used here (its own types would retype process.env). */

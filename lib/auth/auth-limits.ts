@@ -1,6 +1,6 @@
 // How often accounts may be signed into and created (Better Auth hooks in lib/auth/auth.ts call
-// these; the counters live in Redis, lib/web/rate-limit.ts). The address is the one the web server
-// resolved (lib/web/client-address.ts), never a forwarding header a client wrote.
+// these; the counters live in Redis, lib/queue/rate-limit.ts). The address is the one the web server
+// resolved (lib/net/client-address.ts), never a forwarding header a client wrote.
 //
 // - Sign-in, per address: a burst of guesses from one place (not at an account its owner signed
 //   into from there before).
@@ -11,9 +11,9 @@
 //   accounts to multiply the per-contestant submission quota.
 import { z } from 'zod';
 import { queuePrefix } from '../queue/connection';
-import { addressKey } from '../web/client-address';
-import { consumeRate, type RateDecision, type RateRule } from '../web/rate-limit';
-import { webCounters } from '../web/services';
+import { addressKey } from '../net/client-address';
+import { consumeRate, type RateDecision, type RateRule } from '../queue/rate-limit';
+import { webCounters } from '../queue/web-counters';
 
 export const SIGN_IN_PER_ADDRESS: RateRule = { window: 60, max: 5 };
 export const SIGN_IN_PER_ACCOUNT: RateRule = { window: 15 * 60, max: 20 };

@@ -9,9 +9,9 @@ import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { nextCookies } from 'better-auth/next-js';
 import { env } from '../config/env';
 import { db } from '../db/client';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../web/account-forms';
-import { CLIENT_ADDRESS_HEADER, clientAddressOf } from '../web/client-address';
-import { consumeRate } from '../web/rate-limit';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../access/password-limits';
+import { CLIENT_ADDRESS_HEADER, clientAddressOf } from '../net/client-address';
+import { consumeRate } from '../queue/rate-limit';
 import { limitSignIn, limitSignUp, rememberSignIn, type LimitRefusal } from './auth-limits';
 import { hashPassword, verifyPassword } from '../access/password';
 
@@ -92,7 +92,7 @@ function createAuth() {
       // Ids come from the schema's defaults (cuid), like every other table's.
       database: { generateId: false },
       useSecureCookies: config.PERFJUDGE_PUBLIC_URL.startsWith('https:'),
-      // The web server's own header (never a client's X-Forwarded-For): lib/web/client-address.ts.
+      // The web server's own header (never a client's X-Forwarded-For): lib/net/client-address.ts.
       ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
     plugins: [nextCookies()],

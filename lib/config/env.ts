@@ -83,7 +83,7 @@ const envSchema = z.object({
   /**
    * The reverse proxies in front of the web app whose X-Forwarded-For / X-Real-IP it believes, as a
    * comma-separated list of addresses or CIDR ranges (`10.0.0.5,fd00::/64`). Unset: none, and a
-   * client's address is the connection's peer (lib/web/client-address.ts).
+   * client's address is the connection's peer (lib/net/client-address.ts).
    */
   PERFJUDGE_TRUSTED_PROXIES: z
     .string()

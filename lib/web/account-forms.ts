@@ -1,9 +1,7 @@
 // What the sign-up and sign-in forms accept, checked in the browser and again by Better Auth's own
-// validation on the server (lengths match lib/auth/auth.ts).
+// validation on the server (the same lengths: lib/access/password-limits.ts).
 import { z } from 'zod';
-
-export const PASSWORD_MIN = 10;
-export const PASSWORD_MAX = 256;
+import { PASSWORD_MAX, PASSWORD_MIN } from '../access/password-limits';
 
 export const signUpSchema = z.object({
   name: z

@@ -10,7 +10,8 @@ import { withTimeout } from '../queue/producer';
 import { listSupervisorReports } from '../queue/service-status';
 // The heartbeat module itself, not runner/service/index.ts: the web bundle must not pull the runner.
 import { listRunners } from '../queue/runner-heartbeat';
-import { webCounters, webQueues } from './services';
+import { webCounters } from '../queue/web-counters';
+import { webQueues } from './services';
 
 const REDIS_TIMEOUT_MS = 2_000;
 

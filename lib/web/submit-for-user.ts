@@ -8,7 +8,7 @@ import { countRecentSubmissions } from '../db/count-recent-submissions';
 import { getContest } from '../db/get-contest';
 import { NotFoundError } from '../db/errors';
 import { previewPatch, submitPatch, type PreviewPatchResult } from '../submit/submit-patch';
-import { consumeRate, SUBMIT_BURST } from './rate-limit';
+import { consumeRate, SUBMIT_BURST } from '../queue/rate-limit';
 import type { QueueSet } from '../queue/producer';
 import { webQueues } from './services';
 

@@ -15,9 +15,9 @@ import { SIGN_IN_PER_ACCOUNT, SIGN_IN_PER_ADDRESS } from '../../lib/auth/auth-li
 import { env, REPO_ROOT } from '../../lib/config/env';
 import { createUser } from '../../lib/db/create-user';
 import { freePort } from '../../lib/net/free-port';
-import { CLIENT_ADDRESS_HEADER } from '../../lib/web/client-address';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { registerChallenge } from '../helpers/db-fixtures';
+import { CLIENT_ADDRESS_HEADER } from '../../lib/net/client-address';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { registerChallenge } from '../../dev/db-fixtures';
 import { deleteKeys } from '../helpers/queue';
 
 const DIST_DIR = '.next-security';

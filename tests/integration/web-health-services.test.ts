@@ -4,8 +4,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ServiceStatus } from '../../contracts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { registerChallenge } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { registerChallenge } from '../../dev/db-fixtures';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis';
 
 let t: TestDatabase;
@@ -26,7 +26,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const { webQueues, webCounters, webRedis } = await import('../../lib/web/services');
+  const { webQueues, webRedis } = await import('../../lib/web/services');
+  const { webCounters } = await import('../../lib/queue/web-counters');
   await webQueues().close();
   webCounters().disconnect();
   webRedis().disconnect();

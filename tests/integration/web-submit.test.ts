@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { env, REPO_ROOT } from '../../lib/config/env';
 import type { Db } from '../../lib/db/client';
 import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
-import { SUBMIT_BURST } from '../../lib/web/rate-limit';
+import { SUBMIT_BURST } from '../../lib/queue/rate-limit';
 import { submitForUser, submitInputSchema } from '../../lib/web/submit-for-user';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeUser, registerChallenge } from '../../dev/db-fixtures';
 import { deleteKeys } from '../helpers/queue';
 
 const SUBMISSIONS = path.join(REPO_ROOT, 'challenges/wordcount/submissions');

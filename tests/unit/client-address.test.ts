@@ -10,7 +10,7 @@ import {
   trustedProxies,
   UNKNOWN_ADDRESS,
   withTrustedClientAddress,
-} from '../../lib/web/client-address';
+} from '../../lib/net/client-address';
 
 const none = trustedProxies([]);
 const proxy = trustedProxies(['10.0.0.5', '192.168.1.0/24', 'fd00::/64']);

@@ -9,7 +9,7 @@ import { withTimeout } from '../../../lib/async/timeout';
 import { db } from '../../../lib/db/client';
 import { queuePrefix } from '../../../lib/queue/connection';
 import { listSupervisorReports, serviceProblems } from '../../../lib/queue/service-status';
-import { webCounters } from '../../../lib/web/services';
+import { webCounters } from '../../../lib/queue/web-counters';
 // The heartbeat module itself, not runner/service/index.ts: the web must not load the judge.
 import { listRunners } from '../../../lib/queue/runner-heartbeat';
 

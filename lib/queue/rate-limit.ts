@@ -1,8 +1,8 @@
 // Rate limits shared by every web process (counters in Redis, rate-limiter-flexible): sign-in and
 // sign-up attempts per client address (through Better Auth), submissions per contestant.
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { queuePrefix } from '../queue/connection';
-import { webCounters } from './services';
+import { queuePrefix } from './connection';
+import { webCounters } from './web-counters';
 
 export interface RateRule {
   /** Seconds. */
