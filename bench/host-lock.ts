@@ -19,10 +19,10 @@ import { startProcess, stop } from './cli-process';
 import { createHttpConnection } from '../lib/queue/connection';
 import { createQueueSet } from '../lib/queue/producer';
 import { submitPatch } from '../lib/submit/submit-patch';
-import { createTestDatabase } from '../tests/helpers/database';
-import { makeUser } from '../tests/helpers/db-fixtures';
+import { createTestDatabase } from '../dev/database';
+import { makeUser } from '../dev/db-fixtures';
 import { median } from '../lib/stats';
-import { TEST_DATA_DIR } from '../tests/helpers/judging';
+import { TEST_DATA_DIR } from '../dev/test-data-dir';
 
 const TARGETS = ['linux-intel', 'windows-amd'] as const;
 

@@ -11,8 +11,8 @@ import { createHttpConnection } from '../lib/queue/connection';
 import { createQueueSet } from '../lib/queue/producer';
 import { submitPatch } from '../lib/submit/submit-patch';
 import { median, quantileOfSorted, sorted } from '../lib/stats';
-import { createTestDatabase } from '../tests/helpers/database';
-import { makeUser, registerChallenge } from '../tests/helpers/db-fixtures';
+import { createTestDatabase } from '../dev/database';
+import { makeUser, registerChallenge } from '../dev/db-fixtures';
 
 interface Options {
   count: number;

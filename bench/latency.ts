@@ -18,8 +18,8 @@ import { createHttpConnection } from '../lib/queue/connection';
 import { createQueueSet } from '../lib/queue/producer';
 import { submitPatch } from '../lib/submit/submit-patch';
 import { median, quantileOfSorted, sorted } from '../lib/stats';
-import { createTestDatabase } from '../tests/helpers/database';
-import { makeUser } from '../tests/helpers/db-fixtures';
+import { createTestDatabase } from '../dev/database';
+import { makeUser } from '../dev/db-fixtures';
 
 /** The judge's own work: everything else is the backbone's overhead. */
 const BUILD_AND_RUN_STAGES = ['build', 'test', 'measure', 'profile'] as const;

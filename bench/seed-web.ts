@@ -13,7 +13,7 @@ import { hashPassword } from '../lib/access/password';
 import type { Db } from '../lib/db/client';
 import { CREDENTIAL_PROVIDER } from '../lib/db/create-user';
 import { refreshLeaderboardEntry } from '../lib/db/refresh-leaderboard-entry';
-import { makeResult, registerChallenge } from '../tests/helpers/db-fixtures';
+import { makeResult, registerChallenge } from '../dev/db-fixtures';
 
 export interface SeedWebOptions {
   contestants: number;

@@ -21,7 +21,7 @@ import type { Db } from '../lib/db/client';
 import { refreshLeaderboardEntry } from '../lib/db/refresh-leaderboard-entry';
 import { formatScore } from '../lib/web/format';
 import { CACHE_STATUS_HEADER } from '../lib/web/leaderboard-response-cache';
-import { createTestDatabase } from '../tests/helpers/database';
+import { createTestDatabase } from '../dev/database';
 import { seedWeb } from './seed-web';
 import { freePort } from '../lib/net/free-port';
 

@@ -21,7 +21,7 @@ import { roundsToSeparateFinalists } from '../../lib/ranking/places';
 import { createDbClient, type Db } from '../../lib/db/client';
 import { createSubmission } from '../../lib/db/create-submission';
 import { recordJudgingResult } from '../../lib/db/record-judging-result';
-import { makeResult } from '../helpers/db-fixtures';
+import { makeResult } from '../../dev/db-fixtures';
 import { newContestant, signInAsOrganizer, signUp, type Contestant } from './support/accounts';
 import { e2eDatabaseUrl } from './support/e2e-env';
 import { keepScreenshot } from './support/screenshots';

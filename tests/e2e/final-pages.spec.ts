@@ -10,7 +10,7 @@ import type { FinalRanking } from '../../lib/ranking/final-ranking';
 import { createDbClient, type Db } from '../../lib/db/client';
 import { createSubmission } from '../../lib/db/create-submission';
 import { recordJudgingResult } from '../../lib/db/record-judging-result';
-import { makeResult, makeUser } from '../helpers/db-fixtures';
+import { makeResult, makeUser } from '../../dev/db-fixtures';
 import { signInAsOrganizer } from './support/accounts';
 import { e2eDatabaseUrl } from './support/e2e-env';
 import { keepScreenshot } from './support/screenshots';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { env, REPO_ROOT } from '../../lib/config/env';
 import { seed } from '../../prisma/seed';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { E2E_VARIABLES, ORGANIZER, reuseBuild } from './support/e2e-env';
 import {
   LOG_DIR,

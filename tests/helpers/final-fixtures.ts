@@ -19,7 +19,7 @@ import {
 import type { Db } from '../../lib/db/client';
 import { createSubmission } from '../../lib/db/create-submission';
 import { recordJudgingResult } from '../../lib/db/record-judging-result';
-import { makeResult, makeUser, registerChallenge } from './db-fixtures';
+import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 
 /** A registered challenge (wordcount's manifest under `slug`) whose deadline is in the past. */
 export async function finishedContest(db: Db, slug: string): Promise<number> {

@@ -1,14 +1,13 @@
 // Test helpers for judging real patches: small inputs, few pairs, caches shared across test files.
-import path from 'node:path';
 import type { JudgingResult, Limits, RunPolicy, TargetId } from '../../contracts';
-import { REPO_ROOT } from '../../lib/config/env';
 import { loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
 import { cpuVendor } from '../../runner/host/fingerprint';
 import { judge } from '../../runner/judge/judge';
+import { TEST_DATA_DIR } from '../../dev/test-data-dir';
 import { createSandbox } from '../../runner/sandbox';
 
-/** Builds, inputs and expected outputs cached for every test run on this machine (gitignored). */
-export const TEST_DATA_DIR = path.join(REPO_ROOT, '.data', 'test');
+// Shared with the benchmarks (dev/); the judging tests take it from here, with judgeForTest.
+export { TEST_DATA_DIR };
 
 export interface TestJudgeOptions {
   /** The challenge's slug (default wordcount). */

@@ -16,8 +16,8 @@ import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
 import { submitPatch } from '../../lib/submit/submit-patch';
 import { CliProcesses, stopProcess } from '../helpers/cli-processes';
 import { deleteKeys } from '../helpers/queue';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { leaderboardEntries, makeUser } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { leaderboardEntries, makeUser } from '../../dev/db-fixtures';
 
 const PATCH = readFileSync(
   path.join(REPO_ROOT, 'challenges/wordcount/submissions/accepted/fast-hash-table.patch'),

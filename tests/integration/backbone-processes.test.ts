@@ -29,8 +29,8 @@ import { createApiToken } from '../../lib/db/create-api-token';
 import { verifyApiToken } from '../../lib/db/verify-api-token';
 import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
 import { submitPatch } from '../../lib/submit/submit-patch';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 
 const SUBMISSIONS = path.join(REPO_ROOT, 'challenges/wordcount/submissions');
 const PATCH = readFileSync(path.join(SUBMISSIONS, 'accepted/baseline-copy.patch'), 'utf8');

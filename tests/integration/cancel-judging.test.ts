@@ -20,8 +20,8 @@ import type { Db } from '../../lib/db/client';
 import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
 import { submitPatch } from '../../lib/submit/submit-patch';
 import { startScorer, type Scorer } from '../../scorer/scorer';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 import {
   createTestQueues,
   smallJudgingArgs,

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiToken } from '../../lib/db/create-api-token';
 import { revokeApiToken } from '../../lib/db/revoke-api-token';
 import { verifyApiToken } from '../../lib/db/verify-api-token';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeUser } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeUser } from '../../dev/db-fixtures';
 
 let t: TestDatabase;
 let userId: string;

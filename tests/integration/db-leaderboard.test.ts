@@ -8,13 +8,8 @@ import { getLeaderboardTable } from '../../lib/db/get-leaderboard-table';
 import { recordJudgingResult } from '../../lib/db/record-judging-result';
 import { requestRejudge } from '../../lib/db/request-rejudge';
 import type { Verdict } from '../../contracts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import {
-  leaderboardEntries,
-  makeResult,
-  makeUser,
-  registerChallenge,
-} from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { leaderboardEntries, makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 
 let t: TestDatabase;
 /** The registered version: the manifest's, as the runners' results carry it. */

@@ -9,8 +9,8 @@ import { hostFingerprintHash } from '../../contracts/host-fingerprint-hash';
 import { recordHostCalibration } from '../../lib/db/record-host-calibration';
 import { recordJudgingResult } from '../../lib/db/record-judging-result';
 import { requestRejudge } from '../../lib/db/request-rejudge';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { hostCalibration, makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { hostCalibration, makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 
 let t: TestDatabase;
 let userId: string;

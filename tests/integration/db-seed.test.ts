@@ -10,7 +10,7 @@ import { ConflictError } from '../../lib/db/errors';
 import { applyMigrations, MIGRATIONS_DIR } from '../../lib/db/migrate';
 import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';
 import { seed } from '../../prisma/seed';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
 
 let t: TestDatabase;
 

@@ -7,8 +7,8 @@ import { createSubmission } from '../../lib/db/create-submission';
 import { NotFoundError } from '../../lib/db/errors';
 import { getJudgingJob } from '../../lib/db/get-judging-job';
 import { listUnqueuedJudgings } from '../../lib/db/list-unqueued-judgings';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeUser, registerChallenge } from '../../dev/db-fixtures';
 
 const PATCH =
   'diff --git a/wordcount.cpp b/wordcount.cpp\n--- a/wordcount.cpp\n+++ b/wordcount.cpp\n';

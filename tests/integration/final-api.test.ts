@@ -12,8 +12,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPO_ROOT } from '../../lib/config/env';
 import { createApiToken } from '../../lib/db/create-api-token';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeUser, registerChallenge } from '../../dev/db-fixtures';
 import { acceptedSubmission } from '../helpers/final-fixtures';
 import { deleteKeys, testRedisUrl } from '../helpers/queue';
 

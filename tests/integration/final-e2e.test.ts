@@ -18,8 +18,8 @@ import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';
 import { startFinalEvaluation } from '../../lib/submit/final-evaluation';
 import { requestRepeatJudgings } from '../../lib/submit/repeat-judgings';
 import { startScorer, type Scorer } from '../../scorer/scorer';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeUser } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeUser } from '../../dev/db-fixtures';
 import { acceptedSubmission } from '../helpers/final-fixtures';
 import {
   createTestQueues,

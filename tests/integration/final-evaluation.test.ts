@@ -36,8 +36,8 @@ import {
 import { requestRepeatJudgings } from '../../lib/submit/repeat-judgings';
 import { reconcile } from '../../scorer/reconcile';
 import { startScorer, type Scorer } from '../../scorer/scorer';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { leaderboardEntries, makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { leaderboardEntries, makeUser, registerChallenge } from '../../dev/db-fixtures';
 import {
   acceptedSubmission,
   fakeFinalRunner,

@@ -10,8 +10,8 @@ import { createSubmission } from '../../lib/db/create-submission';
 import { getLeaderboardTable } from '../../lib/db/get-leaderboard-table';
 import { recordJudgingResult } from '../../lib/db/record-judging-result';
 import { CPU_TIME_EXPLANATION, cellLabels } from '../../lib/web/leaderboard-export';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 
 let t: TestDatabase;
 let version: number;

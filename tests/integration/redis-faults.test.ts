@@ -24,8 +24,8 @@ import { submitPatch } from '../../lib/submit/submit-patch';
 import type { ReconcileReport } from '../../scorer/reconcile';
 import type { ScoreJobReturn } from '../../scorer/score-job';
 import { startScorer, type Scorer } from '../../scorer/scorer';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis';
 
 const PATCH = readFileSync(

@@ -14,8 +14,8 @@ import { timedInput } from '../../lib/challenge/benchmark-definition';
 import { createSubmission } from '../../lib/db/create-submission';
 import { getJudgingJob } from '../../lib/db/get-judging-job';
 import { scoreSubmission } from '../../scorer/score-job';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 
 let t: TestDatabase;
 let version: number;

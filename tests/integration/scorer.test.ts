@@ -25,13 +25,8 @@ import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
 import { submitPatch } from '../../lib/submit/submit-patch';
 import { startScorer, type Scorer } from '../../scorer/scorer';
 import { reconcile } from '../../scorer/reconcile';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import {
-  leaderboardEntries,
-  makeResult,
-  makeUser,
-  registerChallenge,
-} from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { leaderboardEntries, makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 
 const PATCH = readFileSync(
   path.join(REPO_ROOT, 'challenges/wordcount/submissions/accepted/baseline-copy.patch'),

@@ -25,8 +25,8 @@ import {
   cachingLeaderboards,
   isLeaderboardPath,
 } from '../../lib/web/leaderboard-response-cache';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { acceptedSubmission, makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { acceptedSubmission, makeUser, registerChallenge } from '../../dev/db-fixtures';
 
 const BOARD = '/challenges/wordcount/leaderboard';
 let t: TestDatabase;

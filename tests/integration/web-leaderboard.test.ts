@@ -9,8 +9,8 @@ import { getLeaderboardTable } from '../../lib/db/get-leaderboard-table';
 import { getMyRanks } from '../../lib/db/get-my-ranks';
 import { recordJudgingResult } from '../../lib/db/record-judging-result';
 import { leaderboardCsv } from '../../lib/web/leaderboard-export';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 
 let t: TestDatabase;
 /** The registered version: the manifest's, as the runners' results carry it. */

@@ -22,8 +22,8 @@ import { parseOrganizerFilters } from '../../lib/web/organizer-filters';
 import { settingsFormSchema } from '../../lib/web/organizer-settings-form';
 import { canViewPatch } from '../../lib/access/patch-access';
 import type { SessionUser } from '../../lib/web/session';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 
 // The actions ask the session who is calling (Next's request headers); the test says who.
 const session = vi.hoisted(() => ({ user: null as SessionUser | null }));

@@ -13,8 +13,8 @@ import {
   PlausibilityLine,
   PlausibilityMark,
 } from '../../app/organizer/_components/plausibility-line';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 
 let t: TestDatabase;
 let version: number;

@@ -32,8 +32,8 @@ import {
   runsChartData,
   truncateText,
 } from '../../lib/web/submission-result';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeResult, makeUser, registerChallenge } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 import { createTestQueues, testRedisUrl, type TestQueues } from '../helpers/queue';
 
 /** The registered version: the manifest's, as the runners' results carry it. */

@@ -17,8 +17,8 @@ import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
 import { submitPatch } from '../../lib/submit/submit-patch';
 import { CliProcesses, stopProcess } from '../helpers/cli-processes';
 import { deleteKeys } from '../helpers/queue';
-import { createTestDatabase, type TestDatabase } from '../helpers/database';
-import { makeUser } from '../helpers/db-fixtures';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeUser } from '../../dev/db-fixtures';
 
 const patch = (name: string) =>
   readFileSync(

@@ -1,10 +1,11 @@
-// A private PostgreSQL schema per test file: created, migrated, bound to a client, dropped afterwards.
-// Refuses any database that is not on this machine, so a test can never touch a shared one.
+// A private PostgreSQL schema per test file or benchmark: created, migrated, bound to a client,
+// dropped afterwards. Refuses any database that is not on this machine, so a test can never touch a
+// shared one.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { env } from '../../lib/config/env';
-import { createDbClient, type Db } from '../../lib/db/client';
-import { applyMigrations } from '../../lib/db/migrate';
+import { env } from '../lib/config/env';
+import { createDbClient, type Db } from '../lib/db/client';
+import { applyMigrations } from '../lib/db/migrate';
 
 /** This machine's PostgreSQL (trust auth, database `test`) unless DATABASE_URL names another local one. */
 const DEFAULT_URL = 'postgresql://postgres@127.0.0.1:5432/test';

@@ -1,4 +1,4 @@
-// Builders for database tests: a registered challenge version, users, and judging results that pass
+// Builders for database tests and benchmarks: a registered challenge version, users, and judging results that pass
 // the shared contract.
 import {
   judgingResultSchema,
@@ -6,13 +6,13 @@ import {
   type Manifest,
   type Run,
   type Verdict,
-} from '../../contracts';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
-import type { Db } from '../../lib/db/client';
-import { createSubmission } from '../../lib/db/create-submission';
-import { createUser } from '../../lib/db/create-user';
-import { recordJudgingResult } from '../../lib/db/record-judging-result';
-import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';
+} from '../contracts';
+import { loadChallenge } from '../lib/challenge/load-manifest';
+import type { Db } from '../lib/db/client';
+import { createSubmission } from '../lib/db/create-submission';
+import { createUser } from '../lib/db/create-user';
+import { recordJudgingResult } from '../lib/db/record-judging-result';
+import { upsertChallengeVersion } from '../lib/db/upsert-challenge-version';
 
 /** The wordcount manifest (targets linux-intel and windows-amd) under another slug, formula or version. */
 export async function registerChallenge(
