@@ -44,10 +44,13 @@ const CORE = [
   'lib/stats/',
   'lib/ranking/',
   'lib/access/',
+  'lib/intake/',
   'challenges/',
 ];
 const DB_PACKAGES = ['@prisma/', 'prisma', 'pg'];
 const TEST_CODE = ['tests/'];
+/** Development fixtures (private test databases, row and result builders) for tests and benchmarks. */
+const DEV_FIXTURES = ['dev/'];
 
 export const LAYER_RULES = [
   {
@@ -112,6 +115,32 @@ export const LAYER_RULES = [
     files: ['app/', 'cli/', 'scripts/'],
     forbid: [...TEST_CODE, 'bench/'],
     why: 'product code never imports tests or benchmarks',
+  },
+  {
+    // Wider than the JUDGE_MACHINERY rule above, which keeps its own message for those folders.
+    files: ['lib/', 'app/'],
+    forbid: ['runner/'],
+    why: "the web app and the data layer take intake and every other shared rule from the core: runner/ is the judge hosts' code",
+  },
+  {
+    files: ['lib/auth/'],
+    forbid: ['lib/web/'],
+    why: 'accounts sit below the web app: sign-in takes password lengths, client addresses and rate limits from lib/access, lib/net and lib/queue',
+  },
+  {
+    files: ['lib/queue/'],
+    forbid: ['lib/db/', 'lib/submit/', 'lib/web/', 'lib/auth/', ...DB_PACKAGES],
+    why: 'the queue carries the jobs its callers hand it and never reads the database',
+  },
+  {
+    files: ['bench/', ...DEV_FIXTURES],
+    forbid: TEST_CODE,
+    why: 'benchmarks never import tests: what both need is in dev/',
+  },
+  {
+    files: ['app/', 'cli/', 'scripts/', 'bin/', 'lib/', 'scorer/', 'prisma/'],
+    forbid: DEV_FIXTURES,
+    why: 'development fixtures are for tests and benchmarks, never for product code',
   },
 ];
 

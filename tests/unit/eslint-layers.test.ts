@@ -112,7 +112,76 @@ describe('the layers rule', () => {
     ).toHaveLength(1);
   });
 
-  it('passes the imports that go the right way, and the real runner entry points', async () => {
+  it('keeps lib/ and app/ off runner/: intake rules come from the core (lib/intake)', async () => {
+    expect(
+      await layerErrors(
+        'lib/submit/wrong-way.ts',
+        "import { inspectPatch } from '../../runner/intake';\nexport const x = inspectPatch;\n",
+      ),
+    ).toEqual([
+      "lib/submit/wrong-way.ts must not import runner/intake: the web app and the data layer take intake and every other shared rule from the core: runner/ is the judge hosts' code.",
+    ]);
+    expect(
+      await layerErrors(
+        'app/api/wrong-way.ts',
+        "import { judge } from '../../runner/judge/judge';\nexport const x = judge;\n",
+      ),
+    ).toHaveLength(1);
+    // lib/intake is in the core: it imports nothing above it.
+    expect(
+      await layerErrors(
+        'lib/intake/wrong-way.ts',
+        "import { submitPatch } from '../submit/submit-patch';\nexport const x = submitPatch;\n",
+      ),
+    ).toHaveLength(1);
+  });
+
+  it('keeps sign-in below the web app and the queue off the database', async () => {
+    expect(
+      await layerErrors(
+        'lib/auth/wrong-way.ts',
+        "import { webQueues } from '../web/services';\nexport const x = webQueues;\n",
+      ),
+    ).toEqual([
+      'lib/auth/wrong-way.ts must not import lib/web/services: accounts sit below the web app: sign-in takes password lengths, client addresses and rate limits from lib/access, lib/net and lib/queue.',
+    ]);
+    expect(
+      await layerErrors(
+        'lib/queue/wrong-way.ts',
+        "import type { Db } from '../db/client';\nimport { getJudgingJob } from '../db/get-judging-job';\nexport const x = getJudgingJob;\nexport type X = Db;\n",
+      ),
+    ).toEqual([
+      'lib/queue/wrong-way.ts must not import lib/db/client: the queue carries the jobs its callers hand it and never reads the database.',
+      'lib/queue/wrong-way.ts must not import lib/db/get-judging-job: the queue carries the jobs its callers hand it and never reads the database.',
+    ]);
+  });
+
+  it('keeps benchmarks off tests, and product code off the development fixtures', async () => {
+    expect(
+      await layerErrors(
+        'bench/wrong-way.ts',
+        "import { judgeForTest } from '../tests/helpers/judging';\nexport const x = judgeForTest;\n",
+      ),
+    ).toEqual([
+      'bench/wrong-way.ts must not import tests/helpers/judging: benchmarks never import tests: what both need is in dev/.',
+    ]);
+    expect(
+      await layerErrors(
+        'dev/wrong-way.ts',
+        "import { deleteKeys } from '../tests/helpers/queue';\nexport const x = deleteKeys;\n",
+      ),
+    ).toHaveLength(1);
+    expect(
+      await layerErrors(
+        'scorer/wrong-way.ts',
+        "import { makeUser } from '../dev/db-fixtures';\nexport const x = makeUser;\n",
+      ),
+    ).toEqual([
+      'scorer/wrong-way.ts must not import dev/db-fixtures: development fixtures are for tests and benchmarks, never for product code.',
+    ]);
+  });
+
+  it('passes the imports that go the right way, and the real files at the edges of the layers', async () => {
     expect(
       await layerErrors(
         'runner/judge/right-way.ts',
@@ -124,6 +193,12 @@ describe('the layers rule', () => {
       'runner/service/runner-service.ts',
       'cli/commands/runner.ts',
       'cli/commands/doctor.ts',
+      // The files whose wrong-way imports were moved down (README, "Architecture").
+      'lib/auth/auth.ts',
+      'lib/auth/auth-limits.ts',
+      'lib/queue/producer.ts',
+      'lib/submit/submit-patch.ts',
+      'bench/host-lock.ts',
     ])
       expect(
         await layerErrors(file, await readFile(path.join(REPO_ROOT, file), 'utf8')),
