@@ -87,7 +87,7 @@ export async function probeNoise(options: NoiseProbeOptions): Promise<HostNoise>
     toolchain: linux.toolchain,
     solution: false,
     cacheRoot: path.join(options.dataDir, 'builds'),
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
   if (!baseline.ok || !baseline.binary)
     throw new NoiseProbeError(`the baseline did not build: ${baseline.message ?? 'unknown error'}`);
@@ -118,7 +118,7 @@ export async function probeNoise(options: NoiseProbeOptions): Promise<HostNoise>
         wallTimeMs: challenge.manifest.limits.benchmarkRunSeconds * 1000,
         stdout: 'hash',
         cpu,
-        ...(options.signal ? { signal: options.signal } : {}),
+        signal: options.signal,
       });
       const after = parseProcStat((await readHostFile(HOST_ROOT, 'proc/stat')) ?? '');
       if (run.exitCode !== 0)

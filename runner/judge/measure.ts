@@ -309,7 +309,7 @@ async function runOnce(
     resident: [ctx.input.path, binary, ...ctx.libraries],
     thresholds: ctx.thresholds,
     emulated: options.emulated ?? false,
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
   const run = recordedRun(side, kind, pair, timed);
   ctx.runs.push(run);
@@ -536,7 +536,7 @@ export async function timedRun(options: TimedRunOptions): Promise<TimedRun> {
     cpu: options.cpu,
     counters: true,
     resident: options.resident,
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
   const { outcome, message } = classifyRun(result);
   return {

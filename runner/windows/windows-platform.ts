@@ -79,7 +79,7 @@ function wineSandbox(options: Pick<HostPlatformOptions, 'sandbox' | 'dataDir' | 
   return new WineSandbox({
     linux: options.sandbox,
     dataDir: options.dataDir,
-    ...(options.log ? { log: options.log } : {}),
+    log: options.log,
   });
 }
 
