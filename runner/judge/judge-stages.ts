@@ -221,6 +221,7 @@ export async function measureStage(
     policy: ctx.policy,
     cpu: ctx.cpu,
     emulated: platform.capabilities.timing === 'emulated',
+    emulatedTimingNote: platform.emulatedTimingNote,
     memoryBandwidth: options.memoryBandwidth,
     onProgress: (fraction, message, detail) => progress(ctx, 'measure', fraction, message, detail),
     log: (line) => log(ctx, line),
