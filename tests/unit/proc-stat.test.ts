@@ -27,9 +27,12 @@ const EVERY_FIELD = [
 
 let dir: string;
 let sampleCpu: string;
+let everyField: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'proc-stat-'));
+  everyField = path.join(dir, 'every-field');
+  await writeFile(everyField, EVERY_FIELD);
   // A fresh cache: the entry includes the helper's source, which the cache key does not cover.
   sampleCpu = await compiledBinary(
     {
@@ -53,49 +56,41 @@ async function helperSample(file: string, cpu: number) {
   return ok ? { busy: busy!, steal: steal! } : null;
 }
 
-describe('the runner and the sandbox helper read /proc/stat alike', () => {
-  const cases = [
-    ['firecracker-vm', path.join(FIXTURES, 'firecracker-vm/proc/stat')],
-    ['tuned-intel', path.join(FIXTURES, 'tuned-intel/proc/stat')],
-    ['busy-desktop', path.join(FIXTURES, 'busy-desktop/proc/stat')],
-  ] as const;
+/** Both parsers read every CPU of `file` alike; the runner's rows, for more checks. */
+async function expectSameReading(file: string) {
+  const rows = parseProcStat(await readFile(file, 'utf8'));
+  expect(rows.size).toBeGreaterThan(0);
+  for (const [cpu, ts] of rows) {
+    // The runner counts steal as busy (the CPU was not ours); the helper reports it apart.
+    expect(await helperSample(file, cpu)).toEqual({
+      busy: (ts.busyMs - ts.stealMs) / TICK_MS,
+      steal: ts.stealMs / TICK_MS,
+    });
+  }
+  return rows;
+}
 
-  it.each(cases)('on the %s recording, every CPU', async (_, file) => {
-    const rows = parseProcStat(await readFile(file, 'utf8'));
-    expect(rows.size).toBeGreaterThan(0);
-    for (const [cpu, ts] of rows) {
-      // The runner counts steal as busy (the CPU was not ours); the helper reports it apart.
-      expect(await helperSample(file, cpu)).toEqual({
-        busy: (ts.busyMs - ts.stealMs) / TICK_MS,
-        steal: ts.stealMs / TICK_MS,
-      });
-    }
-  });
+describe('the runner and the sandbox helper read /proc/stat alike', () => {
+  it.each(['firecracker-vm', 'tuned-intel', 'busy-desktop'])(
+    'on the %s recording, every CPU',
+    async (host) => {
+      await expectSameReading(path.join(FIXTURES, host, 'proc/stat'));
+    },
+  );
 
   it('with every field set, guest time left inside user time by both', async () => {
-    const file = path.join(dir, 'every-field');
-    await writeFile(file, EVERY_FIELD);
-    const rows = parseProcStat(EVERY_FIELD);
+    const rows = await expectSameReading(everyField);
     expect([...rows.keys()]).toEqual([0, 1]);
     // cpu0: user + nice + system + irq + softirq, steal apart; idle and iowait are not busy.
-    expect(await helperSample(file, 0)).toEqual({
+    expect(await helperSample(everyField, 0)).toEqual({
       busy: 1101 + 301 + 1003 + 306 + 407,
       steal: 508,
     });
-    for (const cpu of [0, 1]) {
-      const ts = rows.get(cpu)!;
-      expect(await helperSample(file, cpu)).toEqual({
-        busy: (ts.busyMs - ts.stealMs) / TICK_MS,
-        steal: ts.stealMs / TICK_MS,
-      });
-    }
   });
 
   it('finds no row for a CPU the text does not have', async () => {
-    const file = path.join(dir, 'every-field');
-    await writeFile(file, EVERY_FIELD);
     expect(parseProcStat(EVERY_FIELD).get(2)).toBeUndefined();
-    expect(await helperSample(file, 2)).toBeNull();
+    expect(await helperSample(everyField, 2)).toBeNull();
   });
 });
 
