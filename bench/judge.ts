@@ -125,6 +125,7 @@ async function judgeOnce(
     publicInput: null,
     devMode: (await cpuVendor()) !== challenge.manifest.targets['linux-intel']?.cpuVendor,
     runPolicy: {
+      // Absent, not undefined: the judge spreads this over the manifest's policy.
       ...(options.maxPairs ? { maxPairs: options.maxPairs } : {}),
       ...(options.precision ? { precision: options.precision } : {}),
       // Explicit either way: a development-mode host would fall back by default.

@@ -1,8 +1,9 @@
 // Resolving the <challenge> and --target arguments every challenge command takes.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { TARGET_IDS, type TargetId } from '../contracts';
+import type { TargetId } from '../contracts';
 import { challengeFolder, loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
+import { nativeTarget } from '../runner/platform';
 import { UsageError } from './usage-error';
 
 export async function resolveChallenge(slugOrDir: string): Promise<Challenge> {
@@ -25,11 +26,10 @@ export function pickTarget(challenge: Challenge, requested: TargetId | undefined
       );
     return requested;
   }
-  const hostOs = process.platform === 'win32' ? 'windows' : 'linux';
-  const native = TARGET_IDS.find((id) => targets[id]?.os === hostOs);
-  if (!native)
+  const native = nativeTarget(targets);
+  if (!native.id)
     throw new UsageError(
-      `challenge ${challenge.manifest.slug} has no ${hostOs} target; choose one with --target`,
+      `challenge ${challenge.manifest.slug} has no ${native.os} target; choose one with --target`,
     );
-  return native;
+  return native.id;
 }

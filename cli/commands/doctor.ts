@@ -52,10 +52,11 @@ export function registerDoctorCommand(program: Command, setExitCode: SetExitCode
         challenge,
         sandbox: createSandbox(env().PERFJUDGE_SANDBOX),
         dataDir: env().PERFJUDGE_DATA_DIR,
-        ...(cpu !== undefined ? { cpu } : {}),
+        cpu,
         noise: opts.noise,
-        ...(runs !== undefined ? { noiseRuns: runs } : {}),
-        ...(inputBytes !== undefined ? { noiseInputBytes: inputBytes } : {}),
+        noiseRuns: runs,
+        noiseInputBytes: inputBytes,
+        // Truthy, not just defined: an empty --host-root is the default root, not ''.
         ...(opts.hostRoot ? { root: opts.hostRoot } : {}),
         log: json ? undefined : (line) => process.stderr.write(`${line}\n`),
       });

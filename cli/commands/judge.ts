@@ -13,7 +13,7 @@ import {
   type TargetId,
 } from '../../contracts';
 import { challengeSecret, env } from '../../lib/config/env';
-import { cpuVendor } from '../../runner/host/fingerprint';
+import { matchTargetHost } from '../../runner/platform';
 import { checkHostMemory } from '../../runner/host/memory';
 import { hostMemoryBandwidth } from '../../runner/host/memory-bandwidth';
 import { formatReport } from '../../runner/judge/format-report';
@@ -143,7 +143,7 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
       }
 
       const targetSpec = manifest.targets[target]!;
-      const matches = (await cpuVendor()) === targetSpec.cpuVendor && targetSpec.os === 'linux';
+      const { matches } = await matchTargetHost(targetSpec);
       if (!matches && opts.strictHost) {
         throw new UsageError(
           `this host does not match target ${target} (${targetSpec.os}, ${targetSpec.cpuVendor})`,

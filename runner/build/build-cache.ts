@@ -118,7 +118,7 @@ export async function computeBuildKey(input: BuildKeyInput): Promise<string> {
     toolchain: { kind: toolchain.kind, cxx: toolchain.cxx, flags: toolchain.flags },
     compilerVersion: input.compilerVersion,
     solution: input.solution,
-    ...(input.platform ? { platform: input.platform } : {}),
+    platform: input.platform,
     // -march=native makes a binary depend on the CPU it was built on.
     host: { platform: process.platform, arch: os.arch(), cpu: os.cpus()[0]?.model ?? 'unknown' },
   };
@@ -137,7 +137,7 @@ export async function compilerVersion(
   const result = await executor(toolchain.cxx, ['--version'], {
     cwd: options.cwd,
     timeoutMs: VERSION_TIMEOUT_MS,
-    ...(options.env ? { env: options.env } : {}),
+    env: options.env,
   });
   if (result.exitCode !== 0)
     return {
@@ -200,8 +200,8 @@ export async function cachedBuild(options: CachedBuildOptions): Promise<CachedBu
 
   const version = await compilerVersion(toolchain, {
     cwd: tmpRoot,
-    ...(options.executor ? { executor: options.executor } : {}),
-    ...(options.env ? { env: options.env } : {}),
+    executor: options.executor,
+    env: options.env,
   });
   if (!version.ok) return refuse('tool', version.message);
 
@@ -210,7 +210,7 @@ export async function cachedBuild(options: CachedBuildOptions): Promise<CachedBu
     sourceDir: options.sourceDir,
     toolchain,
     solution: options.solution,
-    ...(options.platform ? { platform: options.platform } : {}),
+    platform: options.platform,
     compilerVersion: version.version,
   });
   const finalDir = path.join(cacheRoot, key);

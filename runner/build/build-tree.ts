@@ -174,8 +174,8 @@ export async function buildChallengeTree(options: BuildTreeOptions): Promise<Bui
     const result = await executor(cmake, step.args, {
       cwd: outDir,
       timeoutMs: remaining,
-      ...(options.env ? { env: options.env } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
+      env: options.env,
+      signal: options.signal,
     });
     log += `$ ${commandLine}\n${result.output}${result.output.endsWith('\n') || !result.output ? '' : '\n'}`;
     if (result.exitCode === 0 && !result.timedOut && !result.aborted) continue;

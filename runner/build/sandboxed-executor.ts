@@ -31,7 +31,7 @@ export function sandboxedExecutor(options: SandboxedExecutorOptions): CommandExe
         readOnly: options.readOnly,
         env: { PATH: BUILD_PATH, HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp', ...commandOptions.env },
         stdout: 'capture',
-        ...(options.limits.allowSyscalls ? { allowSyscalls: options.limits.allowSyscalls } : {}),
+        allowSyscalls: options.limits.allowSyscalls,
         limits: {
           wallTimeMs: Math.max(1, Math.round(commandOptions.timeoutMs)),
           memoryBytes: options.limits.memory,
@@ -39,7 +39,7 @@ export function sandboxedExecutor(options: SandboxedExecutorOptions): CommandExe
           outputBytes: BUILD_LOG_BYTES,
           fileBytes: options.limits.fileBytes,
         },
-        ...(commandOptions.signal ? { signal: commandOptions.signal } : {}),
+        signal: commandOptions.signal,
       });
     } catch (error) {
       if ((error as Error).name !== 'AbortError') throw error;

@@ -240,7 +240,7 @@ function progress(
     roundsPlanned: new Set(options.rounds).size,
     etaMs: extra.etaMs ?? null,
     message: message.slice(0, 500),
-    ...(extra.round ? { round: extra.round } : {}),
+    round: extra.round,
   });
 }
 
@@ -266,7 +266,7 @@ async function buildEverything(session: Session): Promise<void> {
     challenge,
     platform,
     dataDir: options.dataDir,
-    ...(signal ? { signal } : {}),
+    signal,
   });
   session.baselineBinary = baseline.binary;
   const excludedAlready = new Set(session.result.excluded.map((e) => e.entrantId));
@@ -320,7 +320,7 @@ async function buildEntrant(
       boxDir,
       workDir: session.workDir,
       binaryName: `entrant-${index}`,
-      ...(signal ? { signal } : {}),
+      signal,
     });
     if (!built.binary) {
       const why = built.limitExceeded
@@ -377,7 +377,7 @@ async function runEntrant(session: Session, timing: Timing, entrant: string): Pr
     resident: [timing.input, binary, ...timing.libraries],
     thresholds: timing.thresholds,
     emulated: options.platform.capabilities.timing === 'emulated',
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
   session.result.runsWallMs += run.result.wallTimeMs;
   const failure = run.correct

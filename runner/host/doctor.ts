@@ -74,11 +74,12 @@ export async function hostReport(options: HostReportOptions): Promise<HostReport
           sandbox: options.sandbox,
           dataDir: options.dataDir,
           cpu,
-          ...(options.noiseRuns !== undefined ? { runs: options.noiseRuns } : {}),
-          ...(options.noiseInputBytes !== undefined ? { inputBytes: options.noiseInputBytes } : {}),
+          runs: options.noiseRuns,
+          inputBytes: options.noiseInputBytes,
+          // Truthy, not just defined: an empty path is the default scratch parent, not ''.
           ...(options.workRoot ? { workRoot: options.workRoot } : {}),
-          ...(options.signal ? { signal: options.signal } : {}),
-          ...(options.log ? { log: options.log } : {}),
+          signal: options.signal,
+          log: options.log,
         });
       } catch (error) {
         whyNot = `not measured: ${(error as Error).message}`;

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { promisify } from 'node:util';
 import type { HostFingerprint } from '../../contracts';
+import { parseProcStat } from './proc-stat';
 
 const execFileAsync = promisify(execFile);
 
@@ -143,24 +144,12 @@ export function hostConditionWarnings(
 
 /** Busy share (0..1) of each CPU between two /proc/stat readings. */
 export function cpuBusyShares(before: string, after: string): Map<number, number> {
-  const parse = (text: string) => {
-    const rows = new Map<number, { busy: number; total: number }>();
-    for (const line of text.split('\n')) {
-      const m = /^cpu(\d+)\s+(.*)$/.exec(line);
-      if (!m) continue;
-      const v = m[2]!.trim().split(/\s+/).map(Number);
-      const idle = (v[3] ?? 0) + (v[4] ?? 0);
-      const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
-      rows.set(Number(m[1]), { busy: total - idle, total });
-    }
-    return rows;
-  };
-  const a = parse(before);
+  const a = parseProcStat(before);
   const shares = new Map<number, number>();
-  for (const [cpu, end] of parse(after)) {
+  for (const [cpu, end] of parseProcStat(after)) {
     const start = a.get(cpu);
-    if (!start || end.total <= start.total) continue;
-    shares.set(cpu, (end.busy - start.busy) / (end.total - start.total));
+    if (!start || end.totalMs <= start.totalMs) continue;
+    shares.set(cpu, (end.busyMs - start.busyMs) / (end.totalMs - start.totalMs));
   }
   return shares;
 }

@@ -1,6 +1,7 @@
 // The host's run-to-run noise, measured the judge's way: the challenge's baseline, built with the
 // manifest's flags, run a handful of times in the sandbox pinned to the judge's CPU, with the time
-// other tasks took on that CPU read from /proc/stat around each run.
+// other tasks took on that CPU from the sandbox's own accounting of each run (its helper reads
+// /proc/stat as the command starts and ends, as for every timed run of a judging).
 import { AppError } from '../../contracts';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -9,11 +10,11 @@ import type { HostNoise } from '../../contracts';
 import type { Challenge } from '../../lib/challenge/load-manifest';
 import { cachedBuild } from '../build';
 import { ensureInput, warmPageCache } from '../../lib/challenge/inputs';
+import { hostSandboxTarget } from '../platform';
 import { runProgram } from '../sandbox/run-program';
 import type { Sandbox } from '../sandbox/sandbox';
 import { median, summarize } from '../../lib/stats/descriptive';
-import { HOST_ROOT, readHostFile } from './host-files';
-import { cpuDelta, parseProcStat } from './proc-stat';
+import { otherTasksMs } from '../../lib/stats/disturbance';
 
 /** Seven timed runs of an 8 MiB input: a few seconds with the wordcount baseline. */
 export const NOISE_PROBE_RUNS = 7;
@@ -72,7 +73,7 @@ export async function probeNoise(options: NoiseProbeOptions): Promise<HostNoise>
   const started = performance.now();
   const { challenge, cpu } = options;
   const log = options.log ?? (() => undefined);
-  const linux = Object.values(challenge.manifest.targets).find((t) => t.os === 'linux');
+  const linux = hostSandboxTarget(challenge.manifest.targets);
   if (!linux)
     throw new NoiseProbeError(
       `challenge ${challenge.manifest.slug} has no Linux target to probe with`,
@@ -87,7 +88,7 @@ export async function probeNoise(options: NoiseProbeOptions): Promise<HostNoise>
     toolchain: linux.toolchain,
     solution: false,
     cacheRoot: path.join(options.dataDir, 'builds'),
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
   if (!baseline.ok || !baseline.binary)
     throw new NoiseProbeError(`the baseline did not build: ${baseline.message ?? 'unknown error'}`);
@@ -101,14 +102,13 @@ export async function probeNoise(options: NoiseProbeOptions): Promise<HostNoise>
   );
   await warmPageCache(input.path);
 
-  // 3. One warm-up, then the timed runs, each between two readings of /proc/stat.
+  // 3. One warm-up, then the timed runs.
   const work = await mkdtemp(path.join(options.workRoot ?? os.tmpdir(), 'perfjudge-noise-'));
   await chmod(work, 0o755);
   const measured: ProbeRun[] = [];
   try {
     for (let i = 0; i <= runs; i++) {
       if (options.signal?.aborted) throw new NoiseProbeError('cancelled');
-      const before = parseProcStat((await readHostFile(HOST_ROOT, 'proc/stat')) ?? '');
       const run = await runProgram({
         sandbox: options.sandbox,
         binary: baseline.binary,
@@ -118,22 +118,27 @@ export async function probeNoise(options: NoiseProbeOptions): Promise<HostNoise>
         wallTimeMs: challenge.manifest.limits.benchmarkRunSeconds * 1000,
         stdout: 'hash',
         cpu,
-        ...(options.signal ? { signal: options.signal } : {}),
+        signal: options.signal,
       });
-      const after = parseProcStat((await readHostFile(HOST_ROOT, 'proc/stat')) ?? '');
       if (run.exitCode !== 0)
         throw new NoiseProbeError(
           `the baseline failed in the sandbox (${run.signal ?? `exit code ${run.exitCode}`}${run.limitExceeded ? `, ${run.limitExceeded} limit` : ''})`,
         );
       if (i === 0) continue; // the warm-up
-      const delta = cpuDelta(before, after, cpu);
-      const cpuMs = run.userTimeMs + run.sysTimeMs;
-      measured.push({
+      const observed = {
         wallMs: run.wallTimeMs,
-        cpuMs,
-        // The CPU's busy time minus the run's own (the sandbox's set-up is counted as other work).
-        otherTasksMs: delta ? Math.max(0, delta.busyMs - delta.stealMs - cpuMs) : 0,
-        stealMs: delta?.stealMs ?? 0,
+        cpuMs: run.userTimeMs + run.sysTimeMs,
+        cpuBusyMs: run.accounting?.cpuBusyMs ?? null,
+        stealMs: run.accounting?.cpuStealMs ?? null,
+        cpuMigrations: null,
+        tickMs: run.accounting?.tickMs ?? null,
+      };
+      measured.push({
+        wallMs: observed.wallMs,
+        cpuMs: observed.cpuMs,
+        // 0 where the sandbox cannot read the pinned CPU's accounting (as before: no /proc/stat row).
+        otherTasksMs: otherTasksMs(observed) ?? 0,
+        stealMs: observed.stealMs ?? 0,
       });
     }
   } finally {

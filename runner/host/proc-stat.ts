@@ -1,5 +1,7 @@
-// Per-CPU time accounting from /proc/stat: how long each CPU was busy, idle or stolen, so the
-// doctor can tell how much of the judge's CPU other tasks took.
+// Per-CPU time accounting from /proc/stat: how long each CPU was busy, idle or stolen, for what the
+// runner reads itself (the doctor's load sample, the host's load over a judging's measure stage).
+// Around each sandboxed run the sandbox helper reads the pinned CPU in C (sample_cpu in
+// runner/sandbox/sandbox-helper.c; tests/unit/proc-stat.test.ts holds the two to each other).
 /** USER_HZ: /proc/stat counts in 1/100 s on every Linux architecture the judge runs on. */
 export const CLOCK_TICKS_PER_SECOND = 100;
 

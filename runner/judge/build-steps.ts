@@ -29,10 +29,10 @@ export async function buildBaseline(options: {
     challenge,
     sourceDir: challenge.templateDir,
     toolchain: platform.toolchain,
-    ...(platform.build ? { platform: platform.build } : {}),
+    platform: platform.build,
     solution: false,
     cacheRoot: path.join(options.dataDir, 'builds'),
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
   if (!baseline.ok || !baseline.binary) {
     throw new JudgeError(
@@ -74,7 +74,7 @@ export async function buildSolution(options: {
     challenge,
     sourceDir: path.join(boxDir, 'src'),
     toolchain: platform.toolchain,
-    ...(platform.build ? { platform: platform.build } : {}),
+    platform: platform.build,
     solution: true,
     outDir: path.join(boxDir, 'build'),
     env: { PATH: BUILD_PATH, HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' },
@@ -88,7 +88,7 @@ export async function buildSolution(options: {
       limits: challenge.manifest.limits,
       onLimit: (limit) => (buildLimit = limit),
     }),
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
   if (options.signal?.aborted) throw new JudgingCancelledError();
   if (!build.ok && (build.failure === 'tool' || build.failure === 'unsupported')) {

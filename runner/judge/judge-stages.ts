@@ -103,7 +103,7 @@ export async function buildStage(
     challenge,
     platform,
     dataDir: options.dataDir,
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
   checkCancelled(ctx);
   progress(ctx, 'build', 0.3, 'building the solution');
@@ -113,7 +113,7 @@ export async function buildStage(
     sandbox: options.sandbox,
     boxDir: ctx.dirs.boxDir,
     workDir: ctx.dirs.workDir,
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
   const built = await recordBuild(ctx, baseline, solution);
   log(
@@ -182,7 +182,7 @@ export async function testStage(
     workDir: ctx.dirs.workDir,
     onProgress: (fraction, message) => progress(ctx, 'test', fraction, message),
     log: (line) => log(ctx, line),
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
   ctx.result.stages.test = { cases };
   ctx.facts.tests = cases;
@@ -221,10 +221,11 @@ export async function measureStage(
     policy: ctx.policy,
     cpu: ctx.cpu,
     emulated: platform.capabilities.timing === 'emulated',
-    ...(options.memoryBandwidth !== undefined ? { memoryBandwidth: options.memoryBandwidth } : {}),
+    emulatedTimingNote: platform.emulatedTimingNote,
+    memoryBandwidth: options.memoryBandwidth,
     onProgress: (fraction, message, detail) => progress(ctx, 'measure', fraction, message, detail),
     log: (line) => log(ctx, line),
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
   ctx.result.stages.measure = measured.stage;
   ctx.facts.measuredRuns = measured.solutionOutcomes;
@@ -278,7 +279,7 @@ export async function profileStage(
     policy: ctx.policy,
     onProgress: (fraction, message) => progress(ctx, 'profile', fraction, message),
     log: (line) => log(ctx, line),
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
 }
 

@@ -299,7 +299,7 @@ export function progress(
     stage,
     fraction: Math.min(1, Math.max(0, fraction)),
     message: scrubText(message, ctx.shownPaths).slice(0, 500),
-    ...(detail ? { detail } : {}),
+    detail,
   });
 }
 

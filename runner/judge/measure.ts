@@ -76,6 +76,8 @@ export interface MeasureOptions {
    * the single-thread check cannot be made from it, and there are no counters to expect.
    */
   emulated?: boolean;
+  /** What the platform says of emulated runs instead (TargetPlatform.emulatedTimingNote). */
+  emulatedTimingNote?: string;
   /**
    * The host's sequential read bandwidth (bytes/s, runner/host/memory-bandwidth.ts) for the
    * plausibility check; null when the runner could not measure it, absent for no check at all.
@@ -309,7 +311,7 @@ async function runOnce(
     resident: [ctx.input.path, binary, ...ctx.libraries],
     thresholds: ctx.thresholds,
     emulated: options.emulated ?? false,
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
   const run = recordedRun(side, kind, pair, timed);
   ctx.runs.push(run);
@@ -390,10 +392,7 @@ function finish(ctx: MeasureContext): MeasureOutcome {
   summarizeTimedRuns(ctx);
   checkPlausibility(ctx);
   if (ctx.options.emulated) {
-    ctx.warnings.push(
-      'emulated: no counters (Wine gives no PMU access and AMD uProf is not there): all unsupported; ' +
-        "CPU times include Wine's own processes, so the single-thread check is not made",
-    );
+    if (ctx.options.emulatedTimingNote) ctx.warnings.push(ctx.options.emulatedTimingNote);
     return outcome(ctx);
   }
   const timedRuns = ctx.runs.filter((r) => r.kind === 'timed');
@@ -536,7 +535,7 @@ export async function timedRun(options: TimedRunOptions): Promise<TimedRun> {
     cpu: options.cpu,
     counters: true,
     resident: options.resident,
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
   const { outcome, message } = classifyRun(result);
   return {

@@ -61,8 +61,8 @@ function diffLine(line: number, a: RawLine, b: RawLine): DiffLine {
       expected: shown(a, 0),
       got: shown(b, 0),
       escaped: true,
-      ...(a.bytes ? { expectedBytes: a.bytes.length } : {}),
-      ...(b.bytes ? { gotBytes: b.bytes.length } : {}),
+      expectedBytes: a.bytes?.length,
+      gotBytes: b.bytes?.length,
     };
   const at = commonPrefix(a.bytes, b.bytes);
   const from = Math.max(0, charStart(a.bytes, at) - BEFORE);

@@ -80,7 +80,7 @@ export async function runProfile(options: ProfileStageOptions): Promise<ProfileS
           input: options.benchmarkInput.path,
           workDir: options.workDir,
           limits,
-          ...(options.signal ? { signal: options.signal } : {}),
+          signal: options.signal,
         });
       const baseline = await cachedBaselineProfile({
         dataDir: options.dataDir,
@@ -163,7 +163,7 @@ async function topdownPerSide(
         // Written inside the run's folder (the program's uid could touch it): informational only.
         text = (await readCapped(path.join(runDir, TOPDOWN_FILE), 1 << 20)) ?? '';
       },
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal: options.signal,
     });
     const parsed = parseTopdown(text, support.group);
     if (!parsed.ok) throw new Error(parsed.reason);
@@ -201,7 +201,7 @@ async function deterministicCounts(
       workDir: options.workDir,
       limits,
       cpu: options.cpu,
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal: options.signal,
     });
   const cachedCounts = await cachedBaselineProfile({
     dataDir: options.dataDir,
@@ -244,7 +244,7 @@ async function deterministicBuilds(
     toolchain,
     solution: false,
     cacheRoot: path.join(options.dataDir, 'builds'),
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
   if (!baseline.ok || !baseline.binary)
     throw new Error(`the baseline did not build with ${toolchain.flags.join(' ')}`);
@@ -261,7 +261,7 @@ async function deterministicBuilds(
       readOnly: [{ host: challenge.harnessDir, sandbox: challenge.harnessDir }],
       limits: challenge.manifest.limits,
     }),
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
   const solutionBinary =
     solution.ok && solution.binary

@@ -134,7 +134,7 @@ async function runCheck(
     limits: options.challenge.manifest.limits,
     wallTimeMs: check.wallTimeMs,
     stdout: 'capture',
-    ...(options.signal ? { signal: options.signal } : {}),
+    signal: options.signal,
   });
   const base = {
     group: check.group,

@@ -305,7 +305,7 @@ export async function runCachegrind(options: RunCachegrindOptions): Promise<Cach
   const logFile = path.join(runDir, LOG_FILE);
   const argv = cachegrindArgs(valgrind, outFile, [SANDBOX_PROGRAM, SANDBOX_INPUT], {
     logFile,
-    ...(options.cache !== undefined ? { cache: options.cache } : {}),
+    cache: options.cache,
   });
   try {
     const result = await options.sandbox.run({
@@ -322,8 +322,8 @@ export async function runCachegrind(options: RunCachegrindOptions): Promise<Cach
       cwd: '/tmp',
       env: { PATH: '/usr/bin:/bin', HOME: '/tmp', LC_ALL: 'C' },
       stdout: 'hash',
-      ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
-      ...(options.limits.allowSyscalls ? { allowSyscalls: options.limits.allowSyscalls } : {}),
+      cpu: options.cpu,
+      allowSyscalls: options.limits.allowSyscalls,
       limits: {
         wallTimeMs: options.wallTimeMs ?? options.limits.benchmarkRunSeconds * 1000,
         memoryBytes: options.limits.memory + VALGRIND_MEMORY_HEADROOM_BYTES,
@@ -331,7 +331,7 @@ export async function runCachegrind(options: RunCachegrindOptions): Promise<Cach
         outputBytes: options.limits.outputBytes,
         fileBytes: Math.max(options.limits.fileBytes, MAX_CACHEGRIND_OUT_BYTES),
       },
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal: options.signal,
     });
     const failure = describeFailure(result, await readCapped(logFile, MAX_LOG_BYTES));
     if (failure) throw failure;

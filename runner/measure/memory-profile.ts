@@ -282,7 +282,7 @@ export async function profileMemory(options: ProfileMemoryOptions): Promise<Memo
     throw new RangeError(`intervalMs must be between 0.1 and 10 (got ${intervalMs})`);
   }
   const sampler = await memorySamplerBinary({
-    ...(options.samplerCacheDir ? { cacheDir: options.samplerCacheDir } : {}),
+    cacheDir: options.samplerCacheDir,
     static: options.sandbox.kind === 'docker',
   });
   const runDir = await mkdtemp(path.join(options.workDir, 'memory-'));
@@ -307,8 +307,8 @@ export async function profileMemory(options: ProfileMemoryOptions): Promise<Memo
       ],
       env: { PATH: '/usr/bin:/bin', HOME: runDir, LC_ALL: 'C' },
       stdout: 'hash',
-      ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
-      ...(limits.allowSyscalls ? { allowSyscalls: limits.allowSyscalls } : {}),
+      cpu: options.cpu,
+      allowSyscalls: limits.allowSyscalls,
       limits: {
         wallTimeMs: options.wallTimeMs ?? limits.benchmarkRunSeconds * 1000,
         memoryBytes: limits.memory,
@@ -318,7 +318,7 @@ export async function profileMemory(options: ProfileMemoryOptions): Promise<Memo
         outputBytes: limits.outputBytes,
         fileBytes: limits.fileBytes,
       },
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal: options.signal,
     });
     const file = await readUntrusted(samplesFile, MAX_SAMPLES_FILE_BYTES);
     const parsed = parseSamplerOutput(file?.text ?? '');

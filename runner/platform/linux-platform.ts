@@ -3,6 +3,7 @@
 import type { OsPlatform } from './target-platform';
 
 export const linuxPlatform: OsPlatform = {
+  runsInHostSandbox: true,
   create: ({ target, sandbox }) =>
     Promise.resolve({
       capabilities: { timing: 'native', memoryProfile: true, topDown: true, cachegrind: true },

@@ -46,6 +46,11 @@ export interface TargetPlatform {
   sandboxLabel: string;
   /** Said in every result's warnings. */
   notes: string[];
+  /**
+   * Said in the measure stage's warnings when timing is 'emulated', in place of the counter and
+   * single-thread checks the emulated runs cannot have (what the emulator does to both).
+   */
+  emulatedTimingNote?: string;
 }
 
 export class PlatformUnavailableError extends AppError {
@@ -113,6 +118,11 @@ export interface HostPlatformOptions {
 
 /** One OS's platform: what index.ts asks of it for a target of that OS. */
 export interface OsPlatform {
+  /**
+   * A target of this OS builds programs the host's own sandbox runs natively, on any host that
+   * has one (the noise probe times such a target's baseline).
+   */
+  runsInHostSandbox: boolean;
   /** The adapter that judges the target here; throws PlatformUnavailableError when none can. */
   create(options: PlatformOptions): Promise<TargetPlatform>;
   /** A target of this OS is judged emulated on a host running `hostOs` (when its emulator is there). */

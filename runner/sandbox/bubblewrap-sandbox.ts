@@ -268,7 +268,7 @@ export class BubblewrapSandbox implements Sandbox {
         .create({
           memoryBytes: req.limits.memoryBytes,
           pids,
-          ...(req.cpu !== undefined ? { cpu: req.cpu } : {}),
+          cpu: req.cpu,
         })
         .catch((error: NodeJS.ErrnoException) => {
           throw new SandboxUnavailableError(

@@ -75,6 +75,6 @@ export function normalizeRequest(request: SandboxRequest): NormalizedRequest {
     readOnly: r.readOnly ?? [],
     counters: [...new Set(r.counters ?? [])],
     resident: [...new Set(r.resident ?? [])],
-    ...(signal ? { signal } : {}),
+    signal,
   };
 }

@@ -116,11 +116,11 @@ export function requestStreams(
   stdin?: { fd: number } | null,
 ): Pick<HelperSpawnOptions, 'stdinFd' | 'stdout' | 'outputBytes' | 'stderrBytes' | 'signal'> {
   return {
-    ...(stdin ? { stdinFd: stdin.fd } : {}),
+    stdinFd: stdin?.fd,
     stdout: req.stdout,
     outputBytes: req.limits.outputBytes,
     stderrBytes: req.stderrBytes,
-    ...(req.signal ? { signal: req.signal } : {}),
+    signal: req.signal,
   };
 }
 
@@ -139,6 +139,7 @@ export function runHelper(options: HelperSpawnOptions): Promise<HelperOutcome> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.file, options.args, {
       env: options.env ?? {},
+      // Spawn options are passed to Node as given: no key at all rather than an undefined one.
       ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
       // No console window for a helper started on Windows (ignored elsewhere).
       windowsHide: true,
@@ -219,7 +220,7 @@ export function runHelper(options: HelperSpawnOptions): Promise<HelperOutcome> {
         reportText: Buffer.concat(reportChunks).toString('utf8'),
         helperExitCode: code,
         helperSignal: signal,
-        ...(options.stdout === 'capture' ? { stdout: Buffer.concat(kept) } : {}),
+        stdout: options.stdout === 'capture' ? Buffer.concat(kept) : undefined,
         stdoutBytes,
         stdoutSha256: hash.digest('hex'),
         stderr: Buffer.concat(errChunks).toString('utf8'),

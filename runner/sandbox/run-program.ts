@@ -64,10 +64,10 @@ export async function runProgram(options: RunProgramOptions): Promise<ProgramRun
       ],
       env: { PATH: '/usr/bin:/bin', HOME: runDir, LC_ALL: 'C' },
       stdout: options.stdout,
-      ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
-      ...(options.counters ? { counters: [...COUNTER_NAMES] } : {}),
+      cpu: options.cpu,
+      counters: options.counters ? [...COUNTER_NAMES] : undefined,
       allowSyscalls: [...(options.limits.allowSyscalls ?? []), ...(options.allowSyscalls ?? [])],
-      ...(options.resident?.length ? { resident: options.resident } : {}),
+      resident: options.resident,
       limits: {
         wallTimeMs: options.wallTimeMs,
         memoryBytes: options.limits.memory,
@@ -75,7 +75,7 @@ export async function runProgram(options: RunProgramOptions): Promise<ProgramRun
         outputBytes: options.limits.outputBytes,
         fileBytes: options.limits.fileBytes,
       },
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal: options.signal,
     });
     await options.collect?.(runDir);
     return { ...result, counters: result.counters ?? {} };

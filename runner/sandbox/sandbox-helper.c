@@ -433,11 +433,17 @@ struct cpu_sample {
   long long busy, steal;
 };
 
+/* tests/fixtures/host/sample-cpu.c reads a recorded file instead, to hold this parser to the
+ * runner's (runner/host/proc-stat.ts) in tests/unit/proc-stat.test.ts. */
+#ifndef PROC_STAT_PATH
+#define PROC_STAT_PATH "/proc/stat"
+#endif
+
 /* Busy = user + nice + system + irq + softirq (guest time is already inside user). */
 static struct cpu_sample sample_cpu(int cpu) {
   struct cpu_sample s = {0, 0, 0};
   if (cpu < 0) return s;
-  FILE *f = fopen("/proc/stat", "re");
+  FILE *f = fopen(PROC_STAT_PATH, "re");
   if (!f) return s;
   char want[32], line[512];
   int wlen = snprintf(want, sizeof want, "cpu%d ", cpu);

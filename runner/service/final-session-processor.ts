@@ -293,7 +293,7 @@ async function sessionUnderHostLock(
       rounds: data.rounds,
       done: data.done,
       maxDiscardedRounds: data.maxDiscardedRounds,
-      ...(settings.cpu !== undefined ? { cpu: settings.cpu } : {}),
+      cpu: settings.cpu,
       memoryBandwidth: await hostMemoryBandwidth(settings.dataDir, {
         log: (line) => publisher.log(line),
       }),
@@ -302,7 +302,7 @@ async function sessionUnderHostLock(
       onProgress: (progress) => publisher.progress(progress),
       onRound: (round) => publisher.checkpoint(round),
       onLog: (line) => publisher.log(line),
-      ...(signal ? { signal } : {}),
+      signal,
     });
   } finally {
     await lock.release();

@@ -40,8 +40,9 @@ export function startHostProbe(options: HostProbeOptions): HostProbe {
         challenge: options.challenge,
         sandbox: options.sandbox,
         dataDir: options.dataDir,
-        ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
+        cpu: options.cpu,
         requirements: false,
+        // Truthy, not just defined: an empty path is the default scratch parent, not ''.
         ...(options.workRoot ? { workRoot: options.workRoot } : {}),
         signal: controller.signal,
       });

@@ -405,13 +405,13 @@ export function judgeInputsForJob(
     challenge,
     definition: data.benchmark ?? {
       sizeBytes: data.settings?.benchmarkBytes ?? manifest.inputs.benchmark.size,
-      ...(data.settings?.benchmarkSeed ? { seed: data.settings.benchmarkSeed } : {}),
+      seed: data.settings?.benchmarkSeed,
       development: false,
     },
     secret: settings.secret,
-    ...(settings.publicBytes !== undefined ? { publicBytes: settings.publicBytes } : {}),
-    ...(settings.maxPairs !== undefined ? { maxPairs: settings.maxPairs } : {}),
-    ...(data.settings?.precision !== undefined ? { precision: data.settings.precision } : {}),
+    publicBytes: settings.publicBytes,
+    maxPairs: settings.maxPairs,
+    precision: data.settings?.precision,
   });
 }
 
@@ -428,7 +428,7 @@ export async function takeHostLock(
   const lock = await acquireHostLock({
     file: settings.hostLockFile,
     owner: settings.runnerId,
-    ...(signal ? { signal } : {}),
+    signal,
     onQueue: (ahead, holder) => {
       if (ahead === 0) {
         note('the host lock is ours');
@@ -495,11 +495,11 @@ async function judgeUnderHostLock(
       dataDir: settings.dataDir,
       workRoot: settings.workRoot,
       ...inputs,
-      ...(settings.cpu !== undefined ? { cpu: settings.cpu } : {}),
+      cpu: settings.cpu,
       judgingId: data.judgingId,
       onProgress: (event) => publisher.progress(event),
       onLog: (line) => publisher.log(line),
-      ...(signal ? { signal } : {}),
+      signal,
       // A development-sized contest input is labelled like a host that is not the target.
       devMode: settings.devMode || timed.development,
     });

@@ -183,7 +183,7 @@ async function crossCompileAndPublish(
     patchText: data.patchText,
     sandbox: options.sandbox,
     workRoot: options.workRoot,
-    ...(signal ? { signal } : {}),
+    signal,
   });
   if (!outcome) return;
   await publishPortabilityCheck(options.redis, options.prefix, {

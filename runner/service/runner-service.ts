@@ -240,7 +240,7 @@ async function checkHostAndPlatform(context: ServiceContext): Promise<HostReadin
     target: spec,
     sandbox: options.sandbox,
     dataDir: options.dataDir,
-    ...(options.emulate !== undefined ? { emulate: options.emulate } : {}),
+    emulate: options.emulate,
     log,
   });
   // An emulated target (runner/platform) is never the target's hardware: always
@@ -250,6 +250,7 @@ async function checkHostAndPlatform(context: ServiceContext): Promise<HostReadin
   await checkHostConditions(challenges, {
     devMode,
     log,
+    // Truthy, not just defined: an empty --host-root is the default root, not ''.
     ...(options.hostRoot ? { root: options.hostRoot } : {}),
   });
   refuseHostMismatch(target, spec, platform, devMode);
@@ -260,7 +261,7 @@ async function checkHostAndPlatform(context: ServiceContext): Promise<HostReadin
   const host: HostFingerprint = await hostFingerprint({
     cxx: spec.toolchain.cxx,
     sandbox: platform.emulation?.sandboxLabel ?? options.sandbox.kind,
-    ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
+    cpu: options.cpu,
     devMode,
     emulated: platform.emulation !== null,
   });
@@ -408,6 +409,7 @@ function startRunnerHeartbeat(
       emulated: host.emulated,
       startedAt: new Date().toISOString(),
     },
+    // Truthy, not just defined: 0 means the default interval, not a heartbeat without pause.
     ...(options.heartbeatIntervalMs ? { intervalMs: options.heartbeatIntervalMs } : {}),
     onError: (error) => logRedis(`heartbeat: ${error.message}`),
   });
@@ -425,7 +427,7 @@ function startRunnerHostProbe(
     challenge: ready.first,
     sandbox: options.sandbox,
     dataDir: options.dataDir,
-    ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
+    cpu: options.cpu,
     hostLockFile: context.hostLockFile,
     owner: context.runnerId,
     workRoot: context.workRoot,
@@ -453,13 +455,11 @@ function judgingSettings(
     hostLockFile: context.hostLockFile,
     devMode: ready.devMode,
     host: ready.host,
-    ...(options.cpu !== undefined ? { cpu: options.cpu } : {}),
-    ...(options.publicBytes !== undefined ? { publicBytes: options.publicBytes } : {}),
-    ...(options.maxPairs !== undefined ? { maxPairs: options.maxPairs } : {}),
-    ...(options.deterministic !== undefined ? { deterministic: options.deterministic } : {}),
-    ...(options.progressIntervalMs !== undefined
-      ? { progressIntervalMs: options.progressIntervalMs }
-      : {}),
+    cpu: options.cpu,
+    publicBytes: options.publicBytes,
+    maxPairs: options.maxPairs,
+    deterministic: options.deterministic,
+    progressIntervalMs: options.progressIntervalMs,
     secret: context.secret,
     redis: links.connection,
     prefix: options.prefix,

@@ -77,7 +77,7 @@ export async function crossCompileForWindows(
         ],
         limits: options.challenge.manifest.limits,
       }),
-      ...(options.signal ? { signal: options.signal } : {}),
+      signal: options.signal,
     });
     if (!build.ok && build.failure !== 'compile') return null;
     return {

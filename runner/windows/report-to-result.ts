@@ -52,7 +52,7 @@ export function reportToResult(
     // Windows keeps no per-process context-switch counts (only ETW traces have them).
     voluntaryContextSwitches: outer ? outer.voluntaryContextSwitches : 0,
     involuntaryContextSwitches: outer ? outer.involuntaryContextSwitches : 0,
-    ...(streams.stdout ? { stdout: streams.stdout } : {}),
+    stdout: streams.stdout,
     stdoutBytes: streams.stdoutBytes,
     stdoutSha256: streams.stdoutSha256,
     stderr: streams.stderr,

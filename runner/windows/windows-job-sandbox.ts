@@ -40,10 +40,7 @@ export class WindowsJobSandbox implements Sandbox {
   constructor(private readonly options: WindowsJobSandboxOptions = {}) {}
 
   private helperPath(): Promise<string> {
-    this.helper ??= jobHelperBinary(
-      'native',
-      this.options.helperCacheDir ? { cacheDir: this.options.helperCacheDir } : {},
-    );
+    this.helper ??= jobHelperBinary('native', { cacheDir: this.options.helperCacheDir });
     return this.helper;
   }
 

@@ -23,6 +23,8 @@ const NATIVE: PlatformCapabilities = { timing: 'native', ...NO_LINUX_PROFILE };
 const EMULATED: PlatformCapabilities = { timing: 'emulated', ...NO_LINUX_PROFILE };
 
 export const windowsPlatform: OsPlatform = {
+  // Its programs need a Job Object, or Wine inside the host's sandbox.
+  runsInHostSandbox: false,
   async create(options) {
     const { target, sandbox } = options;
     if (process.platform === 'win32') {
@@ -63,6 +65,9 @@ export const windowsPlatform: OsPlatform = {
           `${target.toolchain.cxx}; timings are not a Windows host's`,
         mingw.summary,
       ],
+      emulatedTimingNote:
+        'emulated: no counters (Wine gives no PMU access and AMD uProf is not there): all unsupported; ' +
+        "CPU times include Wine's own processes, so the single-thread check is not made",
     };
   },
   emulatedOn: (hostOs) => hostOs === 'linux',
@@ -79,7 +84,7 @@ function wineSandbox(options: Pick<HostPlatformOptions, 'sandbox' | 'dataDir' | 
   return new WineSandbox({
     linux: options.sandbox,
     dataDir: options.dataDir,
-    ...(options.log ? { log: options.log } : {}),
+    log: options.log,
   });
 }
 

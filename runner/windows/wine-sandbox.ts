@@ -67,14 +67,11 @@ export class WineSandbox implements Sandbox {
           throw new SandboxUnavailableError(
             'Wine is not installed (wine --version failed): apt-get install wine wine64',
           );
-        const helper = await jobHelperBinary(
-          'emulated',
-          this.options.helperCacheDir ? { cacheDir: this.options.helperCacheDir } : {},
-        );
+        const helper = await jobHelperBinary('emulated', { cacheDir: this.options.helperCacheDir });
         const master = await ensureMasterPrefix({
           dataDir: this.options.dataDir,
           identity: this.identity,
-          ...(this.options.log ? { log: this.options.log } : {}),
+          log: this.options.log,
         });
         return { helper, master, version };
       })();
@@ -111,12 +108,12 @@ export class WineSandbox implements Sandbox {
           { host: master, sandbox: MASTER_IN_SANDBOX },
         ],
         env: { ...req.env, ...WINE_ENV, WINEPREFIX: prefix },
-        ...(req.stdinFile ? { stdinFile: req.stdinFile } : {}),
+        stdinFile: req.stdinFile,
         stdout: req.stdout,
         stderrBytes: req.stderrBytes,
-        ...(req.cpu !== undefined ? { cpu: req.cpu } : {}),
+        cpu: req.cpu,
         // Wine runs under the same syscall filter as a Linux program (tests/integration/windows-*).
-        ...(request.allowSyscalls ? { allowSyscalls: request.allowSyscalls } : {}),
+        allowSyscalls: request.allowSyscalls,
         limits: {
           wallTimeMs: req.limits.wallTimeMs + WINE_START_MS,
           memoryBytes: req.limits.memoryBytes + WINE_MEMORY_BYTES,
@@ -124,11 +121,11 @@ export class WineSandbox implements Sandbox {
           outputBytes: req.limits.outputBytes,
           fileBytes: req.limits.fileBytes,
         },
-        ...(req.signal ? { signal: req.signal } : {}),
+        signal: req.signal,
       });
       const read = await readJobHelperReport(reportFile);
       const streams = {
-        ...(outer.stdout ? { stdout: outer.stdout } : {}),
+        stdout: outer.stdout,
         stdoutBytes: outer.stdoutBytes,
         stdoutSha256: outer.stdoutSha256,
         stderr: outer.stderr,

@@ -1,12 +1,10 @@
-// The pure parts of the windows-amd adapter: the MSVC → MinGW flag mapping, the job helper's report
-// (its command line, the report file read back, its schema and conversion to a SandboxResult).
+// The job helper's report (runner/windows/job-helper.ts): its command line, the report file read
+// back, its schema, and its conversion to a SandboxResult (runner/windows/report-to-result.ts).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jobHelperReportSchema, type JobHelperReport } from '../../contracts';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
-import { mapMsvcFlag, mingwBuild, UnmappableFlagError } from '../../runner/windows/mingw-toolchain';
 import { jobHelperArgs, readJobHelperReport } from '../../runner/windows/job-helper';
 import { reportToResult } from '../../runner/windows/report-to-result';
 
@@ -29,32 +27,6 @@ const CLEAN: JobHelperReport = jobHelperReportSchema.parse({
   qpcFrequency: 10000000,
 });
 const STREAMS = { stdoutBytes: 3, stdoutSha256: 'x', stderr: '', stderrBytes: 0 };
-
-describe('MSVC flags on MinGW', () => {
-  it("maps the wordcount manifest's flags, recording what was used", async () => {
-    const { manifest } = await loadChallenge('wordcount');
-    const build = mingwBuild(manifest.targets['windows-amd']!.toolchain);
-    expect(build.toolchain).toMatchObject({ kind: 'gcc', cxx: 'x86_64-w64-mingw32-g++-posix' });
-    expect(build.toolchain.flags).toEqual(
-      expect.arrayContaining(['-O2', '-mavx2', '-mfma', '-std=c++17', '-DNDEBUG', '-fexceptions']),
-    );
-    expect(build.platform.exeSuffix).toBe('.exe');
-    expect(build.platform.configureArgs[0]).toMatch(
-      /^-DCMAKE_TOOLCHAIN_FILE=.*mingw-w64-x86_64\.cmake$/,
-    );
-    expect(build.summary).toMatch(/mapped from \/O2 \/Ob3 \/arch:AVX2/);
-    expect(build.summary).toMatch(/\/Ob3: GCC has no inlining level 3/);
-  });
-
-  it('maps defines and standards, and refuses what it cannot map honestly', () => {
-    expect(mapMsvcFlag('/DFOO=1')?.to).toEqual(['-DFOO=1']);
-    expect(mapMsvcFlag('-std:c++20')?.to).toEqual(['-std=c++20']);
-    expect(mapMsvcFlag('/Zc:__cplusplus')).toBeNull();
-    expect(() =>
-      mingwBuild({ kind: 'clang-cl', cxx: 'clang-cl', flags: ['/O2', '/Qspectre'] }),
-    ).toThrow(UnmappableFlagError);
-  });
-});
 
 describe("the job helper's report", () => {
   it('is asked for with the limits, the optional CPU, then the program', () => {
