@@ -11,7 +11,7 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { judgingJobId } from '../contracts';
+import { judgingJobId, parseByteSize } from '../contracts';
 import { loadChallenge } from '../lib/challenge/load-manifest';
 import { env, REPO_ROOT } from '../lib/config/env';
 import { upsertChallengeVersion } from '../lib/db/upsert-challenge-version';
@@ -93,6 +93,10 @@ export default async function hostLock(args: string[]): Promise<void> {
     const { manifest } = await loadChallenge('wordcount');
     await upsertChallengeVersion(db, manifest);
     const userId = await makeUser(db);
+    // The contest's benchmark input, carried by every job (runners never choose their own).
+    const benchmarkBytes = parseByteSize(options.inputSize);
+    if (!benchmarkBytes) throw new Error(`--input-size: "${options.inputSize}" is not a size`);
+    await db.challenge.update({ where: { slug: 'wordcount' }, data: { benchmarkBytes } });
 
     const { DATABASE_URL: _notForRunners, ...inherited } = process.env;
     const base = {
@@ -109,8 +113,6 @@ export default async function hostLock(args: string[]): Promise<void> {
       '--id',
       `bench-${target}`,
       '--dev-mode',
-      '--input-size',
-      options.inputSize,
       '--public-size',
       '256KiB',
       '--runs',

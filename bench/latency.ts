@@ -47,8 +47,15 @@ function parseArgs(args: string[]): Options {
   return options;
 }
 
-function describe(label: string, values: number[]): string {
-  const xs = sorted(values);
+/** Milliseconds from one job timestamp to another; null when either is missing (0 or undefined). */
+function elapsed(from: number | undefined, to: number | undefined): number | null {
+  return from && to ? to - from : null;
+}
+
+function describe(label: string, values: (number | null)[]): string {
+  const xs = sorted(values.filter((x): x is number => x !== null));
+  if (xs.length < values.length)
+    return `  ${label.padEnd(36)} unknown for ${values.length - xs.length} of ${values.length} (the job was removed or has no times)`;
   return `  ${label.padEnd(36)} median ${median(xs).toFixed(0).padStart(6)} ms   p95 ${quantileOfSorted(xs, 0.95).toFixed(0).padStart(6)} ms`;
 }
 
@@ -103,9 +110,9 @@ export default async function latency(args: string[]): Promise<void> {
       submit: number;
       judge: number;
       buildAndRun: number;
-      queueWait: number;
-      toScorer: number;
-      scoring: number;
+      queueWait: number | null;
+      toScorer: number | null;
+      scoring: number | null;
     }[] = [];
     // One more than asked: the first builds the baseline and generates the inputs (cold caches).
     for (let i = 0; i <= options.count; i++) {
@@ -154,9 +161,10 @@ export default async function latency(args: string[]): Promise<void> {
           (a, s) => a + (judged.stageDurationsMs[s] ?? 0),
           0,
         ),
-        queueWait: (child?.processedOn ?? 0) - (child?.timestamp ?? 0),
-        toScorer: (parent?.processedOn ?? 0) - (child?.finishedOn ?? 0),
-        scoring: (parent?.finishedOn ?? 0) - (parent?.processedOn ?? 0),
+        queueWait: elapsed(child?.timestamp, child?.processedOn),
+        // A job's times are missing once it is removed or before it ran: no figure, not a negative one.
+        toScorer: elapsed(child?.finishedOn, parent?.processedOn),
+        scoring: elapsed(parent?.processedOn, parent?.finishedOn),
       });
     }
     const col = (k: keyof (typeof rows)[number]) => rows.map((r) => r[k]);
