@@ -19,6 +19,7 @@ import { startProcess, stop } from './cli-process';
 import { createHttpConnection } from '../lib/queue/connection';
 import { createQueueSet } from '../lib/queue/producer';
 import { submitPatch } from '../lib/submit/submit-patch';
+import { deleteKeys } from '../dev/redis-keys';
 import { createTestDatabase } from '../dev/database';
 import { makeUser } from '../dev/db-fixtures';
 import { median } from '../lib/stats';
@@ -227,12 +228,7 @@ export default async function hostLock(args: string[]): Promise<void> {
     await Promise.all(processes.map(stop));
     await queues.close();
     const scan = new Redis(env().REDIS_URL);
-    let cursor = '0';
-    do {
-      const [next, keys] = await scan.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await scan.del(...keys);
-    } while (cursor !== '0');
+    await deleteKeys(scan, `${prefix}:*`);
     await scan.quit();
     await redis.quit();
     await database.drop();

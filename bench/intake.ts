@@ -11,6 +11,7 @@ import { createHttpConnection } from '../lib/queue/connection';
 import { createQueueSet } from '../lib/queue/producer';
 import { submitPatch } from '../lib/submit/submit-patch';
 import { median, quantileOfSorted, sorted } from '../lib/stats';
+import { deleteKeys } from '../dev/redis-keys';
 import { createTestDatabase } from '../dev/database';
 import { makeUser, registerChallenge } from '../dev/db-fixtures';
 
@@ -125,12 +126,7 @@ export default async function intake(args: string[]): Promise<void> {
     );
   } finally {
     await queues.close();
-    let cursor = '0';
-    do {
-      const [nextCursor, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = nextCursor;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
+    await deleteKeys(redis, `${prefix}:*`);
     await redis.quit();
     await database.drop();
   }

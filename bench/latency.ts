@@ -18,6 +18,7 @@ import { createHttpConnection } from '../lib/queue/connection';
 import { createQueueSet } from '../lib/queue/producer';
 import { submitPatch } from '../lib/submit/submit-patch';
 import { median, quantileOfSorted, sorted } from '../lib/stats';
+import { deleteKeys } from '../dev/redis-keys';
 import { createTestDatabase } from '../dev/database';
 import { makeUser } from '../dev/db-fixtures';
 
@@ -193,12 +194,7 @@ export default async function latency(args: string[]): Promise<void> {
     await Promise.all(processes.map(stop));
     await queues.close();
     const scan = new Redis(env().REDIS_URL);
-    let cursor = '0';
-    do {
-      const [next, keys] = await scan.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await scan.del(...keys);
-    } while (cursor !== '0');
+    await deleteKeys(scan, `${prefix}:*`);
     await scan.quit();
     await redis.quit();
     await database.drop();

@@ -8,6 +8,9 @@ import type { JobBenchmark } from '../../contracts';
 import { env, REPO_ROOT } from '../../lib/config/env';
 import { createWorkerConnection } from '../../lib/queue/connection';
 import { TEST_DATA_DIR } from './judging';
+import { deleteKeys } from '../../dev/redis-keys';
+
+export { deleteKeys };
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -49,17 +52,6 @@ export async function createTestQueues(name: string): Promise<TestQueues> {
       await redis.quit();
     },
   };
-}
-
-export async function deleteKeys(redis: Redis, pattern: string): Promise<number> {
-  let cursor = '0';
-  let deleted = 0;
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) deleted += await redis.unlink(...keys);
-  } while (cursor !== '0');
-  return deleted;
 }
 
 export interface RunnerProcess {
