@@ -37,6 +37,10 @@ endmacro()
 
 # Runs `program input` with stdout into out_file; sets run_ok and run_problem in the caller.
 function(kit_run program input out_file seconds)
+  if(KIT_EMULATOR)
+    # The limit is the program's: an emulator (Wine) alone takes seconds to start on a busy machine.
+    math(EXPR seconds "${seconds} + 60")
+  endif()
   execute_process(COMMAND ${KIT_EMULATOR} "${program}" "${input}"
                   OUTPUT_FILE "${out_file}" ERROR_VARIABLE errors RESULT_VARIABLE result
                   TIMEOUT ${seconds})
