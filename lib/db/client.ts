@@ -23,14 +23,6 @@ export function parseDatabaseUrl(connectionString: string): {
 }
 
 /**
- * Connections a process's pool opens at most (pg's default is 10). A signed-in page makes several
- * queries one after the other, so at 50 requests at once the web server's queries queued for a
- * connection while PostgreSQL had CPU to spare (bench/web-latency.ts). Connections open on demand:
- * a quiet process holds few.
- */
-export const DB_POOL_SIZE = 20;
-
-/**
  * A client for one database URL. The adapter ignores `?schema=` (prisma/orm#28611), so the schema
  * is given to it explicitly (generated queries) and as the connections' search_path (raw queries).
  */
@@ -39,7 +31,6 @@ export function createDbClient(connectionString: string): Db {
   const adapter = new PrismaPg(
     {
       connectionString: parsed.connectionString,
-      max: DB_POOL_SIZE,
       ...(parsed.schema ? { options: `-c search_path=${parsed.schema}` } : {}),
     },
     parsed.schema ? { schema: parsed.schema } : undefined,
