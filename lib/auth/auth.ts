@@ -15,6 +15,9 @@ import { consumeRate } from '../queue/rate-limit';
 import { limitSignIn, limitSignUp, rememberSignIn, type LimitRefusal } from './auth-limits';
 import { hashPassword, verifyPassword } from '../access/password';
 
+/** Seconds a signed session cookie stands in for the session's row (see createAuth). */
+export const SESSION_COOKIE_CACHE_S = 60;
+
 function authSecret(): string {
   const secret = env().PERFJUDGE_AUTH_SECRET;
   if (secret) return secret;
@@ -59,7 +62,16 @@ function createAuth() {
         role: { type: 'string', input: false, defaultValue: 'CONTESTANT', required: false },
       },
     },
-    session: { expiresIn: 30 * 24 * 3600, updateAge: 24 * 3600 },
+    session: {
+      expiresIn: 30 * 24 * 3600,
+      updateAge: 24 * 3600,
+      // The session and its user in a signed cookie (session_data), so a page reads no session
+      // from PostgreSQL for this long after the last check: most of a signed-in page's database
+      // time under load. Signing out expires that cookie at once in the browser that signs out;
+      // a session ended any other way (deleted, or its user's role changed) is believed for up to
+      // this long by a browser still holding the cookie (README, Security model).
+      cookieCache: { enabled: true, maxAge: SESSION_COOKIE_CACHE_S },
+    },
     // Every endpoint per address; sign-in and sign-up have their own rules in the hooks below.
     rateLimit: {
       enabled: true,

@@ -87,7 +87,7 @@ export interface JudgingView extends JudgingStatusRow {
 
 export interface SubmissionView {
   id: string;
-  challenge: { slug: string; title: string; version: number };
+  challenge: { id: string; slug: string; title: string; version: number };
   author: { name: string };
   /** The viewer wrote it (their own page reads "you"). */
   isAuthor: boolean;
@@ -126,7 +126,7 @@ export async function getSubmissionView(
       disqualifiedReason: true,
       patchBytes: true,
       user: { select: { name: true } },
-      challenge: { select: { slug: true, title: true, solutionsPublishedAt: true } },
+      challenge: { select: { id: true, slug: true, title: true, solutionsPublishedAt: true } },
       challengeVersion: { select: { version: true } },
       judgings: {
         orderBy: { target: { name: 'asc' } },
@@ -147,6 +147,7 @@ export async function getSubmissionView(
   return {
     id: row.id,
     challenge: {
+      id: row.challenge.id,
       slug: row.challenge.slug,
       title: row.challenge.title,
       version: row.challengeVersion.version,

@@ -1,5 +1,6 @@
 // The submissions a contestant may compare one of theirs with: their other submissions to the same
-// challenge (newest first, capped), and which one is their best (their leaderboard row).
+// challenge (newest first, capped), and which one is their best (their leaderboard row). The caller
+// has the submission's challenge from its view.
 import 'server-only';
 import type { Db } from './client';
 
@@ -12,18 +13,13 @@ export interface ComparableSubmissions {
 
 export async function listComparableSubmissions(
   db: Db,
-  options: { userId: string; submissionId: string },
+  options: { userId: string; submissionId: string; challengeId: string },
 ): Promise<ComparableSubmissions> {
-  const current = await db.submission.findUnique({
-    where: { id: options.submissionId },
-    select: { challengeId: true },
-  });
-  if (!current) return { bestId: null, options: [] };
   const [rows, best] = await Promise.all([
     db.submission.findMany({
       where: {
         userId: options.userId,
-        challengeId: current.challengeId,
+        challengeId: options.challengeId,
         id: { not: options.submissionId },
       },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
@@ -32,7 +28,7 @@ export async function listComparableSubmissions(
     }),
     db.leaderboardEntry.findUnique({
       where: {
-        challengeId_userId: { challengeId: current.challengeId, userId: options.userId },
+        challengeId_userId: { challengeId: options.challengeId, userId: options.userId },
       },
       select: { submissionId: true },
     }),

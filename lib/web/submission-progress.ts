@@ -107,9 +107,15 @@ function estimateMs(
   return left > 0 ? left : null;
 }
 
+/**
+ * What the progress is made of: the status row without who may see it (the submission page has
+ * both in its view already, and checked access with it).
+ */
+export type ProgressSource = Omit<SubmissionStatusRow, 'userId' | 'solutionsPublishedAt'>;
+
 /** Merges the rows with the progress events (by judging id); a stale round's event is ignored. */
 export function progressFromStatus(
-  row: SubmissionStatusRow,
+  row: ProgressSource,
   events: ReadonlyMap<string, JudgingProgress>,
   live: boolean,
   estimates: QueueEstimates = NO_ESTIMATES,
@@ -203,7 +209,7 @@ async function queueFigures(db: Db, target: string, now: number): Promise<Target
 /** Queue positions of the queued judgings and the figures of every open judging's target. */
 export async function readQueueEstimates(
   db: Db,
-  row: SubmissionStatusRow,
+  row: ProgressSource,
   now = Date.now(),
 ): Promise<QueueEstimates> {
   const open = row.judgings.filter((j) => j.status !== 'DONE' && j.status !== 'CANCELLED');
@@ -225,7 +231,7 @@ const REDIS_TIMEOUT_MS = 1_500;
 /** The latest progress event of each unfinished judging's job this round; {live: false} if Redis failed. */
 export async function readJobProgress(
   queues: Pick<QueueSet, 'judgeQueue'>,
-  row: SubmissionStatusRow,
+  row: ProgressSource,
 ): Promise<{ events: Map<string, JudgingProgress>; live: boolean }> {
   const events = new Map<string, JudgingProgress>();
   const open = row.judgings.filter((j) => j.status !== 'DONE' && j.status !== 'CANCELLED');
@@ -261,12 +267,21 @@ export async function readSubmissionProgress(
 ): Promise<ProgressRead | null> {
   const row = await getSubmissionStatus(db, submissionId);
   if (!row) return null;
+  return {
+    access: { userId: row.userId, solutionsPublishedAt: row.solutionsPublishedAt },
+    progress: await readProgressOf(db, queues, row),
+  };
+}
+
+/** The live progress of a submission whose rows were read already (the submission page's view). */
+export async function readProgressOf(
+  db: Db,
+  queues: Pick<QueueSet, 'judgeQueue'>,
+  row: ProgressSource,
+): Promise<SubmissionProgress> {
   const [{ events, live }, estimates] = await Promise.all([
     readJobProgress(queues, row),
     readQueueEstimates(db, row),
   ]);
-  return {
-    access: { userId: row.userId, solutionsPublishedAt: row.solutionsPublishedAt },
-    progress: progressFromStatus(row, events, live, estimates),
-  };
+  return progressFromStatus(row, events, live, estimates);
 }

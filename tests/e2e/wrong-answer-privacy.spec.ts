@@ -50,6 +50,14 @@ test('a wrong patch shows the first differing lines', async ({ page }) => {
   const api = await page.request.get(`/api/submissions/${submissionId}`);
   expect(api.status()).toBe(200);
   expect(await api.json()).toMatchObject({ submissionId, verdict: 'WRONG_ANSWER' });
+
+  // Signing out ends access at once in this browser, although pages take the session from a
+  // signed cookie for up to a minute (lib/auth/auth.ts): the page is private again, the patch closed.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
+  await page.goto(`/submissions/${submissionId}`);
+  await expect(page.getByTestId('private-submission')).toBeVisible();
+  expect((await page.request.get(`/submissions/${submissionId}/patch`)).status()).toBe(404);
 });
 
 test('another contestant cannot open the patch, its page or its JSON', async ({

@@ -21,7 +21,7 @@ import { formatBytes, formatDate } from '../../../lib/web/format';
 import { webQueues } from '../../../lib/web/services';
 import { currentUser } from '../../../lib/web/session';
 import { submissionIdSchema } from '../../../lib/web/submission-id';
-import { readSubmissionProgress } from '../../../lib/web/submission-progress';
+import { readProgressOf } from '../../../lib/web/submission-progress';
 import { z } from 'zod';
 import { listComparableSubmissions } from '../../../lib/db/list-comparable-submissions';
 import type { SubmissionView, SubmissionViewer } from '../../../lib/db/get-submission-view';
@@ -87,6 +87,7 @@ async function loadComparison(
   const choices = await listComparableSubmissions(db(), {
     userId: user.id,
     submissionId: view.id,
+    challengeId: view.challenge.id,
   });
   const parsed = compareSchema.safeParse(param);
   if (!parsed.success) return { choices, compareParam: null, other: null, comparison: null };
@@ -145,19 +146,17 @@ export default async function SubmissionPage({
       );
     notFound();
   }
-  const [live, patch] = await Promise.all([
-    readSubmissionProgress(db(), webQueues(), id),
+  // The view has the rows the live progress is made of: they are not read twice.
+  const [progress, patch, compare, finalChoice] = await Promise.all([
+    readProgressOf(db(), webQueues(), { submissionId: view.id, ...view }),
     getSubmissionPatch(db(), { submissionId: id, viewer: user }),
-  ]);
-  if (!live) notFound();
-  const [compare, finalChoice] = await Promise.all([
     loadComparison(view, user, (await searchParams).compare),
     loadFinalChoice(view, user),
   ]);
   const patchHref = `/submissions/${encodeURIComponent(id)}/patch`;
 
   return (
-    <SubmissionLive initial={live.progress}>
+    <SubmissionLive initial={progress}>
       <h1>
         Submission <span className="mono small">{view.id}</span>
       </h1>
