@@ -1,4 +1,4 @@
-// Benchmark of a final evaluation on this machine (issue 18, Benchmarks): six finalists with known
+// Benchmark of a final evaluation on this machine: six finalists with known
 // relative speeds timed in one final session (runner/final/final-session.ts), then ranked
 // (lib/ranking). Figures only, nothing asserted: this machine is shared and noisy.
 //   npm run bench -- final [--size 16MiB] [--rounds 20] [--load none,bursty] [--max-discarded N]

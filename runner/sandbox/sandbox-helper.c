@@ -330,7 +330,7 @@ static void sync_socket(int sync[2]) {
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sync) != 0) die("socketpair");
 }
 
-/* ---- Confinement of the untrusted command (issue 14): applied by whichever process execs it, as
+/* ---- Confinement of the untrusted command: applied by whichever process execs it, as
  * the very last step before the exec, after the counters are attached (perf_event_open is ours,
  * done by the parent) and after every other set-up call the helper needs. ---- */
 

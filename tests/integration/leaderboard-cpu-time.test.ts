@@ -1,4 +1,4 @@
-// A speedup estimated from CPU time (the judge host too busy for clean wall-time pairs, issue 12)
+// A speedup estimated from CPU time (the judge host too busy for clean wall-time pairs)
 // is labelled on the leaderboard: the basis travels from the stored result into the leaderboard
 // row's cells (lib/db/refresh-leaderboard-entry.ts), out of the table, into the page's note.
 // Real PostgreSQL; the note rendered to HTML.

@@ -1,4 +1,4 @@
-// The plausibility check end to end (issue 18 item 5): a solution that answers the benchmark input
+// The plausibility check end to end: a solution that answers the benchmark input
 // without reading it (it recognises the file by its size and returns the answer computed
 // beforehand) passes every test and every output check, and only the plausibility check can tell.
 // Real judgings of the maxsubarray challenge (one line of output, so a cheat's run is only process

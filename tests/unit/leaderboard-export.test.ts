@@ -190,7 +190,7 @@ describe('leaderboardMarkdown', () => {
   });
 });
 
-describe('a speedup estimated from CPU time (issue 12)', () => {
+describe('a speedup estimated from CPU time', () => {
   // The first row's linux-intel speedup came from the CPU-time fallback of a host too busy.
   const [first, second] = table.rows;
   const withCpuTime: LeaderboardTable = {

@@ -1,4 +1,4 @@
-// The explanation of the "CPU-time estimate" label (issue 12: a speedup estimated from CPU time is
+// The explanation of the "CPU-time estimate" label (a speedup estimated from CPU time is
 // labelled as such everywhere it is shown), under the leaderboard's other notes when a row has one.
 import type { LeaderboardTable } from '../../../../lib/db/get-leaderboard-table';
 import { CPU_TIME_EXPLANATION, hasCpuTimeEstimates } from '../../../../lib/web/leaderboard-export';
