@@ -254,7 +254,8 @@ async function reproducibility(challenge: Challenge, options: Options): Promise<
   console.log(
     `reproducibility: the faster-2x patch judged ${options.repeat} times per load on ${sizeBytes >> 20} MiB` +
       ` (${os.cpus().length} CPUs; cpuTimeFallback ${options.cpuFallback ? 'on' : 'off'}` +
-      `${options.maxPairs ? `, maxPairs ${options.maxPairs}` : ''})`,
+      `${options.maxPairs ? `, maxPairs ${options.maxPairs}` : ''}` +
+      `${options.precision ? `, precision ±${(options.precision * 100).toFixed(1)}%` : ''})`,
   );
   // Built once before any load, so every condition's judgings do the same work.
   await judgeOnce(challenge, patch, { ...opts, maxPairs: 5 }, 'reproducibility');

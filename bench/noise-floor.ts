@@ -105,7 +105,7 @@ export function describeNoiseFloor(floor: NoiseFloor | null, target: number): st
   return [
     `  noise floor: per-pair CV ${pct(floor.perPairCv)} on ${floor.cleanPairs} clean pairs; ` +
       `${floor.attemptsPerCleanPair.toFixed(2)} attempts per clean pair; ${floor.secondsPerAttempt.toFixed(2)} s per attempt`,
-    `  a spread ≤ ${pct(target)} takes about ${floor.pairsNeeded} clean pairs per judging: ` +
+    `  a spread ≤ ${pct(target)} takes at least ${floor.pairsNeeded} clean pairs per judging (more if the host drifts between judgings): ` +
       `≈ ${(floor.secondsNeeded / 60).toFixed(1)} min per judging here ` +
       `(--precision ${floor.precisionNeeded.toFixed(3)} --max-pairs ${Math.ceil(floor.pairsNeeded * 1.5)})`,
   ];
