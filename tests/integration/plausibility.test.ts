@@ -18,14 +18,14 @@ import { challengeWithLimits, judgeForTest, makePatch, TEST_DATA_DIR } from '../
 
 const BENCHMARK_BYTES = 8 << 20;
 /**
- * The memory bandwidth these judgings assume: 8 MiB at 0.5 GB/s is a least time of 17 ms, well
- * above a cheat's run (about 6 ms here, nearly all of it the sandbox starting the process) and well
- * below what reading and parsing 8 MiB of integers takes (40+ ms even for the fast parser). A real
+ * The memory bandwidth these judgings assume: 8 MiB at 0.8 GB/s is a least time of 10.5 ms, above
+ * a cheat's run (about 6 ms here, nearly all of it the sandbox starting the process) and below what
+ * reading and parsing 8 MiB of integers takes (the fast parser's best run measured 13.9 ms). A real
  * host's figure (7–25 GB/s measured on this VM) gives an 8 MiB input a least time below the
  * sandbox's own start-up: the check bites on benchmark-sized inputs (256 MiB: 11 ms at 24 GB/s),
  * with the same arithmetic, tested here.
  */
-const ASSUMED_BANDWIDTH = 5e8;
+const ASSUMED_BANDWIDTH = 8e8;
 
 const FAST_PARSE = path.join(
   REPO_ROOT,
@@ -108,7 +108,7 @@ describe('plausibility check on every judging', () => {
     const result = await judgeMaxsubarray(honestPatch, ASSUMED_BANDWIDTH);
     expect(result.verdict, result.message).toBe('ACCEPTED');
     const p = result.stages.measure!.plausibility!;
-    expect(p.flagged).toBe(false);
+    expect(p.flagged, JSON.stringify(p)).toBe(false);
     expect(p.fastestMs).toBeGreaterThan(p.minPlausibleMs);
     expect(formatReport(result)).toMatch(/ plausible: fastest solution run/);
     const measured = await hostMemoryBandwidth(TEST_DATA_DIR);
