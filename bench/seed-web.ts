@@ -26,12 +26,17 @@ export interface SeededWeb {
   authorEmail: string;
   authorPassword: string;
   authorSubmissionId: string;
+  /** An organizer's sign-in (the author's password): they may open any submission's page. */
+  organizerEmail: string;
+  /** Ids of a sample of other contestants' submissions (up to 2,000), for pages no one opened yet. */
+  otherSubmissionIds: string[];
   leaderboardRows: number;
   /** Average size of a stored judging result (JSON text), to say what the benchmark carried. */
   resultBytes: number;
 }
 
 const PAIRS = 5;
+const ORGANIZER_EMAIL = 'organizer@bench.test';
 /** Result templates for speedups 1.0, 1.1, … 6.9: each judging takes the nearest, then its exact estimate. */
 const BUCKETS = Array.from({ length: 60 }, (_, i) => 1 + i / 10);
 
@@ -243,13 +248,18 @@ export async function seedWeb(
            'CONTESTANT', false, now(), now()
     FROM generate_series(0, ${contestants - 1}::int) g`;
   const authorPassword = 'bench-password-0123456789';
-  await db.account.create({
-    data: {
-      userId: 'buser0',
-      accountId: 'buser0',
+  // An organizer, who may open every submission's page (the same password).
+  await db.user.create({
+    data: { id: 'borganizer', email: ORGANIZER_EMAIL, name: 'Organizer', role: 'ORGANIZER' },
+  });
+  const hash = await hashPassword(authorPassword);
+  await db.account.createMany({
+    data: ['buser0', 'borganizer'].map((userId) => ({
+      userId,
+      accountId: userId,
       providerId: CREDENTIAL_PROVIDER,
-      password: await hashPassword(authorPassword),
-    },
+      password: hash,
+    })),
   });
 
   step(`${contestants} contestants`);
@@ -357,6 +367,15 @@ export async function seedWeb(
     authorEmail: 'contestant0@bench.test',
     authorPassword,
     authorSubmissionId: best.submissionId,
+    organizerEmail: ORGANIZER_EMAIL,
+    otherSubmissionIds: (
+      await db.submission.findMany({
+        where: { userId: { not: 'buser0' } },
+        select: { id: true },
+        orderBy: { id: 'asc' },
+        take: 2000,
+      })
+    ).map((s) => s.id),
     leaderboardRows: await db.leaderboardEntry.count(),
     resultBytes: size?.bytes ?? 0,
   };

@@ -2,8 +2,10 @@
 // 20,000 judged submissions (bench/seed-web.ts), the app built and started in production mode
 // (`next build` into its own folder, then the production server scripts/web-server.mjs — Next
 // behind the leaderboard cache, as `npm start` runs it — on a free port), then autocannon with 50
-// concurrent connections on the leaderboard page, a signed-in author's submission page and the CSV
-// export, each request with the Accept-Encoding a browser sends. Prints p50/p95/p99 from every
+// concurrent connections on the leaderboard page, a signed-in author's submission page (settled:
+// the server's response cache keeps it for its viewer while its rows are unchanged), an organizer
+// opening a different submission's page with every request (each one a render: the cache's miss
+// path), and the CSV and Markdown exports, each request with the Accept-Encoding a browser sends. Prints p50/p95/p99 from every
 // response's time, throughput and response sizes (as the page, and on the wire), and the
 // leaderboard's freshness: how long after a score is written (by the scorer's own
 // refreshLeaderboardEntry) the page first shows it, under the load and after a quiet spell. The load
@@ -93,6 +95,7 @@ type Autocannon = (
     connections: number;
     duration: number;
     headers?: Record<string, string>;
+    requests?: { setupRequest: (request: { path: string }) => { path: string } }[];
   },
   done: (error: Error | null, result: AutocannonResult) => void,
 ) => AutocannonInstance;
@@ -161,11 +164,16 @@ interface Measured {
 /** What every browser sends: the server may compress, and a visitor's page is that many bytes. */
 const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br' };
 
+/**
+ * `url`'s response times under load. With `otherPaths`, each request of the load asks for the next
+ * of them instead (pages no one opened before: what the cache cannot help with).
+ */
 async function measure(
   label: string,
   url: string,
   options: Options,
   extraHeaders: Record<string, string> = {},
+  otherPaths: string[] = [],
 ): Promise<Measured> {
   const headers = { ...BROWSER_HEADERS, ...extraHeaders };
   // Warm up: the first request renders (and, for ISR pages, fills the cache).
@@ -181,9 +189,26 @@ async function measure(
   await (await fetch(url, { headers, redirect: 'manual' })).arrayBuffer();
   const aloneMs = performance.now() - t0;
   const times: number[] = [];
+  let next = 0;
+  const requests = otherPaths.length
+    ? [
+        {
+          setupRequest: (r: { path: string }) => ({
+            ...r,
+            path: otherPaths[next++ % otherPaths.length]!,
+          }),
+        },
+      ]
+    : undefined;
   const result = await new Promise<AutocannonResult>((resolve, reject) => {
     const instance = autocannon(
-      { url, connections: options.connections, duration: options.duration, headers },
+      {
+        url,
+        connections: options.connections,
+        duration: options.duration,
+        headers,
+        ...(requests ? { requests } : {}),
+      },
       (error, r) => (error ? reject(error) : resolve(r)),
     );
     instance.on('response', (_client, _status, _bytes, ms) => times.push(ms));
@@ -364,6 +389,19 @@ export default async function webLatency(args: string[]): Promise<void> {
       log(
         `  submission page: ${submission.status} at ${submissionUrl} (not built yet?): not measured`,
       );
+    // The same page type, but each request a submission no one opened yet (an organizer may open
+    // any): every one a render, the cache's miss path. For comparison; no target.
+    const organizer = await signIn(base, seeded.organizerEmail, seeded.authorPassword);
+    const unopened = seeded.otherSubmissionIds.map((id) => `/submissions/${id}`);
+    rows.push(
+      await measure(
+        'submission pages (organizer, each unopened)',
+        `${base}${unopened[0]}`,
+        options,
+        { cookie: organizer },
+        unopened.slice(1),
+      ),
+    );
     rows.push(await measure('CSV export', `${board}/export.csv`, options));
     rows.push(await measure('Markdown export', `${board}/export.md`, options));
 

@@ -3,7 +3,8 @@
 // or, only when the peer is a trusted proxy (PERFJUDGE_TRUSTED_PROXIES), from its forwarding
 // headers. The resolved address replaces whatever the client sent as CLIENT_ADDRESS_HEADER,
 // X-Forwarded-For and X-Real-IP, so nothing behind this server can be handed a forged one. The
-// public leaderboards are answered from an in-process cache in front of Next.
+// public leaderboards and settled submission pages are answered from an in-process cache in front
+// of Next.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { env, REPO_ROOT } from '../lib/config/env';
@@ -13,7 +14,12 @@ import {
   resolveClientAddress,
   trustedProxies,
 } from '../lib/net/client-address';
-import { cachingLeaderboards } from '../lib/web/leaderboard-response-cache';
+import { auth } from '../lib/auth/auth';
+import { createPgPool, databaseUrl } from '../lib/db/client';
+import { submissionPageVersion } from '../lib/db/submission-page-version';
+import { leaderboardPolicy } from '../lib/web/leaderboard-response-cache';
+import { cachingResponses } from '../lib/web/response-cache';
+import { submissionPagePolicy } from '../lib/web/submission-page-cache';
 
 /** The little of Next.js's custom-server API used here (its own types would retype process.env). */
 interface NextApp {
@@ -76,8 +82,16 @@ export async function main(argv: string[]): Promise<number> {
       if (!res.headersSent) res.writeHead(500).end();
     });
   };
-  // The public leaderboards from an in-process cache (lib/web/leaderboard-response-cache.ts).
-  const serve = cachingLeaderboards(toNext);
+  // The public leaderboards and settled submission pages from an in-process cache
+  // (lib/web/response-cache.ts).
+  const pool = createPgPool(databaseUrl());
+  const serve = cachingResponses(toNext, [
+    leaderboardPolicy,
+    submissionPagePolicy({
+      sessionCookieName: (await auth().$context).authCookies.sessionToken.name,
+      version: (options) => submissionPageVersion(pool, options),
+    }),
+  ]);
   const server = createServer((req, res) => {
     const address = resolveClientAddress(
       {
@@ -116,5 +130,6 @@ export async function main(argv: string[]): Promise<number> {
     });
   });
   await Promise.race([app.close?.(), new Promise((resolve) => setTimeout(resolve, 5_000))]);
+  await pool.end();
   return 0;
 }

@@ -175,6 +175,12 @@ test('an organizer rejudges the submission and disqualifies it with a reason', a
   await waitForVerdictsByReloading(page, 'Accepted');
   await expectLeaderboardRows(page, contestant.name, 1);
 
+  // The settled page comes from the production server's cache for this viewer (the last scorer
+  // writes may still land just after the verdict shows: a copy is kept once they have)…
+  const submissionUrl = `/submissions/${submissionId}`;
+  const cacheStatus = async () => (await page.goto(submissionUrl))?.headers()['x-perfjudge-cache'];
+  await expect(async () => expect(await cacheStatus()).toBe('HIT')).toPass({ timeout: 15_000 });
+
   // Disqualify: the row leaves the leaderboard and the submission page gives the reason.
   await confirmAction(page, submissionId, 'Disqualify', DISQUALIFY_REASON);
   await page.reload();
@@ -182,7 +188,8 @@ test('an organizer rejudges the submission and disqualifies it with a reason', a
     page.getByTestId('organizer-submissions').locator(`tr[data-submission-id="${submissionId}"]`),
   ).toContainText('Disqualified');
   await expectLeaderboardRows(page, contestant.name, 0);
-  await page.goto(`/submissions/${submissionId}`);
+  // …and the disqualification reaches the very next load of it: the copy's rows changed.
+  expect(await cacheStatus()).toBe('MISS');
   await expect(page.getByTestId('disqualified')).toContainText(DISQUALIFY_REASON);
   await expect(page.getByTestId('overall-verdict')).toHaveText('Disqualified');
 

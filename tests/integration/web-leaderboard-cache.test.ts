@@ -3,13 +3,7 @@
 // disqualification reach every visitor once the copy is LEADERBOARD_MAX_AGE_S old (a clock the test
 // moves, so nothing is timed), one render serves everyone, and nothing of one visitor's (cookies,
 // authorization, a response that sets a cookie, a client navigation) is kept for the others.
-import {
-  createServer,
-  request,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -20,12 +14,9 @@ import {
   LEADERBOARD_MAX_AGE_S,
   LEADERBOARD_REVALIDATE_S,
 } from '../../lib/web/leaderboard-freshness';
-import {
-  CACHE_STATUS_HEADER,
-  cachingLeaderboards,
-  isLeaderboardPath,
-} from '../../lib/web/leaderboard-response-cache';
+import { cachingLeaderboards, isLeaderboardPath } from '../../lib/web/leaderboard-response-cache';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { cacheGet } from '../helpers/cache-get';
 import { acceptedSubmission, makeUser, registerChallenge } from '../../dev/db-fixtures';
 
 const BOARD = '/challenges/wordcount/leaderboard';
@@ -53,31 +44,8 @@ async function upstream(req: IncomingMessage, res: ServerResponse): Promise<void
   } else res.writeHead(404).end('not found');
 }
 
-/** node:http, not fetch: fetch asks for compression itself and undoes it. */
-function get(path: string, headers: Record<string, string> = {}) {
-  return new Promise<{
-    status: number;
-    cache: string | null;
-    encoding: string | null;
-    raw: Buffer;
-  }>((resolve, reject) => {
-    request(`${base}${path}`, { headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', reject);
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          cache: (response.headers[CACHE_STATUS_HEADER] as string | undefined) ?? null,
-          encoding: response.headers['content-encoding'] ?? null,
-          raw: Buffer.concat(chunks),
-        }),
-      );
-    })
-      .on('error', reject)
-      .end();
-  });
-}
+const get = (path: string, headers: Record<string, string> = {}) =>
+  cacheGet(`${base}${path}`, headers);
 const text = async (path: string, headers: Record<string, string> = {}) => {
   const r = await get(path, headers);
   return { ...r, body: r.raw.toString() };
