@@ -1,6 +1,7 @@
 // Benchmarks of the judge itself (figures only, nothing asserted: this machine is shared and noisy).
 //   npm run bench -- judge reproducibility [--size 16MiB] [--repeat 5] [--load none,bursty,full]
 //                                          [--cpu-fallback] [--max-pairs N] [--precision 0.01]
+//                                          [--host-drift 0.014]
 //   npm run bench -- judge ladder [--size 64MiB] [--long-pairs 15]
 //   npm run bench -- judge overhead [--size 64MiB]
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -18,7 +19,7 @@ import { ensureInput, warmPageCache } from '../lib/challenge/inputs';
 import { judge } from '../runner/judge/judge';
 import { runProgram } from '../runner/sandbox/run-program';
 import { createSandbox } from '../runner/sandbox';
-import { median } from '../lib/stats';
+import { DEFAULT_CONFIDENCE, excessDrift, median } from '../lib/stats';
 import { describeNoiseFloor, noiseFloor } from './noise-floor';
 
 const LADDER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ladder');
@@ -40,6 +41,8 @@ interface Options {
   maxPairs: number | null;
   /** The run policy's target half-width (a fraction): pairs are timed until it is reached. */
   precision: number | null;
+  /** The run policy's host drift (relative sd between judgings) to include in every interval. */
+  hostDrift: number | null;
 }
 
 function parseArgs(args: string[]): Options {
@@ -52,6 +55,7 @@ function parseArgs(args: string[]): Options {
     cpuFallback: false,
     maxPairs: null,
     precision: null,
+    hostDrift: null,
   };
   for (let i = 0; i < args.length; i++) {
     const value = args[i + 1];
@@ -86,6 +90,12 @@ function parseArgs(args: string[]): Options {
         options.precision = Number(value);
         if (!(options.precision > 0 && options.precision < 0.5))
           throw new Error(`--precision: "${value}" is not a fraction between 0 and 0.5`);
+        i++;
+        break;
+      case '--host-drift':
+        options.hostDrift = Number(value);
+        if (!(options.hostDrift >= 0 && options.hostDrift <= 0.2))
+          throw new Error(`--host-drift: "${value}" is not a fraction between 0 and 0.2`);
         i++;
         break;
       case '--repeat':
@@ -128,6 +138,7 @@ async function judgeOnce(
       // Absent, not undefined: the judge spreads this over the manifest's policy.
       ...(options.maxPairs ? { maxPairs: options.maxPairs } : {}),
       ...(options.precision ? { precision: options.precision } : {}),
+      ...(options.hostDrift !== null ? { hostDrift: options.hostDrift } : {}),
       // Explicit either way: a development-mode host would fall back by default.
       disturbance: {
         ...challenge.manifest.runPolicy.disturbance,
@@ -228,7 +239,29 @@ function conditionTable(
       `  speedups ${speedups.map(fmt).join(' ')}; median ${fmt(mid!)}; spread (max/min − 1) ${(spread * 100).toFixed(2)}% (target ${load === 'none' ? '≤ 2%' : load === 'bursty' ? '≤ 3%' : 'none: a refusal, or within 3% of the quiet median'})`,
     );
     lines.push(
-      `  every interval contains the median of the ${speedups.length}: ${allContain ? 'yes' : 'NO'}`,
+      `  every interval contains the median of the ${speedups.length}: ${allContain ? 'yes' : 'NO'}${
+        estimates.some((e) => e.hostDrift)
+          ? ` (with the host drift of ${((estimates[0]?.hostDrift?.sdRel ?? 0) * 100).toFixed(1)}% included; from the pairs alone: ${
+              estimates.every((e) => {
+                const d = e.hostDrift;
+                return !d || (d.statCiLow <= mid! && mid! <= d.statCiHigh);
+              })
+                ? 'yes'
+                : 'NO'
+            })`
+          : ''
+      }`,
+    );
+    // What these judgings varied beyond their own intervals: the runPolicy.hostDrift this host needs.
+    const drift = excessDrift(
+      estimates.map((e) => ({
+        speedup: e.speedup,
+        statHalfWidthRel: e.hostDrift?.statHalfWidthRel ?? e.halfWidthRel,
+        confidence: DEFAULT_CONFIDENCE,
+      })),
+    );
+    lines.push(
+      `  drift between these judgings beyond their own intervals: ${(drift * 100).toFixed(2)}% sd (runPolicy.hostDrift for this host)`,
     );
     if (quietMedian !== null && load !== 'none')
       lines.push(
@@ -255,7 +288,8 @@ async function reproducibility(challenge: Challenge, options: Options): Promise<
     `reproducibility: the faster-2x patch judged ${options.repeat} times per load on ${sizeBytes >> 20} MiB` +
       ` (${os.cpus().length} CPUs; cpuTimeFallback ${options.cpuFallback ? 'on' : 'off'}` +
       `${options.maxPairs ? `, maxPairs ${options.maxPairs}` : ''}` +
-      `${options.precision ? `, precision ±${(options.precision * 100).toFixed(1)}%` : ''})`,
+      `${options.precision ? `, precision ±${(options.precision * 100).toFixed(1)}%` : ''}` +
+      `${options.hostDrift !== null ? `, hostDrift ${(options.hostDrift * 100).toFixed(1)}%` : ''})`,
   );
   // Built once before any load, so every condition's judgings do the same work.
   await judgeOnce(challenge, patch, { ...opts, maxPairs: 5 }, 'reproducibility');

@@ -180,6 +180,18 @@ export const estimateSchema = z.object({
    * wall time (older results).
    */
   basis: z.enum(['wall-time', 'cpu-time']).optional(),
+  /**
+   * Present when the run policy states a host drift: ciLow, ciHigh and halfWidthRel then include
+   * it; these are the pairs' own interval, which the stopping rule compared with the precision.
+   */
+  hostDrift: z
+    .strictObject({
+      sdRel: z.number().positive(),
+      statCiLow: z.number().positive(),
+      statCiHigh: z.number().positive(),
+      statHalfWidthRel: z.number().nonnegative(),
+    })
+    .optional(),
 });
 export type Estimate = z.infer<typeof estimateSchema>;
 

@@ -116,6 +116,13 @@ export const runPolicySchema = z
     cpu: z.number().int().nonnegative().optional(),
     /** Disturbed runs: thresholds and the budget for re-timing (defaults when absent). */
     disturbance: disturbancePolicySchema.optional(),
+    /**
+     * The judge host's drift between judgings, as a relative standard deviation (0.014 = 1.4%),
+     * measured with `npm run bench -- judge reproducibility`: every interval includes it beside
+     * the pairs' own uncertainty (lib/stats/host-drift.ts). Absent or 0: intervals from the pairs
+     * alone.
+     */
+    hostDrift: z.number().min(0).max(0.2).optional(),
   })
   .refine((p) => p.maxPairs >= p.minPairs, {
     message: 'maxPairs must be at least minPairs',

@@ -5,3 +5,4 @@ export * from './noise-flags';
 export * from './noise-model';
 export * from './rng';
 export * from './speedup';
+export * from './host-drift';

@@ -1,5 +1,6 @@
 // Turns a judging result into the text report the CLI prints: verdict first, then the speedup with
 // its interval, the times side by side, every run, and where the judging's own time went.
+import { describeHostDrift } from '../../lib/stats/host-drift';
 import type {
   CounterComparison,
   JudgingResult,
@@ -98,6 +99,7 @@ export function speedupSection(result: JudgingResult): string[] {
     out.push(
       `${label}Speedup ${estimate.speedup.toFixed(3)}×  (${(estimate.confidence * 100).toFixed(0)}% CI ${estimate.ciLow.toFixed(3)}–${estimate.ciHigh.toFixed(3)}, ±${pct(estimate.halfWidthRel)}, ${estimate.pairs} pairs, ${estimate.method}, stopped: ${estimate.stopReason})`,
     );
+    if (estimate.hostDrift) out.push(`  (${describeHostDrift(estimate.hostDrift)})`);
   }
   const cpuEstimate = m?.cpuTimeEstimate;
   if (cpuEstimate && estimate?.basis !== 'cpu-time') {

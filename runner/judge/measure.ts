@@ -30,6 +30,7 @@ import {
   type DisturbanceThresholds,
   type SpeedupEstimate,
   type StopPolicy,
+  widenForHostDrift,
 } from '../../lib/stats';
 import { describePlausibility, plausibilityOf } from '../../lib/stats/plausibility';
 import { JudgeError, JudgingCancelledError } from './errors';
@@ -267,6 +268,7 @@ function disturbanceStep(
       speedupEstimate(loop.all.map((p) => p.cpu)),
       'budget',
       'cpu-time',
+      ctx.policy.hostDrift,
     );
     return { refused: busy, budgetSpent: false };
   }
@@ -365,13 +367,13 @@ function settle(ctx: TimingContext, loop: PairLoop, stop: Estimate['stopReason']
   const { stage, warnings } = ctx;
   const used = usedPairs(loop);
   const cpu = speedupEstimate(used.map((p) => p.cpu));
-  stage.cpuTimeEstimate = toEstimate(cpu, stop, 'cpu-time');
+  stage.cpuTimeEstimate = toEstimate(cpu, stop, 'cpu-time', ctx.policy.hostDrift);
   if (loop.basis === 'cpu-time') {
     stage.estimate = stage.cpuTimeEstimate;
     return;
   }
   const wall = speedupEstimate(used.map((p) => p.wall));
-  stage.estimate = toEstimate(wall, stop, 'wall-time');
+  stage.estimate = toEstimate(wall, stop, 'wall-time', ctx.policy.hostDrift);
   warnings.push(
     ...noiseFlags(
       used.map((p) => p.wall),
@@ -619,12 +621,14 @@ function programUtilization(run: Run): number {
   return run.stats.wallMs > 0 ? programCpuMs(run) / run.stats.wallMs : run.stats.cpuUtilization;
 }
 
+/** The stage's estimate; with the policy's host drift (if any) in its interval. */
 function toEstimate(
   e: SpeedupEstimate,
   stopReason: Estimate['stopReason'],
   basis: Estimate['basis'],
+  hostDrift: number | undefined,
 ): Estimate {
-  return {
+  const estimate: Estimate = {
     speedup: e.speedup,
     ciLow: e.ciLow,
     ciHigh: e.ciHigh,
@@ -637,5 +641,16 @@ function toEstimate(
         : e.method,
     stopReason,
     basis,
+  };
+  if (!hostDrift) return estimate;
+  return {
+    ...estimate,
+    ...widenForHostDrift(e, hostDrift),
+    hostDrift: {
+      sdRel: hostDrift,
+      statCiLow: e.ciLow,
+      statCiHigh: e.ciHigh,
+      statHalfWidthRel: e.halfWidthRel,
+    },
   };
 }

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgingResultSchema, type ProgressEvent } from '../../contracts';
 import { REPO_ROOT } from '../../lib/config/env';
+import { formatReport } from '../../runner/judge/format-report';
 import { judge } from '../../runner/judge/judge';
 import { acquireHostLock, hostLockQueueDir } from '../../runner/service/host-lock';
 import { createSandbox } from '../../runner/sandbox';
@@ -77,7 +78,8 @@ describe('judge', () => {
       benchmark: { seed: 'test-benchmark', sizeBytes: 2 << 20, rareSeparators: false },
       benchmarkSeedIsSecret: false,
       publicInput: { seed: 'test-public', sizeBytes: 1 << 20, rareSeparators: false },
-      runPolicy: { warmups: 1, minPairs: 4, maxPairs: 4 },
+      // A stated host drift: the interval includes it beside the pairs' own.
+      runPolicy: { warmups: 1, minPairs: 4, maxPairs: 4, hostDrift: 0.02 },
       devMode: true,
       onProgress: (e) => events.push(e),
     });
@@ -105,6 +107,15 @@ describe('judge', () => {
     if (m.estimate!.basis === 'wall-time') expect(m.estimate!.pairs).toBe(4);
     expect(m.estimate!.ciLow).toBeLessThanOrEqual(m.estimate!.speedup);
     expect(m.estimate!.ciHigh).toBeGreaterThanOrEqual(m.estimate!.speedup);
+    const drift = m.estimate!.hostDrift!;
+    expect(drift.sdRel).toBe(0.02);
+    expect(m.estimate!.ciLow).toBeLessThan(drift.statCiLow);
+    expect(m.estimate!.ciHigh).toBeGreaterThan(drift.statCiHigh);
+    // At least z · 2% each side, whatever the pairs gave.
+    expect(m.estimate!.halfWidthRel).toBeGreaterThanOrEqual(1.95 * 0.02);
+    expect(formatReport(result)).toContain(
+      "the interval includes this host's drift between judgings",
+    );
     expect(m.runs[0]!.stats.maxRssBytes).toBeGreaterThan(0);
     expect(result.host.devMode).toBe(true);
     expect(result.warnings.join('\n')).toMatch(/development mode/);

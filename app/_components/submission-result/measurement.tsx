@@ -8,6 +8,7 @@ import {
   formatMs,
   formatSpeedupInterval,
 } from '../../../lib/web/format';
+import { describeHostDrift } from '../../../lib/stats/host-drift';
 import { runsChartData, stopReasonText } from '../../../lib/web/submission-result';
 import { RunsChart } from '../charts/runs-chart';
 
@@ -169,6 +170,7 @@ export function Measurement({ target, measure }: { target: string; measure: Meas
           <span className="small muted">
             {formatConfidence(e.confidence)} interval {e.ciLow.toFixed(2)}–{e.ciHigh.toFixed(2)}{' '}
             from {e.pairs} pairs; {stopReasonText(e.stopReason)}.
+            {e.hostDrift && <> Note: {describeHostDrift(e.hostDrift)}.</>}
           </span>
         </p>
       ) : (
