@@ -118,7 +118,8 @@ export function pairProgressMessage(loop: PairLoop, pair: number): string {
 export function tooBusyMessage(loop: PairLoop): string {
   return (
     `the judge host was too busy to time this judging fairly: ${describeDiscards(loop.discarded, loop.reasons)} ` +
-    `of ${loop.all.length} were disturbed by other work on the pinned CPU, too many to get clean pairs ` +
-    "within the budget (the host's fault, not the solution's; the queue retries it later)"
+    `of ${loop.all.length} were disturbed by other work on the pinned CPU: more than half of them (the clean ` +
+    'ones are then the gaps of a busy host, not a fair sample) or too many for the budget ' +
+    "(the host's fault, not the solution's; the queue retries it later)"
   );
 }

@@ -14,6 +14,8 @@ import {
   otherTasksMs,
   resolveDisturbance,
   speedupEstimate,
+  createRng,
+  wilsonUpper,
   type RunObservation,
 } from '../../lib/stats';
 import { loadChallenge } from '../../lib/challenge/load-manifest';
@@ -110,19 +112,56 @@ describe('when a host is too busy', () => {
     expect(disturbanceDecision({ clean: 2, discarded: 3 }, policy, T)).toBe('continue');
     expect(disturbanceDecision({ clean: 4, discarded: 6 }, policy, T)).toBe('continue');
   });
-  it('gives up early on a host busy all the time', () => {
-    expect(disturbanceDecision({ clean: 1, discarded: 18 }, policy, T)).toBe('continue');
-    expect(disturbanceDecision({ clean: 1, discarded: 19 }, policy, T)).toBe('too-busy');
+  it('gives up once the clean share is confidently under half, whatever the clean pairs say', () => {
+    // Not before 4 × minPairs attempts.
+    expect(disturbanceDecision({ clean: 0, discarded: 19 }, policy, T)).toBe('continue');
     expect(disturbanceDecision({ clean: 0, discarded: 20 }, policy, T)).toBe('too-busy');
-    expect(disturbanceDecision({ clean: 2, discarded: 18 }, policy, T)).toBe('continue');
+    // At 20 attempts: 5 clean (25%) is confidently under half, 6 (30%) is not yet.
+    expect(disturbanceDecision({ clean: 5, discarded: 15 }, policy, T)).toBe('too-busy');
+    expect(disturbanceDecision({ clean: 6, discarded: 14 }, policy, T)).toBe('continue');
+    // Full load measured 25–33% clean: by 60 attempts 30% is refused, though 18 clean pairs are plenty.
+    expect(disturbanceDecision({ clean: 18, discarded: 42 }, policy, T)).toBe('too-busy');
+    // Bursty load measured 56–62% clean: it goes on.
+    expect(disturbanceDecision({ clean: 12, discarded: 8 }, policy, T)).toBe('continue');
+    const large = resolveDisturbance(undefined, 150);
+    expect(disturbanceDecision({ clean: 87, discarded: 63 }, policy, large)).toBe('continue');
+  });
+  it('refuses a host with a 30% clean share nearly always, and one with 58% rarely', () => {
+    const rng = createRng(77);
+    const refusedShare = (p: number, maxPairs: number) => {
+      const t = resolveDisturbance(undefined, maxPairs);
+      let refused = 0;
+      for (let i = 0; i < 4000; i++) {
+        const tally = { clean: 0, discarded: 0 };
+        for (;;) {
+          if (rng.next() < p) tally.clean++;
+          else tally.discarded++;
+          const d = disturbanceDecision(tally, policy, t);
+          if (d === 'too-busy') refused++;
+          if (d !== 'continue' || tally.clean >= maxPairs) break;
+        }
+      }
+      return refused / 4000;
+    };
+    expect(refusedShare(0.3, 150)).toBeGreaterThan(0.99);
+    expect(refusedShare(0.3, 30)).toBeGreaterThan(0.8);
+    expect(refusedShare(0.58, 150)).toBeLessThan(0.02);
+    expect(refusedShare(0.58, 30)).toBeLessThan(0.02);
+    expect(refusedShare(0.97, 150)).toBe(0);
+  });
+  it('bounds the clean share from above as Wilson does', () => {
+    expect(wilsonUpper(0, 0, 2)).toBe(1);
+    expect(wilsonUpper(20, 20, 2)).toBe(1);
+    // 5 of 20 at z = 2: (0.25 + 0.1 + 2·√(0.009375 + 0.0025)) / 1.2
+    expect(wilsonUpper(5, 20, 2)).toBeCloseTo((0.35 + 2 * Math.sqrt(0.011875)) / 1.2, 12);
   });
   it('gives up when the discard budget is spent before minPairs clean pairs', () => {
     const tight = { ...T, maxDiscardedPairs: 4 };
     expect(disturbanceDecision({ clean: 3, discarded: 4 }, policy, tight)).toBe('too-busy');
   });
   it('stops on the budget with enough clean pairs, estimating from them', () => {
-    expect(disturbanceDecision({ clean: 12, discarded: 30 }, policy, T)).toBe('budget');
-    expect(disturbanceDecision({ clean: 12, discarded: 29 }, policy, T)).toBe('continue');
+    expect(disturbanceDecision({ clean: 25, discarded: 30 }, policy, T)).toBe('budget');
+    expect(disturbanceDecision({ clean: 25, discarded: 29 }, policy, T)).toBe('continue');
   });
 });
 

@@ -139,7 +139,16 @@ describe('the measure loop with disturbed pairs', () => {
   it('stops early on a host busy all the time when the budget is larger', async () => {
     const out = await measureWith(() => true, { maxDiscardedPairs: 100 });
     expect(out.hostTooBusy).toBeDefined();
-    // 4 × minPairs attempts with under 10% clean.
+    // 4 × minPairs attempts, none clean: confidently under half.
+    expect(out.timedPairs).toBe(20);
+  });
+
+  it('refuses a host that leaves only a quarter of its pairs clean, though they would be enough', async () => {
+    // Every fourth pair is clean: 5 clean of 20 at the first look, confidently under half; one
+    // more clean pair would have met the precision (all clean ratios are 1.25).
+    const out = await measureWith((n) => n % 4 !== 0, { maxDiscardedPairs: 100 });
+    expect(out.hostTooBusy).toMatch(/more than half of them/);
+    expect(out.stage.estimate).toBeNull();
     expect(out.timedPairs).toBe(20);
   });
 });
