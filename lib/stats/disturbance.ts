@@ -37,10 +37,11 @@ export const TICK_ALLOWANCE = 2;
 /**
  * A judging is trusted only while at least this share of its pairs can be clean. On a host where
  * other work holds the pinned CPU most of the time, the pairs that come out clean are the ones that
- * happened to run in its gaps, not a fair sample: with a busy loop on every CPU throughout, 25–33%
- * of the bench's pairs were clean and four judgings kept from them read 1.07–1.15 against 1.07 on
- * the quiet host (README, How the judge guards against noise). With loops 2 s in every 5, 56–62%
- * were clean and the figures held. Half sits between the two.
+ * happened to run in its gaps, not a fair sample. With a busy loop on every CPU throughout, one
+ * morning 25–33% of the bench's pairs were clean and four judgings kept from them read 1.067–1.151
+ * (quiet, the same morning: 1.048–1.107, median 1.072); with loops 2 s in every 5, 56–62% were
+ * clean, and an evening's full load left 50–75% clean with every figure within 1.3% of the quiet
+ * median (README, How the judge guards against noise). Half sits between the two.
  */
 export const MIN_CLEAN_SHARE = 0.5;
 /**

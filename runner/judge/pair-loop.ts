@@ -4,6 +4,7 @@
 import type { Estimate, Run } from '../../contracts';
 import {
   describeDiscards,
+  MIN_CLEAN_SHARE,
   shouldStop,
   speedupEstimate,
   type SpeedupEstimate,
@@ -116,10 +117,14 @@ export function pairProgressMessage(loop: PairLoop, pair: number): string {
 }
 
 export function tooBusyMessage(loop: PairLoop): string {
+  // Which of disturbanceDecision's two rules refused: the share, or the discard budget.
+  const why =
+    loop.clean.length < MIN_CLEAN_SHARE * loop.all.length
+      ? 'more than half of them (the clean ones are then the gaps of a busy host, not a fair sample)'
+      : 'too many to get enough clean pairs within the discard budget';
   return (
     `the judge host was too busy to time this judging fairly: ${describeDiscards(loop.discarded, loop.reasons)} ` +
-    `of ${loop.all.length} were disturbed by other work on the pinned CPU: more than half of them (the clean ` +
-    'ones are then the gaps of a busy host, not a fair sample) or too many for the budget ' +
+    `of ${loop.all.length} were disturbed by other work on the pinned CPU, ${why} ` +
     "(the host's fault, not the solution's; the queue retries it later)"
   );
 }

@@ -117,6 +117,7 @@ describe('the measure loop with disturbed pairs', () => {
   it('refuses, as the host’s fault, when the host is busy all the time', async () => {
     const out = await measureWith(() => true, {});
     expect(out.hostTooBusy).toMatch(/the judge host was too busy.*the queue retries it later/);
+    expect(out.hostTooBusy).toMatch(/more than half of them/);
     expect(out.stage.estimate).toBeNull();
     expect(out.stage.disturbance?.tooBusy).toBe(true);
     // The discard budget (maxPairs) was spent before any pair was clean.
@@ -141,6 +142,14 @@ describe('the measure loop with disturbed pairs', () => {
     expect(out.hostTooBusy).toBeDefined();
     // 4 × minPairs attempts, none clean: confidently under half.
     expect(out.timedPairs).toBe(20);
+  });
+
+  it('says it was the discard budget when half the pairs were clean but too few for minPairs', async () => {
+    // Pairs 1 and 3 disturbed: the budget of 2 is spent with 2 clean pairs, minPairs is 5.
+    const out = await measureWith((n) => n % 2 === 1, { maxDiscardedPairs: 2 });
+    expect(out.hostTooBusy).toMatch(/within the discard budget/);
+    expect(out.hostTooBusy).not.toMatch(/more than half/);
+    expect(out.timedPairs).toBe(4);
   });
 
   it('refuses a host that leaves only a quarter of its pairs clean, though they would be enough', async () => {
