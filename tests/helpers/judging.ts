@@ -5,6 +5,7 @@ import { cpuVendor } from '../../runner/host/fingerprint';
 import { judge } from '../../runner/judge/judge';
 import { TEST_DATA_DIR } from '../../dev/test-data-dir';
 import { createSandbox } from '../../runner/sandbox';
+import type { Sandbox } from '../../runner/sandbox/sandbox';
 
 // Shared with the benchmarks (dev/); the judging tests take it from here, with judgeForTest.
 export { TEST_DATA_DIR };
@@ -23,6 +24,8 @@ export interface TestJudgeOptions {
   memoryBandwidth?: number | null;
   /** False: no profile stage. */
   profile?: boolean;
+  /** The host's sandbox (default: bubblewrap, shared by every judging test). */
+  sandbox?: Sandbox;
 }
 
 /** The wordcount challenge, optionally with tighter limits so limit tests end quickly. */
@@ -54,7 +57,7 @@ export async function judgeForTest(
     challenge,
     target,
     patchText,
-    sandbox,
+    sandbox: options.sandbox ?? sandbox,
     dataDir: TEST_DATA_DIR,
     benchmark: {
       seed: 'test-benchmark',

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../lib/config/env';
 import { createSandbox } from '../../runner/sandbox';
+import { SandboxUnavailableError, type Sandbox } from '../../runner/sandbox/sandbox';
 import { WineSandbox } from '../../runner/windows/wine-sandbox';
 import { judgeForTest, TEST_DATA_DIR } from '../helpers/judging';
 
@@ -32,6 +33,24 @@ const WINDOWS_VERDICTS: Record<string, string> = {
   'accepted/posix-mmap': 'BUILD_ERROR',
 };
 const LIMITS = { memory: 512 * 2 ** 20, testRunSeconds: 4 };
+
+/**
+ * Real Wine cannot be made to stall on demand, so the Linux sandbox under it gets a wall-time
+ * backstop far shorter than Wine's start (about 0.2 s): Wine is stopped before its job helper can
+ * report, which is what the backstop sees when Wine or the helper stalls. Builds are untouched.
+ */
+function wineStallingSandbox(linux: Sandbox): Sandbox {
+  return {
+    kind: linux.kind,
+    check: () => linux.check(),
+    run: (req) =>
+      linux.run(
+        req.command === '/usr/bin/wine'
+          ? { ...req, limits: { ...req.limits, wallTimeMs: 10 } }
+          : req,
+      ),
+  };
+}
 
 describe('windows-amd judged emulated', () => {
   it('accepts a faster correct patch with measurements, labelled emulated', async () => {
@@ -189,4 +208,38 @@ describe("the job helper's limits under Wine", () => {
     expect(r.limitExceeded).toBe('processes');
     expect(r.wallTimeMs).toBeLessThan(limits.wallTimeMs);
   });
+
+  it('a Wine stopped by the backstop before its helper reports is the platform’s fault', async () => {
+    const stalled = new WineSandbox({
+      linux: wineStallingSandbox(createSandbox()),
+      dataDir: TEST_DATA_DIR,
+    });
+    const work = await mkdtemp(path.join(dir, 'run-'));
+    const running = stalled.run({
+      command: '/judge/program',
+      args: ['ok'],
+      workDir: work,
+      readOnly: [{ host: exe, sandbox: '/judge/program' }],
+      stdout: 'capture',
+      limits,
+    });
+    await expect(running).rejects.toThrow(SandboxUnavailableError);
+    await expect(running).rejects.toThrow(/Wine did not finish .* the emulation stalled/);
+  });
+});
+
+describe('a judging whose Wine stalls', () => {
+  it('ends as JUDGE_ERROR (retried by the queue), never as a time limit of the contestant', async () => {
+    const result = await judgeForTest(patch('accepted/fast-hash-table'), {
+      target: 'windows-amd',
+      benchmarkBytes: 1 << 20,
+      publicBytes: null,
+      limits: LIMITS,
+      sandbox: wineStallingSandbox(createSandbox('bubblewrap')),
+    });
+    expect(result.verdict, result.message).toBe('JUDGE_ERROR');
+    expect(result.message).toMatch(/the emulation stalled/);
+    // It got as far as running a program: the build (MinGW on Linux) was not affected.
+    expect(result.stages.build?.solution.ok).toBe(true);
+  }, 120_000);
 });

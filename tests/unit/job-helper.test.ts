@@ -104,6 +104,7 @@ describe("the job helper's report", () => {
       majorFaults: 1,
       voluntaryContextSwitches: 5,
       involuntaryContextSwitches: 2,
+      maxRssBytes: 14 << 20,
       limitExceeded: null,
     };
     expect(reportToResult(CLEAN, STREAMS, outer)).toMatchObject({
@@ -111,7 +112,13 @@ describe("the job helper's report", () => {
       sysTimeMs: 10,
       minorFaults: 900,
       wallTimeMs: 9.056,
+      maxRssBytes: CLEAN.peakWorkingSetBytes,
     });
+    // A run that ended before the helper's first sample: Wine has no peak for it.
+    expect(reportToResult({ ...CLEAN, peakWorkingSetBytes: 0 }, STREAMS, outer).maxRssBytes).toBe(
+      14 << 20,
+    );
+    expect(reportToResult({ ...CLEAN, peakWorkingSetBytes: 0 }, STREAMS, null).maxRssBytes).toBe(0);
   });
 
   it('names exceptions and limits, and lets the sandbox own output stops', () => {
@@ -144,6 +151,7 @@ describe("the job helper's report", () => {
       majorFaults: 0,
       voluntaryContextSwitches: 0,
       involuntaryContextSwitches: 0,
+      maxRssBytes: 0,
       limitExceeded: 'output' as const,
     };
     expect(reportToResult({ ...CLEAN, killed: 'time' }, STREAMS, outer).limitExceeded).toBe(
