@@ -1,5 +1,5 @@
 // Benchmarks of the judge itself (figures only, nothing asserted: this machine is shared and noisy).
-//   npm run bench -- judge reproducibility [--size 16MiB] [--repeat 5] [--load none,bursty,full]
+//   npm run bench -- judge reproducibility [--size 16MiB] [--repeat 5] [--load none,bursty,full,pinned]
 //                                          [--cpu-fallback] [--max-pairs N] [--precision 0.01]
 //                                          [--host-drift 0.014]
 //   npm run bench -- judge ladder [--size 64MiB] [--long-pairs 15]
@@ -26,7 +26,7 @@ const LADDER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ladd
 const DATA_DIR = path.join(REPO_ROOT, '.data', 'bench');
 const sandbox = createSandbox('bubblewrap');
 
-export const LOADS = ['none', 'bursty', 'full'] as const;
+export const LOADS = ['none', 'bursty', 'full', 'pinned'] as const;
 export type Load = (typeof LOADS)[number];
 
 interface Options {
@@ -175,13 +175,19 @@ function overhead(result: JudgingResult): { total: number; work: number } {
 
 /**
  * Load on every CPU, started and stopped by the bench: one busy loop per CPU, running throughout
- * ('full') or for 2 s of every 5 ('bursty': the loops are stopped and continued with signals).
+ * ('full') or for 2 s of every 5 ('bursty': the loops are stopped and continued with signals);
+ * 'pinned' is 'full' with each loop pinned to its CPU (taskset), so the judge's CPU is never left
+ * free by the scheduler moving a loop away: what a host whose judge CPU is shared looks like.
  */
 export function startLoad(load: Load): () => void {
   if (load === 'none') return () => undefined;
-  const loops: ChildProcess[] = os
-    .cpus()
-    .map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  const loops: ChildProcess[] = os.cpus().map((_, cpu) =>
+    load === 'pinned'
+      ? spawn('taskset', ['-c', String(cpu), process.execPath, '-e', 'for (;;) {}'], {
+          stdio: 'ignore',
+        })
+      : spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+  );
   const signal = (sig: NodeJS.Signals) => loops.forEach((p) => p.kill(sig));
   let timer: NodeJS.Timeout | undefined;
   if (load === 'bursty') {
