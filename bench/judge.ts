@@ -181,13 +181,11 @@ function overhead(result: JudgingResult): { total: number; work: number } {
  */
 export function startLoad(load: Load): () => void {
   if (load === 'none') return () => undefined;
-  const loops: ChildProcess[] = os.cpus().map((_, cpu) =>
-    load === 'pinned'
-      ? spawn('taskset', ['-c', String(cpu), process.execPath, '-e', 'for (;;) {}'], {
-          stdio: 'ignore',
-        })
-      : spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
-  );
+  const loop = [process.execPath, '-e', 'for (;;) {}'];
+  const loops: ChildProcess[] = os.cpus().map((_, cpu) => {
+    const [command, ...args] = load === 'pinned' ? ['taskset', '-c', String(cpu), ...loop] : loop;
+    return spawn(command!, args, { stdio: 'ignore' });
+  });
   const signal = (sig: NodeJS.Signals) => loops.forEach((p) => p.kill(sig));
   let timer: NodeJS.Timeout | undefined;
   if (load === 'bursty') {

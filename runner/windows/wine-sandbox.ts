@@ -137,16 +137,16 @@ export class WineSandbox implements Sandbox {
         // is not: the helper stops the program at its own limit and reports, so the backstop
         // firing on time means Wine or the helper stalled — the platform's fault (a JUDGE_ERROR,
         // retried), never a time limit for the contestant.
-        if (outer.limitExceeded && outer.limitExceeded !== 'time')
-          return { ...outer, counters: countersFor(req.counters) };
+        if (outer.limitExceeded === 'time')
+          throw new SandboxUnavailableError(
+            `Wine did not finish within ${(outer.wallTimeMs / 1000).toFixed(1)} s (the run's limit ` +
+              `of ${(req.limits.wallTimeMs / 1000).toFixed(1)} s plus ${WINE_START_MS / 1000} s ` +
+              `for Wine) and its job helper left no report: the emulation stalled`,
+          );
+        if (outer.limitExceeded) return { ...outer, counters: countersFor(req.counters) };
         throw new SandboxUnavailableError(
-          outer.limitExceeded === 'time'
-            ? `Wine did not finish within ${(outer.wallTimeMs / 1000).toFixed(1)} s ` +
-                `(the run's limit of ${(req.limits.wallTimeMs / 1000).toFixed(1)} s plus ` +
-                `${WINE_START_MS / 1000} s for Wine) and its job helper left no report: ` +
-                `the emulation stalled`
-            : `the job helper under Wine left no valid report (exit ${outer.exitCode ?? outer.signal}): ` +
-                `${read.invalid ?? outer.stderr.slice(-500)}`,
+          `the job helper under Wine left no valid report (exit ${outer.exitCode ?? outer.signal}): ` +
+            `${read.invalid ?? outer.stderr.slice(-500)}`,
         );
       }
       const result = reportToResult(read.report, streams, outer);

@@ -235,7 +235,7 @@ describe('a judging whose Wine stalls', () => {
       benchmarkBytes: 1 << 20,
       publicBytes: null,
       limits: LIMITS,
-      sandbox: wineStallingSandbox(createSandbox('bubblewrap')),
+      sandbox: wineStallingSandbox(createSandbox()),
     });
     expect(result.verdict, result.message).toBe('JUDGE_ERROR');
     expect(result.message).toMatch(/the emulation stalled/);
