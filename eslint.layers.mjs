@@ -45,6 +45,7 @@ const CORE = [
   'lib/ranking/',
   'lib/access/',
   'lib/intake/',
+  'lib/profile/',
   'challenges/',
 ];
 const DB_PACKAGES = ['@prisma/', 'prisma', 'pg'];

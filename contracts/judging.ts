@@ -364,6 +364,37 @@ export const cachegrindCountsSchema = z.object({
 });
 export type CachegrindCounts = z.infer<typeof cachegrindCountsSchema>;
 
+/** Longest function or frame name kept (C++ template names run to thousands of characters). */
+export const MAX_FUNCTION_NAME = 400;
+const functionNameSchema = z.string().max(MAX_FUNCTION_NAME);
+
+/**
+ * One function's share of a cachegrind run. Code the compiler inlined counts toward the function
+ * it was inlined into, as cachegrind attributes it; names are cachegrind's demangled ones.
+ */
+export const functionCostSchema = z.object({
+  name: functionNameSchema,
+  /** The source file cachegrind names for it ("???" without debug information). */
+  file: z.string().max(MAX_FUNCTION_NAME),
+  instructions: z.number().nonnegative(),
+  /** D1mr + D1mw. */
+  l1DataMisses: z.number().nonnegative(),
+  /** DLmr + DLmw. */
+  llDataMisses: z.number().nonnegative(),
+  /** Bcm + Bim. */
+  branchMispredictions: z.number().nonnegative(),
+});
+export type FunctionCost = z.infer<typeof functionCostSchema>;
+
+/** The functions that executed the most instructions, most first; the rest is summed apart. */
+export const hotspotsSchema = z.object({
+  functions: z.array(functionCostSchema).max(50),
+  totalInstructions: z.number().nonnegative(),
+  /** How many functions ran at all (the table holds the top ones). */
+  functionCount: z.number().int().nonnegative(),
+});
+export type Hotspots = z.infer<typeof hotspotsSchema>;
+
 export const deterministicSchema = z.object({
   tool: z.literal('cachegrind'),
   inputBytes: z.number().int().nonnegative(),
@@ -373,14 +404,44 @@ export const deterministicSchema = z.object({
   solution: cachegrindCountsSchema,
   /** Baseline instructions / solution instructions. */
   instructionSpeedup: z.number().positive(),
+  /** Per-function counts of the same runs; null in results judged before they were kept. */
+  hotspots: z
+    .object({ baseline: hotspotsSchema, solution: hotspotsSchema })
+    .nullable()
+    .default(null),
 });
 export type Deterministic = z.infer<typeof deterministicSchema>;
+
+/** One distinct call stack of a sampled profile, outermost frame first, and how often it was seen. */
+export const foldedStackSchema = z.object({
+  frames: z.array(functionNameSchema).min(1).max(128),
+  samples: z.number().int().positive(),
+});
+export type FoldedStack = z.infer<typeof foldedStackSchema>;
+
+/** `perf record` of one run of the timed input: its call stacks folded (Brendan Gregg's format). */
+export const sampledProfileSchema = z.object({
+  /** The sampling event: cycles where the host has a PMU, cpu-clock (a timer) elsewhere. */
+  event: z.string().max(64),
+  frequencyHz: z.number().positive(),
+  /** Samples of the program, in `stacks` or merged into `otherSamples`. */
+  samples: z.number().int().nonnegative(),
+  stacks: z.array(foldedStackSchema).max(2000),
+  /** Samples of the rarest stacks, left out to keep the result small. */
+  otherSamples: z.number().int().nonnegative(),
+});
+export type SampledProfile = z.infer<typeof sampledProfileSchema>;
 
 /** The untimed extra runs: memory over time, Top-Down, cachegrind. Each part may be absent, with a note saying why. */
 export const profileStageSchema = z.object({
   memory: z.object({ baseline: memoryProfileSchema, solution: memoryProfileSchema }).nullable(),
   topdown: z.object({ baseline: topdownSchema, solution: topdownSchema }).nullable(),
   deterministic: deterministicSchema.nullable(),
+  /** Where the time goes in one run of the timed input each side; null where it was not taken. */
+  sampled: z
+    .object({ baseline: sampledProfileSchema, solution: sampledProfileSchema })
+    .nullable()
+    .default(null),
   /** Why a part is missing or what limited it ("Top-Down unsupported: no PMU on this host"). */
   notes: z.array(z.string()),
 });

@@ -9,9 +9,11 @@ import {
   isContestantFault,
   judgingResultSchema,
   TARGET_IDS,
+  type JudgingResult,
   type ProgressEvent,
   type TargetId,
 } from '../../contracts';
+import { foldedText, speedscopeFile } from '../../lib/profile/folded-stacks';
 import { challengeSecret, env } from '../../lib/config/env';
 import { matchTargetHost } from '../../runner/platform';
 import { checkHostMemory } from '../../runner/host/memory';
@@ -190,13 +192,41 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
         onProgress: progressPrinter(opts.quiet ?? false),
       }).finally(() => lock?.release());
       process.stdout.write(formatReport(result));
-      if (opts.json)
+      if (opts.json) {
         await writeFile(
           opts.json,
           `${JSON.stringify(judgingResultSchema.parse(result), null, 2)}\n`,
         );
+        await writeProfileFiles(opts.json, result, opts.quiet ?? false);
+      }
       setExitCode(result.verdict === 'ACCEPTED' ? 0 : isContestantFault(result.verdict) ? 1 : 2);
     });
+}
+
+/**
+ * The sampled profile next to the JSON result: each side's folded stacks (flamegraph.pl, inferno)
+ * and both in one speedscope file (speedscope.app).
+ */
+async function writeProfileFiles(
+  jsonFile: string,
+  result: JudgingResult,
+  quiet: boolean,
+): Promise<void> {
+  const sampled = result.stages.profile?.sampled;
+  if (!sampled) return;
+  const base = jsonFile.replace(/\.json$/, '');
+  const files = {
+    [`${base}.baseline.folded`]: foldedText(sampled.baseline),
+    [`${base}.solution.folded`]: foldedText(sampled.solution),
+    [`${base}.speedscope.json`]: JSON.stringify(
+      speedscopeFile(`${result.challenge.slug} on ${result.target}`, [
+        { name: 'baseline', profile: sampled.baseline },
+        { name: 'solution', profile: sampled.solution },
+      ]),
+    ),
+  };
+  for (const [file, text] of Object.entries(files)) await writeFile(file, text);
+  if (!quiet) process.stderr.write(`flame graph data: ${Object.keys(files).join(', ')}\n`);
 }
 
 /** The sandbox, checked before anything else: without it this machine does not judge at all. */

@@ -1,5 +1,6 @@
-// The baseline's untimed profile runs (its memory series, its cachegrind counts) are the same for
-// every judging on a host: the same trusted binary on the same input. They are kept per key like
+// The baseline's untimed profile runs (its memory series, its sampled stacks, its cachegrind counts
+// and hotspots) are the same for every judging on a host: the same trusted binary on the same
+// input. They are kept per key like
 // the baseline's build (runner/build/build-cache.ts) — the build key already covers the challenge
 // version, toolchain, compiler version and CPU — plus the input and this host, so each is run once.
 import { createHash, randomBytes } from 'node:crypto';
@@ -12,7 +13,7 @@ import type { z } from 'zod';
 const KEY_SCHEME = 'perfjudge-baseline-profile-v1';
 
 export interface BaselineProfileKey {
-  kind: 'memory' | 'cachegrind';
+  kind: 'memory' | 'cachegrind' | 'sampled';
   /** The baseline's build key (cachedBuild): the binary, its toolchain and CPU. */
   buildKey: string;
   inputSha256: string;

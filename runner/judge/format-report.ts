@@ -3,6 +3,8 @@
 import { describeHostDrift } from '../../lib/stats/host-drift';
 import type {
   CounterComparison,
+  Deterministic,
+  FunctionCost,
   JudgingResult,
   ProfileStage,
   Run,
@@ -10,6 +12,8 @@ import type {
   Topdown,
 } from '../../contracts';
 import { lineDifference } from '../../lib/challenge/first-difference';
+import { compareHotspots, shortFunctionName } from '../../lib/profile/compare-hotspots';
+import { selfSamples } from '../../lib/profile/folded-stacks';
 import { describePlausibility } from '../../lib/stats/plausibility';
 
 /** Failures whose differing lines the text report prints (every failure is named). */
@@ -158,7 +162,9 @@ function profileSection(result: JudgingResult): string[] {
     );
   }
   if (profile.memory) out.push(...memoryLines(profile.memory));
+  if (profile.sampled) out.push(...sampledLines(profile.sampled));
   if (profile.deterministic) out.push(...deterministicLines(profile.deterministic));
+  if (profile.deterministic?.hotspots) out.push(...hotspotLines(profile.deterministic.hotspots));
   for (const note of profile.notes) out.push(`  note: ${note}`);
   return out;
 }
@@ -198,6 +204,44 @@ function deterministicLines(d: NonNullable<ProfileStage['deterministic']>): stri
     );
   }
   return out;
+}
+
+/** The text form of the flame graphs: each side's functions with the most samples of their own. */
+function sampledLines(sampled: NonNullable<ProfileStage['sampled']>): string[] {
+  const { baseline: b, solution: s } = sampled;
+  const out = [
+    '',
+    `Where the time goes (perf record, ${s.event}, ${s.frequencyHz} Hz; ${b.samples} and ${s.samples} samples):`,
+  ];
+  for (const [label, side] of [
+    ['baseline', b],
+    ['solution', s],
+  ] as const) {
+    out.push(`  ${label}, most samples in the function itself:`);
+    for (const f of selfSamples(side, 8))
+      out.push(
+        `    ${percentOf(f.samples, side.samples).padStart(6)}  ${shortFunctionName(f.name, 90)}`,
+      );
+  }
+  return out;
+}
+
+/** cachegrind's instructions per function, baseline and solution lined up by name. */
+function hotspotLines(hotspots: NonNullable<Deterministic['hotspots']>): string[] {
+  const out = [
+    '',
+    'Instructions per function (cachegrind; inlined code counts toward its caller):',
+    `  ${'baseline'.padStart(16)} ${'solution'.padStart(16)}  function`,
+  ];
+  for (const r of compareHotspots(hotspots.baseline, hotspots.solution, 12)) {
+    const side = (f: FunctionCost | null) => (f ? count(f.instructions) : '–').padStart(16);
+    out.push(`  ${side(r.baseline)} ${side(r.solution)}  ${shortFunctionName(r.name, 90)}`);
+  }
+  return out;
+}
+
+function percentOf(part: number, whole: number): string {
+  return whole > 0 ? `${((100 * part) / whole).toFixed(1)}%` : '–';
 }
 
 function patchSection(result: JudgingResult): string[] {

@@ -248,14 +248,15 @@ export async function profileStage(
 ): Promise<void> {
   const { options } = ctx;
   if (!measured.solutionOutcomes.every((o) => o === 'ok') || built.identical) return;
-  const { memoryProfile, topDown, cachegrind } = platform.capabilities;
-  if (!memoryProfile && !topDown && !cachegrind) {
+  const { memoryProfile, topDown, cachegrind, sampledProfile } = platform.capabilities;
+  if (!memoryProfile && !topDown && !cachegrind && !sampledProfile) {
     ctx.result.stages.profile = {
       memory: null,
       topdown: null,
       deterministic: null,
+      sampled: null,
       notes: [
-        `the memory profile, Top-Down and cachegrind are Linux tools for Linux binaries: not run for ${ctx.target}`,
+        `the memory profile, Top-Down, cachegrind and the sampled profile (perf record) are Linux tools for Linux binaries: unavailable on this target (${ctx.target})`,
       ],
     };
     return;
@@ -263,7 +264,7 @@ export async function profileStage(
   if (options.profile === false) return;
   enterStage(ctx, 'profile');
   ctx.result.stages.profile = await runProfile({
-    parts: { memoryProfile, topDown, cachegrind },
+    parts: { memoryProfile, topDown, cachegrind, sampledProfile },
     challenge: ctx.challenge,
     sandbox: platform.runSandbox,
     toolchain: platform.toolchain,

@@ -1,14 +1,17 @@
-// The profile stage: untimed extra runs that explain a speedup — memory over time, Top-Down level 1
-// and cachegrind's noise-free counts. Nothing here can change a verdict or the speedup: a part that
-// fails or is unsupported becomes a note. The baseline's memory series and cachegrind counts are
+// The profile stage: untimed extra runs that explain a speedup — memory over time, Top-Down level 1,
+// a sampled profile of call stacks and cachegrind's noise-free counts per function. Nothing here can change a verdict or the speedup: a part that
+// fails or is unsupported becomes a note. The baseline's memory series, stacks and cachegrind counts are
 // the same for every judging on a host, so they come from a cache after the first
 // (baseline-profile-cache.ts).
 import path from 'node:path';
 import { z } from 'zod';
 import {
   cachegrindCountsSchema,
+  hotspotsSchema,
   memoryProfileSchema,
+  sampledProfileSchema,
   type ProfileStage,
+  type SampledProfile,
   type RunPolicy,
   type Toolchain,
   type Topdown,
@@ -24,7 +27,8 @@ import {
 import { findPerf } from '../measure/perf-stat';
 import { detectTopdownSupport, parseTopdown, topdownArgs } from '../measure/topdown';
 import { cpuVendor } from '../host/fingerprint';
-import { runProgram } from '../sandbox/run-program';
+import { classifyRun, runProgram, SANDBOX_PROGRAM } from '../sandbox/run-program';
+import { recordProfile, SAMPLING_HZ } from '../measure/perf-record';
 import { profileMemory } from '../measure/memory-profile';
 import type { PlatformCapabilities } from '../platform';
 import type { Sandbox } from '../sandbox/sandbox';
@@ -35,7 +39,10 @@ import { BUILD_PATH, sandboxedExecutor } from '../build/sandboxed-executor';
 
 export interface ProfileStageOptions {
   /** What the target's platform can profile (runner/platform); a part it cannot is a note. */
-  parts: Pick<PlatformCapabilities, 'memoryProfile' | 'topDown' | 'cachegrind'>;
+  parts: Pick<PlatformCapabilities, 'memoryProfile' | 'topDown' | 'cachegrind'> & {
+    /** perf record from outside the sandbox (Linux hosts). */
+    sampledProfile: boolean;
+  };
   challenge: Challenge;
   sandbox: Sandbox;
   toolchain: Toolchain;
@@ -58,13 +65,23 @@ export interface ProfileStageOptions {
 
 const TOPDOWN_FILE = '.topdown.csv';
 const MEMORY_CACHE_SCHEMA = z.object({ profile: memoryProfileSchema, notes: z.array(z.string()) });
+const CACHEGRIND_CACHE_SCHEMA = z.object({
+  counts: cachegrindCountsSchema,
+  hotspots: hotspotsSchema,
+});
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0]! : String(error);
 }
 
 export async function runProfile(options: ProfileStageOptions): Promise<ProfileStage> {
-  const stage: ProfileStage = { memory: null, topdown: null, deterministic: null, notes: [] };
+  const stage: ProfileStage = {
+    memory: null,
+    topdown: null,
+    deterministic: null,
+    sampled: null,
+    notes: [],
+  };
   const { limits } = options.challenge.manifest;
   const unsupported = (part: string) =>
     stage.notes.push(`${part}: not run, the target's platform does not have it`);
@@ -115,6 +132,18 @@ export async function runProfile(options: ProfileStageOptions): Promise<ProfileS
     } catch (error) {
       if (options.signal?.aborted) throw error;
       stage.notes.push(`Top-Down failed: ${reason(error)}`);
+    }
+
+  options.onProgress(0.35, 'sampling call stacks (perf record)');
+  if (!options.parts.sampledProfile) unsupported('sampled profile (perf record)');
+  else
+    try {
+      const sampled = await sampledPerSide(options);
+      if ('note' in sampled) stage.notes.push(sampled.note);
+      else stage.sampled = sampled;
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      stage.notes.push(`sampled profile failed: ${reason(error)}`);
     }
 
   options.onProgress(0.4, 'cachegrind (deterministic mode)');
@@ -175,6 +204,60 @@ async function topdownPerSide(
   };
 }
 
+/**
+ * One run of the timed input per side under `perf record`, from outside the sandbox. A run that
+ * fails or passes the time limit under the profiler only loses its profile: its verdict came from
+ * the timed runs.
+ */
+async function sampledPerSide(
+  options: ProfileStageOptions,
+): Promise<NonNullable<ProfileStage['sampled']> | { note: string }> {
+  const perf = await findPerf();
+  if (!perf) return { note: 'sampled profile unsupported: perf is not installed on this host' };
+  const { limits } = options.challenge.manifest;
+  const side = async (binary: string): Promise<SampledProfile> => {
+    const { result, profile } = await recordProfile({
+      perf,
+      cpu: options.cpu,
+      dir: options.workDir,
+      binary,
+      programInside: SANDBOX_PROGRAM,
+      run: () =>
+        runProgram({
+          sandbox: options.sandbox,
+          binary,
+          input: options.benchmarkInput.path,
+          workDir: options.workDir,
+          limits,
+          wallTimeMs: limits.benchmarkRunSeconds * 1000,
+          stdout: 'hash',
+          cpu: options.cpu,
+          signal: options.signal,
+        }),
+    });
+    const run = classifyRun(result);
+    if (run.outcome !== 'passed') throw new Error(`the program under perf record: ${run.message}`);
+    return profile;
+  };
+  const baseline = await cachedBaselineProfile({
+    dataDir: options.dataDir,
+    key: {
+      kind: 'sampled',
+      buildKey: options.baselineBuildKey ?? '',
+      inputSha256: options.benchmarkInput.sha256,
+      settings: { limits, sandbox: options.sandbox.kind, hz: SAMPLING_HZ },
+    },
+    schema: sampledProfileSchema,
+    compute: () => side(options.baselineBinary),
+  });
+  if (baseline.cached) options.log('baseline sampled profile: reused from an earlier judging');
+  const solution = await side(options.solutionBinary);
+  options.log(
+    `perf record (${solution.event}): ${baseline.value.samples} vs ${solution.samples} samples`,
+  );
+  return { baseline: baseline.value, solution };
+}
+
 /** Both sides rebuilt with flags valgrind can decode, then one cachegrind run each. */
 async function deterministicCounts(
   options: ProfileStageOptions,
@@ -211,21 +294,22 @@ async function deterministicCounts(
       inputSha256: input.sha256,
       settings: { limits, sandbox: options.sandbox.kind },
     },
-    schema: cachegrindCountsSchema,
+    schema: CACHEGRIND_CACHE_SCHEMA,
     compute: () => run(baseline.binary),
   });
   if (cachedCounts.cached)
     options.log('baseline cachegrind counts: reused from an earlier judging');
-  const baselineCounts = cachedCounts.value;
-  const solutionCounts = await run(solutionBinary);
+  const baselineRun = cachedCounts.value;
+  const solutionRun = await run(solutionBinary);
   options.log(
-    `cachegrind: ${baselineCounts.instructions} vs ${solutionCounts.instructions} instructions`,
+    `cachegrind: ${baselineRun.counts.instructions} vs ${solutionRun.counts.instructions} instructions`,
   );
   return deterministicResult({
     inputBytes: input.bytes,
     flags,
-    baseline: baselineCounts,
-    solution: solutionCounts,
+    baseline: baselineRun.counts,
+    solution: solutionRun.counts,
+    hotspots: { baseline: baselineRun.hotspots, solution: solutionRun.hotspots },
   });
 }
 

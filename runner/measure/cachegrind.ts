@@ -4,7 +4,15 @@ import { AppError } from '../../contracts';
 import { constants } from 'node:fs';
 import { lstat, mkdtemp, open, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { CachegrindCounts, Deterministic, Limits, Toolchain } from '../../contracts';
+import {
+  MAX_FUNCTION_NAME,
+  type CachegrindCounts,
+  type Deterministic,
+  type FunctionCost,
+  type Hotspots,
+  type Limits,
+  type Toolchain,
+} from '../../contracts';
 import { SANDBOX_INPUT, SANDBOX_PROGRAM } from '../sandbox/run-program';
 import type { Sandbox, SandboxResult } from '../sandbox/sandbox';
 
@@ -162,6 +170,89 @@ export function parseCachegrindSummary(text: string): Map<string, bigint> {
   return totals;
 }
 
+/** How many functions a result keeps per side, the most instructions first. */
+export const HOTSPOT_FUNCTIONS = 25;
+
+/**
+ * Per-function counts from a cachegrind.out file's `fl=`/`fn=` blocks (cg_annotate's function
+ * view). Code inlined into a function is counted there: cachegrind names the function whose
+ * machine code ran (`fi=`/`fe=` lines only change the source file of the lines that follow). The
+ * names are cachegrind's own demangling (--demangle=yes is its default). A function of the same
+ * name in several files (static helpers, or a template instantiated in two) is summed under one
+ * name; the file shown is the one with the most instructions.
+ */
+export function parseCachegrindFunctions(text: string, top = HOTSPOT_FUNCTIONS): Hotspots {
+  let events: string[] | null = null;
+  const byName = new Map<string, { cost: FunctionCost; files: Map<string, number> }>();
+  let file = '???';
+  let current: { cost: FunctionCost; files: Map<string, number> } | null = null;
+  let index: Record<'Ir' | 'D1mr' | 'D1mw' | 'DLmr' | 'DLmw' | 'Bcm' | 'Bim', number> | null = null;
+  for (const line of text.split('\n')) {
+    const first = line.charCodeAt(0);
+    if (first >= 48 && first <= 57) {
+      if (!current || !index) continue;
+      const fields = line.split(' ');
+      // fields[0] is the source line; counts follow in the events' order.
+      const count = (i: number) => {
+        const token = fields[i + 1];
+        return token === undefined || token === '.' ? 0 : Number(token) || 0;
+      };
+      const ir = count(index.Ir);
+      current.cost.instructions += ir;
+      current.cost.l1DataMisses += count(index.D1mr) + count(index.D1mw);
+      current.cost.llDataMisses += count(index.DLmr) + count(index.DLmw);
+      current.cost.branchMispredictions += count(index.Bcm) + count(index.Bim);
+      current.files.set(file, (current.files.get(file) ?? 0) + ir);
+    } else if (line.startsWith('fn=')) {
+      const name = line.slice(3).slice(0, MAX_FUNCTION_NAME);
+      current = byName.get(name) ?? null;
+      if (!current) {
+        current = {
+          cost: {
+            name,
+            file,
+            instructions: 0,
+            l1DataMisses: 0,
+            llDataMisses: 0,
+            branchMispredictions: 0,
+          },
+          files: new Map(),
+        };
+        byName.set(name, current);
+      }
+    } else if (line.startsWith('fl=')) {
+      file = line.slice(3).slice(0, MAX_FUNCTION_NAME);
+    } else if (line.startsWith('events:')) {
+      events = line.slice('events:'.length).trim().split(/\s+/);
+      const at = (e: CachegrindEvent) => {
+        const i = events!.indexOf(e);
+        if (i < 0) throw new CachegrindError('bad-output', `cachegrind.out lacks the event ${e}`);
+        return i;
+      };
+      index = {
+        Ir: at('Ir'),
+        D1mr: at('D1mr'),
+        D1mw: at('D1mw'),
+        DLmr: at('DLmr'),
+        DLmw: at('DLmw'),
+        Bcm: at('Bcm'),
+        Bim: at('Bim'),
+      };
+    }
+  }
+  if (!events) throw new CachegrindError('bad-output', 'cachegrind.out has no "events:" line');
+  const all = [...byName.values()].map(({ cost, files }) => {
+    const main = [...files].sort((a, b) => b[1] - a[1])[0];
+    return { ...cost, file: main ? main[0] : cost.file };
+  });
+  all.sort((a, b) => b.instructions - a.instructions || (a.name < b.name ? -1 : 1));
+  return {
+    functions: all.filter((f) => f.instructions > 0).slice(0, top),
+    totalInstructions: all.reduce((sum, f) => sum + f.instructions, 0),
+    functionCount: all.filter((f) => f.instructions > 0).length,
+  };
+}
+
 /** A count as a Number, refusing one past 2^53 where Number stops being exact. */
 function exact(value: bigint, event: string): number {
   if (value > BigInt(Number.MAX_SAFE_INTEGER))
@@ -232,12 +323,19 @@ export function instructionSpeedup(baseline: CachegrindCounts, solution: Cachegr
   return baseline.instructions / solution.instructions;
 }
 
-/** The contract's deterministic section from the two runs. */
+/** One cachegrind run's totals and its per-function counts. */
+export interface CachegrindRun {
+  counts: CachegrindCounts;
+  hotspots: Hotspots;
+}
+
+/** The contract's deterministic section from the two runs (hotspots: null when not kept). */
 export function deterministicResult(options: {
   inputBytes: number;
   flags: string[];
   baseline: CachegrindCounts;
   solution: CachegrindCounts;
+  hotspots?: { baseline: Hotspots; solution: Hotspots } | null;
 }): Deterministic {
   return {
     tool: 'cachegrind',
@@ -246,6 +344,7 @@ export function deterministicResult(options: {
     baseline: options.baseline,
     solution: options.solution,
     instructionSpeedup: instructionSpeedup(options.baseline, options.solution),
+    hotspots: options.hotspots ?? null,
   };
 }
 
@@ -292,7 +391,7 @@ export interface RunCachegrindOptions {
  * Throws CachegrindError when valgrind produced no counts; an abort and a broken sandbox
  * (SandboxUnavailableError) propagate as they are.
  */
-export async function runCachegrind(options: RunCachegrindOptions): Promise<CachegrindCounts> {
+export async function runCachegrind(options: RunCachegrindOptions): Promise<CachegrindRun> {
   const valgrind = options.valgrind ?? DEFAULT_VALGRIND;
   // The sandbox shows the host's /usr at the same path, so the host path is the sandbox path.
   if (!(await lstat(valgrind).catch(() => null)))
@@ -341,7 +440,7 @@ export async function runCachegrind(options: RunCachegrindOptions): Promise<Cach
         'bad-output',
         `valgrind wrote no readable ${OUT_FILE} (missing, not a regular file, or over ${MAX_CACHEGRIND_OUT_BYTES} bytes)`,
       );
-    return parseCachegrindOut(text);
+    return { counts: parseCachegrindOut(text), hotspots: parseCachegrindFunctions(text) };
   } finally {
     await rm(runDir, { recursive: true, force: true }).catch(() => undefined);
   }

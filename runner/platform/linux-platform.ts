@@ -6,7 +6,13 @@ export const linuxPlatform: OsPlatform = {
   runsInHostSandbox: true,
   create: ({ target, sandbox }) =>
     Promise.resolve({
-      capabilities: { timing: 'native', memoryProfile: true, topDown: true, cachegrind: true },
+      capabilities: {
+        timing: 'native',
+        memoryProfile: true,
+        topDown: true,
+        cachegrind: true,
+        sampledProfile: true,
+      },
       toolchain: target.toolchain,
       buildMounts: [],
       runSandbox: sandbox,

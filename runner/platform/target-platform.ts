@@ -29,6 +29,8 @@ export interface PlatformCapabilities {
   topDown: boolean;
   /** cachegrind can count the programs' instructions (deterministic mode). */
   cachegrind: boolean;
+  /** perf record can sample the programs' call stacks from outside the sandbox. */
+  sampledProfile: boolean;
 }
 
 export interface TargetPlatform {

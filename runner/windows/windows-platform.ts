@@ -18,7 +18,12 @@ import { WineSandbox } from './wine-sandbox';
 import { wineVersion } from './wine-prefix';
 
 /** The memory sampler, perf's Top-Down and cachegrind are Linux tools, for Linux binaries. */
-const NO_LINUX_PROFILE = { memoryProfile: false, topDown: false, cachegrind: false };
+const NO_LINUX_PROFILE = {
+  memoryProfile: false,
+  topDown: false,
+  cachegrind: false,
+  sampledProfile: false,
+};
 const NATIVE: PlatformCapabilities = { timing: 'native', ...NO_LINUX_PROFILE };
 const EMULATED: PlatformCapabilities = { timing: 'emulated', ...NO_LINUX_PROFILE };
 

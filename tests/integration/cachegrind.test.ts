@@ -99,9 +99,15 @@ afterAll(async () => {
 
 describe('runCachegrind on the wordcount baseline', () => {
   it('gives identical, non-zero counts on two runs in the sandbox', async () => {
-    const first = await runCachegrind({ sandbox, binary: baseline, input, workDir: dir, limits });
-    const second = await runCachegrind({ sandbox, binary: baseline, input, workDir: dir, limits });
-    expect(second).toEqual(first);
+    const run = await runCachegrind({ sandbox, binary: baseline, input, workDir: dir, limits });
+    const again = await runCachegrind({ sandbox, binary: baseline, input, workDir: dir, limits });
+    expect(again).toEqual(run);
+    const first = run.counts;
+    // Per function: demangled names, the hash table's code among the top, shares summing up.
+    const names = run.hotspots.functions.map((f) => f.name);
+    expect(names.some((n) => n.startsWith('std::'))).toBe(true);
+    expect(names.some((n) => n.startsWith('_Z'))).toBe(false);
+    expect(run.hotspots.totalInstructions).toBe(first.instructions);
     expect(cachegrindCountsSchema.parse(first)).toEqual(first);
     // ~80 million instructions for 512 KiB; every figure is counted, none is zero.
     expect(first.instructions).toBeGreaterThan(10_000_000);
@@ -113,15 +119,33 @@ describe('runCachegrind on the wordcount baseline', () => {
   it('gives the same counts whatever the work directory is called', async () => {
     const deeper = path.join(dir, 'a-much-longer-work-directory-name-than-the-other-one');
     await execFileAsync('mkdir', ['-m', '755', deeper]);
-    const a = await runCachegrind({ sandbox, binary: baseline, input, workDir: dir, limits });
-    const b = await runCachegrind({ sandbox, binary: baseline, input, workDir: deeper, limits });
+    const { counts: a } = await runCachegrind({
+      sandbox,
+      binary: baseline,
+      input,
+      workDir: dir,
+      limits,
+    });
+    const { counts: b } = await runCachegrind({
+      sandbox,
+      binary: baseline,
+      input,
+      workDir: deeper,
+      limits,
+    });
     expect(b).toEqual(a);
   });
 
   it('runs a -march=native build, or says clearly that valgrind cannot decode it', async () => {
     const native = await buildBaseline(toolchain.flags);
     try {
-      const counts = await runCachegrind({ sandbox, binary: native, input, workDir: dir, limits });
+      const { counts } = await runCachegrind({
+        sandbox,
+        binary: native,
+        input,
+        workDir: dir,
+        limits,
+      });
       expect(counts.instructions).toBeGreaterThan(10_000_000);
     } catch (error) {
       expect(error).toBeInstanceOf(CachegrindError);
@@ -137,7 +161,7 @@ describe('runCachegrind on the wordcount baseline', () => {
       TEST_DATA_DIR,
     );
     const started = performance.now();
-    const counts = await runCachegrind({
+    const { counts } = await runCachegrind({
       sandbox,
       binary: baseline,
       input: full.path,

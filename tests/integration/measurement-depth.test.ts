@@ -60,6 +60,32 @@ describe('measurement depth', () => {
     expect(a.flags.join(' ')).not.toContain('native');
   });
 
+  it('names the functions where each side spends its instructions, the same in both judgings', () => {
+    const hotspots = first.stages.profile!.deterministic!.hotspots!;
+    expect(hotspots).toEqual(second.stages.profile!.deterministic!.hotspots);
+    for (const side of [hotspots.baseline, hotspots.solution]) {
+      expect(side.functions.length).toBeGreaterThan(3);
+      expect(side.functions[0]!.instructions).toBeGreaterThan(0);
+      expect(side.functions.some((f) => f.name.startsWith('_Z'))).toBe(false);
+    }
+    // The baseline's time goes into std::unordered_map and the stream's operator>>.
+    expect(hotspots.baseline.functions.some((f) => /std::/.test(f.name))).toBe(true);
+  });
+
+  it('samples call stacks of one timed-input run per side with perf record from outside', () => {
+    const sampled = first.stages.profile!.sampled!;
+    expect(sampled, first.stages.profile!.notes.join('\n')).not.toBeNull();
+    expect(sampled.baseline.event).toBe(first.host.hardwareCounters ? 'cycles' : 'cpu-clock');
+    for (const side of [sampled.baseline, sampled.solution]) {
+      expect(side.samples).toBeGreaterThan(20);
+      const frames = side.stacks.flatMap((s) => s.frames);
+      expect(frames).toContain('main');
+      expect(frames.some((f) => f.startsWith('wordcount'))).toBe(true);
+    }
+    // The second judging reused the baseline's profile (same build, input and host).
+    expect(second.stages.profile!.sampled!.baseline).toEqual(sampled.baseline);
+  });
+
   it('records memory over time for both sides', () => {
     const memory = first.stages.profile!.memory!;
     expect(memory.baseline.durationMs).toBeGreaterThan(500);

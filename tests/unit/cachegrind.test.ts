@@ -3,7 +3,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cachegrindCountsSchema, deterministicSchema, type Toolchain } from '../../contracts';
+import {
+  cachegrindCountsSchema,
+  deterministicSchema,
+  hotspotsSchema,
+  type Toolchain,
+} from '../../contracts';
 import {
   CachegrindError,
   cachegrindArgs,
@@ -11,6 +16,7 @@ import {
   deterministicResult,
   describeFailure,
   instructionSpeedup,
+  parseCachegrindFunctions,
   parseCachegrindOut,
   parseCachegrindSummary,
 } from '../../runner/measure/cachegrind';
@@ -269,5 +275,45 @@ describe('describeFailure', () => {
     );
     expect(error?.kind).toBe('limit');
     expect(error?.message).toBe('the program did not finish within 120 s under valgrind');
+  });
+});
+
+describe('parseCachegrindFunctions', () => {
+  it('sums each function of the recorded baseline over its lines', async () => {
+    const hotspots = parseCachegrindFunctions(await fixture('wordcount-baseline.cachegrind.out'));
+    expect(hotspotsSchema.parse(hotspots)).toEqual(hotspots);
+    expect(hotspots.functions.map((f) => f.name)).toEqual([
+      '__libc_start_main@@GLIBC_2.34',
+      '(below main)',
+    ]);
+    // Ir of the first function's lines: 2+3+6+1+2+3+2+15+8+11+3+3+6+2+2+2+2+4.
+    expect(hotspots.functions[0]).toMatchObject({
+      instructions: 77,
+      file: './csu/../csu/libc-start.c',
+    });
+    expect(hotspots.totalInstructions).toBe(77 + 25);
+  });
+
+  it('counts inlined code (fi=/fe=) toward the function it ran in, merges a name across files', () => {
+    const text =
+      HEADER +
+      'fl=a.cpp\nfn=count(std::string)\n1 10 0 0 0 2 1 0 1 1 0 3 0 0\n' +
+      'fi=hash.hpp\n7 100 . . . 5 . . . 2 . 4\nfe=a.cpp\n2 5\n' +
+      'fl=b.cpp\nfn=main\n3 7\n' +
+      'fl=c.cpp\nfn=count(std::string)\n9 1\n' +
+      'summary: 123 0 0 0 7 1 0 1 3 0 7 0 0\n';
+    const hotspots = parseCachegrindFunctions(text, 1);
+    expect(hotspots.functions).toEqual([
+      {
+        name: 'count(std::string)',
+        file: 'a.cpp',
+        instructions: 116,
+        l1DataMisses: 2 + 1 + 5,
+        llDataMisses: 1 + 1 + 2,
+        branchMispredictions: 7,
+      },
+    ]);
+    expect(hotspots.functionCount).toBe(2);
+    expect(hotspots.totalInstructions).toBe(123);
   });
 });

@@ -113,7 +113,13 @@ describe('profileStage', () => {
   it('notes, rather than runs, the Linux profile for a target that is not Linux', async () => {
     const { ctx } = await context();
     const platform = {
-      capabilities: { timing: 'emulated', memoryProfile: false, topDown: false, cachegrind: false },
+      capabilities: {
+        timing: 'emulated',
+        memoryProfile: false,
+        topDown: false,
+        cachegrind: false,
+        sampledProfile: false,
+      },
     } as TargetPlatform;
     await profileStage(ctx, platform, built, {
       stage: null!,
@@ -121,7 +127,7 @@ describe('profileStage', () => {
       warnings: [],
     });
     expect(ctx.result.stages.profile?.notes[0]).toMatch(
-      /are Linux tools .*: not run for linux-intel$/,
+      /sampled profile \(perf record\) are Linux tools .*: unavailable on this target \(linux-intel\)$/,
     );
   });
 
@@ -129,7 +135,7 @@ describe('profileStage', () => {
     const { ctx } = await context();
     // Nothing here can run: a part that ran anyway would fail and leave a "failed" note instead.
     const stage = await runProfile({
-      parts: { memoryProfile: false, topDown: false, cachegrind: false },
+      parts: { memoryProfile: false, topDown: false, cachegrind: false, sampledProfile: false },
       challenge: ctx.challenge,
       sandbox: ctx.options.sandbox,
       toolchain: ctx.targetSpec!.toolchain,
@@ -145,10 +151,16 @@ describe('profileStage', () => {
       onProgress: () => undefined,
       log: () => undefined,
     });
-    expect(stage).toMatchObject({ memory: null, topdown: null, deterministic: null });
+    expect(stage).toMatchObject({
+      memory: null,
+      topdown: null,
+      deterministic: null,
+      sampled: null,
+    });
     expect(stage.notes).toEqual([
       "memory profile: not run, the target's platform does not have it",
       "Top-Down level 1: not run, the target's platform does not have it",
+      "sampled profile (perf record): not run, the target's platform does not have it",
       "deterministic mode (cachegrind): not run, the target's platform does not have it",
     ]);
   });
@@ -156,7 +168,13 @@ describe('profileStage', () => {
   it('profiles nothing for a solution that failed a run or is the baseline', async () => {
     const { ctx } = await context();
     const platform = {
-      capabilities: { timing: 'emulated', memoryProfile: false, topDown: false, cachegrind: false },
+      capabilities: {
+        timing: 'emulated',
+        memoryProfile: false,
+        topDown: false,
+        cachegrind: false,
+        sampledProfile: false,
+      },
     } as TargetPlatform;
     await profileStage(ctx, platform, built, {
       stage: null!,

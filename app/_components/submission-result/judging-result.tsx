@@ -118,7 +118,11 @@ export function JudgingResultView({
             <Measurement target={judging.target} measure={r.stages.measure} />
           )}
           {r.verdict === 'ACCEPTED' && r.stages.profile && (
-            <Profile target={judging.target} profile={r.stages.profile} />
+            <Profile
+              target={judging.target}
+              profile={r.stages.profile}
+              downloadHref={`/submissions/${encodeURIComponent(submissionId)}/profile/${judging.target}`}
+            />
           )}
           {warnings.length > 0 && (
             <>

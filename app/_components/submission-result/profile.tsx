@@ -1,10 +1,12 @@
-// The profile stage: Top-Down level 1, memory over time and cachegrind's instruction counts; a part
-// the host could not produce is replaced by the judge's note saying why.
+// The profile stage: Top-Down level 1, memory over time, the sampled profile's flame graphs and
+// cachegrind's instruction counts, in total and per function; a part the host could not produce is
+// replaced by the judge's note saying why.
 import type { CachegrindCounts, ProfileStage } from '../../../contracts';
 import { formatBytes, formatCount, formatSpeedup } from '../../../lib/web/format';
 import { memoryChartData, topdownChartData, uniqueNotes } from '../../../lib/web/submission-result';
 import { MemoryChart } from '../charts/memory-chart';
 import { TopdownChart } from '../charts/topdown-chart';
+import { FunctionHotspots, SampledProfiles } from './hotspots';
 
 const CACHEGRIND_ROWS: { key: keyof CachegrindCounts; label: string }[] = [
   { key: 'instructions', label: 'instructions' },
@@ -21,8 +23,18 @@ const CACHEGRIND_ROWS: { key: keyof CachegrindCounts; label: string }[] = [
 const TOPDOWN_NOTE = /top-?down/i;
 const MEMORY_NOTE = /memory/i;
 const CACHEGRIND_NOTE = /cachegrind|valgrind|instruction/i;
+const SAMPLED_NOTE = /sampled profile|perf record/i;
 
-export function Profile({ target, profile }: { target: string; profile: ProfileStage }) {
+export function Profile({
+  target,
+  profile,
+  downloadHref,
+}: {
+  target: string;
+  profile: ProfileStage;
+  /** The speedscope download of this target's sampled profiles. */
+  downloadHref: string;
+}) {
   const d = profile.deterministic;
   // Each note is said once: beside the first missing part it explains (one note about Linux-only
   // tools may explain all three), or else in the list at the end.
@@ -36,6 +48,10 @@ export function Profile({ target, profile }: { target: string; profile: ProfileS
   };
   const topdownNote = noteFor(!profile.topdown, TOPDOWN_NOTE);
   const memoryNote = noteFor(!profile.memory, MEMORY_NOTE);
+  // Said even when another part already showed the same note: what is unavailable on this target
+  // must be readable where the flame graph would be.
+  const sampledNote = profile.sampled ? undefined : profile.notes.find((n) => SAMPLED_NOTE.test(n));
+  if (sampledNote !== undefined && !inline.includes(sampledNote)) inline.push(sampledNote);
   const cachegrindNote = noteFor(!d, CACHEGRIND_NOTE);
   const rest = uniqueNotes(profile.notes, inline);
   return (
@@ -76,6 +92,16 @@ export function Profile({ target, profile }: { target: string; profile: ProfileS
         <p className="small muted">{memoryNote ?? 'No memory profile was taken.'}</p>
       )}
 
+      <h3>Where the time goes</h3>
+      {profile.sampled ? (
+        <SampledProfiles sampled={profile.sampled} target={target} downloadHref={downloadHref} />
+      ) : (
+        <p className="small" data-testid="sampled-unavailable">
+          <span className="badge warn">unavailable</span>{' '}
+          {sampledNote ?? 'No sampled profile was taken for this judging.'}
+        </p>
+      )}
+
       <h3>Instruction speedup</h3>
       {d ? (
         <>
@@ -112,6 +138,8 @@ export function Profile({ target, profile }: { target: string; profile: ProfileS
               </tbody>
             </table>
           </div>
+          <h3>Instructions per function</h3>
+          <FunctionHotspots deterministic={d} />
         </>
       ) : (
         <p className="small muted">{cachegrindNote ?? 'No cachegrind run for this judging.'}</p>

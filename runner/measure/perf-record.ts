@@ -1,0 +1,311 @@
+// `perf record` of one untimed run, from outside the sandbox: where the program spends its time, as
+// call stacks folded into Brendan Gregg's format. perf samples the run's pinned CPU as root (or with
+// perf_event_paranoid ≤ 0); the program keeps perf_event_open denied by the sandbox's seccomp
+// filter, so it can neither open events itself nor see these. What perf records is informational
+// only: a profile that fails is a note, never a verdict.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { mkdir, mkdtemp, open, rm, symlink, link, copyFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { MAX_FUNCTION_NAME, type FoldedStack, type SampledProfile } from '../../contracts';
+import { AppError } from '../../contracts';
+
+const execFileAsync = promisify(execFile);
+
+/** Samples per second: ~5 000 stacks for a 10 s baseline, enough for a flame graph, cheap to unwind. */
+export const SAMPLING_HZ = 499;
+/** Deepest stack kept; deeper ones keep their innermost frames under a marker. */
+const MAX_FRAMES = 128;
+/** Distinct stacks kept per side, the most sampled first; the rest only counted. */
+const MAX_STACKS = 2000;
+/** How long perf may take to start, to stop, and to turn its samples into text. */
+const START_TIMEOUT_MS = 15_000;
+const SCRIPT_TIMEOUT_MS = 180_000;
+
+export class PerfRecordError extends AppError {
+  override name = 'PerfRecordError';
+  readonly code = 'unavailable' as const;
+}
+
+/**
+ * The argv of a CPU-wide `perf record` that starts with its events off and waits for `enable` on
+ * its control FIFO, so that only the program's run is sampled, not perf's own start-up.
+ *
+ * Call stacks come from DWARF unwinding (perf copies the top of the user stack with each sample):
+ * contest code is built with -O3, which leaves out frame pointers, so frame-pointer stacks (`-g`)
+ * would be mostly one frame deep or garbage.
+ */
+export function perfRecordArgs(
+  perf: string,
+  options: { event: string; cpu: number | null; output: string; controlFifo: string },
+): string[] {
+  return [
+    perf,
+    'record',
+    '-e',
+    options.event,
+    '-F',
+    String(SAMPLING_HZ),
+    '--call-graph',
+    'dwarf',
+    ...(options.cpu === null ? ['-a'] : ['-C', String(options.cpu)]),
+    '-D',
+    '-1',
+    '--control',
+    `fifo:${options.controlFifo}`,
+    '-o',
+    options.output,
+  ];
+}
+
+let eventChoice: Promise<string> | undefined;
+
+/** `cycles` where the host's PMU counts it, else `cpu-clock` (a timer: VMs have no PMU). */
+export function samplingEvent(perf: string): Promise<string> {
+  eventChoice ??= execFileAsync(perf, ['stat', '-x', ',', '-e', 'cycles', 'true'], {
+    timeout: 10_000,
+  })
+    .then(({ stderr }) => (/^\d+,/m.test(stderr) ? 'cycles' : 'cpu-clock'))
+    .catch(() => 'cpu-clock');
+  return eventChoice;
+}
+
+/**
+ * Folds `perf script -F comm,ip,sym,dso` output: each sample is a header line (the command name)
+ * and its frames, innermost first, one per line (`<ip> <symbol> (<dso>)`), then a blank line.
+ * Only samples of `comm` are kept (other tasks shared the CPU). Frames perf could not name are
+ * shown by their file; kernel frames carry " [kernel]".
+ */
+export class StackFolder {
+  private readonly stacks = new Map<string, number>();
+  private frames: string[] | null = null;
+  private keep = false;
+  samples = 0;
+
+  constructor(private readonly comm: string) {}
+
+  line(raw: string): void {
+    if (raw.trim() === '') return this.endSample();
+    if (!/^\s/.test(raw)) {
+      this.endSample();
+      // The header: "<comm> <pid>" (the comm may hold spaces; the pid is the last field).
+      const header = raw.trim().replace(/\s+\d+(\/\d+)?$/, '');
+      this.keep = header === this.comm;
+      this.frames = [];
+      return;
+    }
+    if (!this.keep || !this.frames) return;
+    this.frames.push(frameName(raw.trim()));
+  }
+
+  endSample(): void {
+    if (this.keep && this.frames && this.frames.length > 0) {
+      let frames = this.frames.reverse();
+      if (frames.length > MAX_FRAMES)
+        frames = ['[deeper frames cut]', ...frames.slice(frames.length - MAX_FRAMES + 1)];
+      const key = frames.join('\n');
+      this.stacks.set(key, (this.stacks.get(key) ?? 0) + 1);
+      this.samples++;
+    }
+    this.frames = null;
+    this.keep = false;
+  }
+
+  /** The folded stacks, the most sampled first (ties by their frames), capped. */
+  profile(event: string): SampledProfile {
+    this.endSample();
+    const all: FoldedStack[] = [...this.stacks].map(([key, samples]) => ({
+      frames: key.split('\n'),
+      samples,
+    }));
+    all.sort((a, b) => b.samples - a.samples || compareFrames(a.frames, b.frames));
+    const kept = all.slice(0, MAX_STACKS);
+    const otherSamples = all.slice(MAX_STACKS).reduce((sum, s) => sum + s.samples, 0);
+    return { event, frequencyHz: SAMPLING_HZ, samples: this.samples, stacks: kept, otherSamples };
+  }
+}
+
+function compareFrames(a: string[], b: string[]): number {
+  const x = a.join(';');
+  const y = b.join(';');
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** "2c41 std::map<…>::operator[] (/judge/program)" → "std::map<…>::operator[]". */
+export function frameName(text: string): string {
+  const space = text.indexOf(' ');
+  const rest = space < 0 ? text : text.slice(space + 1);
+  const open = rest.lastIndexOf(' (');
+  const symbol = (open < 0 ? rest : rest.slice(0, open)).replace(/\+0x[0-9a-f]+$/, '');
+  const dso = open < 0 ? '' : rest.slice(open + 2, -1);
+  let name = symbol;
+  const kernel = dso === '[kernel.kallsyms]';
+  if (symbol === '[unknown]' || symbol === '')
+    name = kernel ? '[kernel]' : `[unknown in ${path.basename(dso) || '?'}]`;
+  else if (kernel) name = `${symbol} [kernel]`;
+  return name.slice(0, MAX_FUNCTION_NAME);
+}
+
+/**
+ * A folder perf reads binaries from instead of `/` (`--symfs`): the host's library folders, which
+ * the sandbox shows read-only at the same paths, and the program at the path it had inside.
+ */
+async function symbolFolder(dir: string, programInside: string, binary: string): Promise<string> {
+  const root = path.join(dir, 'symfs');
+  await mkdir(root);
+  for (const top of ['usr', 'lib', 'lib64', 'lib32', 'bin', 'sbin'])
+    await symlink(`/${top}`, path.join(root, top)).catch(() => undefined);
+  const program = path.join(root, programInside);
+  await mkdir(path.dirname(program), { recursive: true });
+  // A copy when the binary is on another filesystem; perf only reads it.
+  await link(binary, program).catch(() => copyFile(binary, program));
+  return root;
+}
+
+/** Resolves once perf's stderr says `text`, rejects when perf exits or the time is up. */
+function waitFor(child: ChildProcess, stderr: { text: string }, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => done(new PerfRecordError(`perf record did not say "${text}"`)),
+      START_TIMEOUT_MS,
+    );
+    const check = () => {
+      if (stderr.text.includes(text)) done();
+    };
+    const exit = () =>
+      done(
+        new PerfRecordError(`perf record stopped: ${stderr.text.trim().split('\n').pop() ?? ''}`),
+      );
+    function done(error?: Error) {
+      clearTimeout(timer);
+      child.stderr?.off('data', check);
+      child.off('exit', exit);
+      if (error) reject(error);
+      else resolve();
+    }
+    child.stderr?.on('data', check);
+    child.once('exit', exit);
+    check();
+  });
+}
+
+export interface RecordOptions<T> {
+  perf: string;
+  /** The CPU the run is pinned to (sampled alone), or null for every CPU. */
+  cpu: number | null;
+  /** A private folder for perf's files, removed by the caller. */
+  dir: string;
+  /** The program's host path and where the sandbox shows it (its name is the samples' comm). */
+  binary: string;
+  programInside: string;
+  /** Starts the run and resolves when it has ended. */
+  run: () => Promise<T>;
+}
+
+/**
+ * Samples `run()` with perf record from outside the sandbox and folds the program's stacks. Throws
+ * PerfRecordError when perf cannot record here (not installed, not allowed, no samples).
+ */
+export async function recordProfile<T>(
+  options: RecordOptions<T>,
+): Promise<{ result: T; profile: SampledProfile }> {
+  const event = await samplingEvent(options.perf);
+  const work = await mkdtemp(path.join(options.dir, 'perf-'));
+  const fifo = path.join(work, 'control');
+  const data = path.join(work, 'perf.data');
+  await execFileAsync('mkfifo', ['-m', '600', fifo]);
+  // Read-write, so that opening never waits for perf, and writes never fail while it lives.
+  const control = await open(fifo, 'r+');
+  const argv = perfRecordArgs(options.perf, {
+    event,
+    cpu: options.cpu,
+    output: data,
+    controlFifo: fifo,
+  });
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
+  const stderr = { text: '' };
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    if (stderr.text.length < 64 * 1024) stderr.text += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  let result: T;
+  try {
+    await waitFor(child, stderr, 'Events disabled');
+    await control.write('enable\n');
+    await waitFor(child, stderr, 'Events enabled');
+    result = await options.run();
+    await control.write('disable\n');
+  } catch (error) {
+    child.kill('SIGKILL');
+    await exited;
+    throw error;
+  } finally {
+    await control.close();
+  }
+  child.kill('SIGINT');
+  const code = await Promise.race([
+    exited,
+    new Promise<'late'>((r) => setTimeout(() => r('late'), START_TIMEOUT_MS)),
+  ]);
+  if (code === 'late') {
+    child.kill('SIGKILL');
+    throw new PerfRecordError('perf record did not stop');
+  }
+  const symfs = await symbolFolder(work, options.programInside, options.binary);
+  const folder = new StackFolder(path.basename(options.programInside));
+  await foldScript(options.perf, data, symfs, folder);
+  if (folder.samples === 0)
+    throw new PerfRecordError(
+      `perf recorded no samples of the program (${stderr.text.trim().split('\n').pop() ?? ''})`,
+    );
+  await rm(work, { recursive: true, force: true });
+  return { result, profile: folder.profile(event) };
+}
+
+/** `perf script` over the recording, folded line by line (its text can be tens of megabytes). */
+async function foldScript(
+  perf: string,
+  data: string,
+  symfs: string,
+  folder: StackFolder,
+): Promise<void> {
+  const child = spawn(
+    perf,
+    [
+      'script',
+      '-i',
+      data,
+      // Naming inlined frames runs addr2line per address (minutes for a 10 s run); like
+      // cachegrind, the profile then counts inlined code toward the function it was inlined into.
+      '--no-inline',
+      '--symfs',
+      symfs,
+      '--kallsyms',
+      '/proc/kallsyms',
+      '-F',
+      'comm,pid,ip,sym,dso',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const timer = setTimeout(() => child.kill('SIGKILL'), SCRIPT_TIMEOUT_MS);
+  let errors = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    if (errors.length < 8192) errors += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('close', (code) => resolve(code)),
+  );
+  for await (const line of createInterface({ input: child.stdout, crlfDelay: Infinity }))
+    folder.line(line);
+  const code = await exited;
+  clearTimeout(timer);
+  if (code !== 0)
+    throw new PerfRecordError(
+      `perf script failed (${code ?? 'killed'}): ${errors.trim().split('\n').pop() ?? ''}`,
+    );
+}

@@ -1,0 +1,184 @@
+// The sampled profile's exports (folded text, speedscope's file format), the flame graph's boxes and
+// the per-function comparison. The speedscope file is checked against a zod transcription of
+// speedscope's schema (https://www.speedscope.app/file-format-schema.json, src/lib/file-format-spec.ts)
+// and against the invariants its importer relies on.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { Hotspots, SampledProfile } from '../../contracts';
+import {
+  compareHotspots,
+  instructionShare,
+  shortFunctionName,
+} from '../../lib/profile/compare-hotspots';
+import {
+  flameBoxes,
+  foldedText,
+  selfSamples,
+  speedscopeFile,
+} from '../../lib/profile/folded-stacks';
+
+const valueUnit = z.enum([
+  'none',
+  'nanoseconds',
+  'microseconds',
+  'milliseconds',
+  'seconds',
+  'bytes',
+]);
+const speedscopeSchema = z.object({
+  $schema: z.literal('https://www.speedscope.app/file-format-schema.json'),
+  version: z.string().optional(),
+  name: z.string().optional(),
+  exporter: z.string().optional(),
+  activeProfileIndex: z.number().optional(),
+  shared: z.object({
+    frames: z.array(
+      z.object({
+        name: z.string(),
+        file: z.string().optional(),
+        line: z.number().optional(),
+        col: z.number().optional(),
+      }),
+    ),
+  }),
+  profiles: z.array(
+    z.union([
+      z.object({
+        type: z.literal('sampled'),
+        name: z.string(),
+        unit: valueUnit,
+        startValue: z.number(),
+        endValue: z.number(),
+        samples: z.array(z.array(z.number().int().nonnegative())),
+        weights: z.array(z.number()),
+      }),
+      z.object({
+        type: z.literal('evented'),
+        name: z.string(),
+        unit: valueUnit,
+        startValue: z.number(),
+        endValue: z.number(),
+        events: z.array(
+          z.object({ type: z.enum(['O', 'C']), at: z.number(), frame: z.number().int() }),
+        ),
+      }),
+    ]),
+  ),
+});
+
+const profile = (stacks: [string, number][]): SampledProfile => ({
+  event: 'cpu-clock',
+  frequencyHz: 499,
+  samples: stacks.reduce((n, [, s]) => n + s, 0),
+  stacks: stacks.map(([frames, samples]) => ({ frames: frames.split('|'), samples })),
+  otherSamples: 0,
+});
+
+const solution = profile([
+  ['_start|main|wordcount|std::map<a;b>::find', 6],
+  ['_start|main|wordcount', 3],
+  ['_start|main|print', 1],
+]);
+const baseline = profile([['_start|main|wordcount|operator>>', 8]]);
+
+describe('speedscopeFile', () => {
+  it('writes a file that parses with speedscope’s schema, both sides over one frame table', () => {
+    const file = speedscopeFile('submission x on linux-intel', [
+      { name: 'baseline', profile: baseline },
+      { name: 'solution', profile: solution },
+    ]);
+    const parsed = speedscopeSchema.parse(JSON.parse(JSON.stringify(file)));
+    expect(parsed.profiles).toHaveLength(2);
+    const frames = parsed.shared.frames.map((f) => f.name);
+    expect(new Set(frames).size).toBe(frames.length);
+    for (const p of parsed.profiles) {
+      if (p.type !== 'sampled') throw new Error('expected sampled profiles');
+      expect(p.weights).toHaveLength(p.samples.length);
+      expect(p.endValue).toBe(p.weights.reduce((a, b) => a + b, 0));
+      for (const stack of p.samples) for (const i of stack) expect(i).toBeLessThan(frames.length);
+    }
+    const second = parsed.profiles[1]!;
+    if (second.type !== 'sampled') throw new Error('expected a sampled profile');
+    expect(second.samples[0]!.map((i) => frames[i])).toEqual([
+      '_start',
+      'main',
+      'wordcount',
+      'std::map<a;b>::find',
+    ]);
+    expect(second.weights).toEqual([6, 3, 1]);
+  });
+});
+
+describe('foldedText', () => {
+  it('writes one line per stack, a semicolon inside a name replaced', () => {
+    expect(foldedText(solution)).toBe(
+      '_start;main;wordcount;std::map<a:b>::find 6\n_start;main;wordcount 3\n_start;main;print 1\n',
+    );
+  });
+});
+
+describe('flameBoxes', () => {
+  it('merges stacks along their paths, each box as wide as its share', () => {
+    const boxes = flameBoxes(solution, 0);
+    const at = (name: string) => boxes.find((b) => b.name === name)!;
+    expect(at('_start')).toMatchObject({ depth: 0, start: 0, width: 1, samples: 10 });
+    expect(at('wordcount')).toMatchObject({ depth: 2, samples: 9 });
+    expect(at('print')).toMatchObject({ depth: 2, start: 0, width: 0.1 });
+    // Siblings sorted by name: print before wordcount.
+    expect(at('wordcount').start).toBeCloseTo(0.1, 12);
+    expect(at('std::map<a;b>::find')).toMatchObject({ depth: 3, width: 0.6 });
+  });
+
+  it('leaves out boxes too narrow to read', () => {
+    expect(flameBoxes(solution, 0.2).map((b) => b.name)).not.toContain('print');
+  });
+
+  it('counts self samples by innermost frame', () => {
+    expect(selfSamples(solution)).toEqual([
+      { name: 'std::map<a;b>::find', samples: 6 },
+      { name: 'wordcount', samples: 3 },
+      { name: 'print', samples: 1 },
+    ]);
+  });
+});
+
+const cost = (name: string, instructions: number) => ({
+  name,
+  file: '???',
+  instructions,
+  l1DataMisses: 1,
+  llDataMisses: 0,
+  branchMispredictions: 2,
+});
+
+describe('compareHotspots', () => {
+  const base: Hotspots = {
+    functions: [cost('operator>>', 600), cost('std::hash', 300), cost('main', 100)],
+    totalInstructions: 1000,
+    functionCount: 3,
+  };
+  const sol: Hotspots = {
+    functions: [cost('parse', 150), cost('main', 50)],
+    totalInstructions: 200,
+    functionCount: 2,
+  };
+
+  it('lines up functions of the same name, the larger side first, ratio where both ran it', () => {
+    const rows = compareHotspots(base, sol);
+    expect(rows.map((r) => r.name)).toEqual(['operator>>', 'std::hash', 'parse', 'main']);
+    expect(rows.find((r) => r.name === 'main')!.ratio).toBe(0.5);
+    expect(rows.find((r) => r.name === 'parse')).toMatchObject({ baseline: null, ratio: null });
+    expect(instructionShare(base.functions[0]!, base)).toBe(0.6);
+  });
+});
+
+describe('shortFunctionName', () => {
+  it('folds template arguments of a long name, and keeps operators and short names', () => {
+    const long =
+      'std::_Hashtable<std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, int>::_M_rehash_aux';
+    expect(shortFunctionName(long)).toBe('std::_Hashtable<…>::_M_rehash_aux');
+    expect(shortFunctionName('std::map<int, int>::find')).toBe('std::map<int, int>::find');
+    const op = `bool operator<(${'x'.repeat(60)} const&, int)`;
+    expect(shortFunctionName(op)).toBe(op);
+  });
+});

@@ -1,0 +1,80 @@
+// Folding `perf script` output into stacks, and the perf record command line (no perf runs here).
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sampledProfileSchema } from '../../contracts';
+import { frameName, perfRecordArgs, StackFolder } from '../../runner/measure/perf-record';
+
+const FIXTURE = path.join(__dirname, '../fixtures/perf/perf-script-wordcount.txt');
+
+async function fold(comm: string) {
+  const folder = new StackFolder(comm);
+  for (const line of (await readFile(FIXTURE, 'utf8')).split('\n')) folder.line(line);
+  return folder.profile('cpu-clock');
+}
+
+describe('StackFolder', () => {
+  it("keeps the program's samples only, outermost frame first", async () => {
+    const profile = await fold('program');
+    expect(sampledProfileSchema.parse(profile)).toEqual(profile);
+    // 17 samples of "program" in the fixture; bwrap's, taskset's and the idle task's are dropped.
+    expect(profile.samples).toBe(17);
+    expect(profile.stacks.reduce((n, s) => n + s.samples, 0)).toBe(17);
+    const deep = profile.stacks.find((s) => s.frames.includes('wordcount'))!;
+    // DWARF unwinding stops in libc's start-up code (libc has no unwind info past it).
+    expect(deep.frames[0]).toBe('__libc_start_call_main');
+    expect(deep.frames.indexOf('main')).toBeLessThan(deep.frames.indexOf('wordcount'));
+    expect(profile.stacks.flatMap((s) => s.frames)).toContain(
+      'std::operator>><char, std::char_traits<char>, std::allocator<char> >',
+    );
+  });
+
+  it('orders stacks by samples and counts what it leaves out', async () => {
+    const folder = new StackFolder('p');
+    for (let i = 0; i < 2100; i++) {
+      folder.line(`p 1`);
+      folder.line(`\t1 leaf${i} (/judge/program)`);
+      folder.line(`\t2 main (/judge/program)`);
+      folder.line('');
+    }
+    folder.line('p 1');
+    folder.line('\t1 leaf7 (/judge/program)');
+    folder.line('\t2 main (/judge/program)');
+    const profile = folder.profile('cycles');
+    expect(profile.samples).toBe(2101);
+    expect(profile.stacks).toHaveLength(2000);
+    expect(profile.stacks[0]).toEqual({ frames: ['main', 'leaf7'], samples: 2 });
+    expect(profile.otherSamples).toBe(100);
+  });
+});
+
+describe('frameName', () => {
+  it('names a frame by its symbol, its file when perf could not, and marks the kernel', () => {
+    expect(frameName('2c41 std::map<int, int>::operator[] (/judge/program)')).toBe(
+      'std::map<int, int>::operator[]',
+    );
+    expect(frameName('98109 _int_malloc (/usr/lib/x86_64-linux-gnu/libc.so.6)')).toBe(
+      '_int_malloc',
+    );
+    expect(frameName('2c41 [unknown] (/judge/program)')).toBe('[unknown in program]');
+    expect(frameName('ffffffff81000c82 asm_exc_page_fault ([kernel.kallsyms])')).toBe(
+      'asm_exc_page_fault [kernel]',
+    );
+    expect(frameName(`1 ${'x'.repeat(1000)} (/judge/program)`)).toHaveLength(400);
+  });
+});
+
+describe('perfRecordArgs', () => {
+  it('samples the pinned CPU with DWARF call stacks, events off until enabled', () => {
+    const argv = perfRecordArgs('/usr/bin/perf', {
+      event: 'cpu-clock',
+      cpu: 3,
+      output: '/w/perf.data',
+      controlFifo: '/w/control',
+    });
+    expect(argv.join(' ')).toBe(
+      '/usr/bin/perf record -e cpu-clock -F 499 --call-graph dwarf -C 3 -D -1 ' +
+        '--control fifo:/w/control -o /w/perf.data',
+    );
+  });
+});
