@@ -4,12 +4,13 @@
 //                                          [--host-drift 0.014]
 //   npm run bench -- judge ladder [--size 64MiB] [--long-pairs 15]
 //   npm run bench -- judge overhead [--size 64MiB]
+//   npm run bench -- judge profile [--size 64MiB]   (the profile stage's share of a judging, twice)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseByteSize, type JudgingResult } from '../contracts';
+import { parseByteSize, type JudgingResult, type ProgressEvent } from '../contracts';
 import { REPO_ROOT } from '../lib/config/env';
 import { loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
 import { makePatch, solutionSource, writeSolutionTree } from '../lib/challenge/solution-tree';
@@ -123,8 +124,10 @@ async function judgeOnce(
   patchText: string,
   options: Options,
   mode?: 'reproducibility',
+  onProgress?: (event: ProgressEvent) => void,
 ): Promise<JudgingResult> {
   return judge({
+    onProgress,
     challenge,
     target: 'linux-intel',
     patchText,
@@ -430,6 +433,39 @@ async function overheadOnly(challenge: Challenge, options: Options): Promise<voi
   );
 }
 
+/**
+ * The profile stage's cost: one judging with the baseline's profiles computed (its cache emptied
+ * first), one reusing them, as contest judgings do after the first on a host. Prints the stage's
+ * share of the judging and each part's seconds (from the stage's progress messages).
+ */
+async function profileCost(challenge: Challenge, options: Options): Promise<void> {
+  await rm(path.join(DATA_DIR, 'baseline-profiles'), { recursive: true, force: true });
+  const patch = await ladderPatch('faster-2x');
+  for (const label of ['baseline profiles computed', 'baseline profiles cached']) {
+    const parts: { message: string; at: number }[] = [];
+    const result = await judgeOnce(challenge, patch, options, undefined, (event) => {
+      if (event.stage === 'profile') parts.push({ message: event.message, at: performance.now() });
+    });
+    const profileMs = result.stageDurationsMs.profile ?? 0;
+    const measureMs = result.stageDurationsMs.measure ?? 0;
+    console.log(
+      `${label}: profile ${(profileMs / 1000).toFixed(1)} s of ${(result.durationMs / 1000).toFixed(1)} s judged ` +
+        `(${((100 * profileMs) / result.durationMs).toFixed(1)}%; measure ${(measureMs / 1000).toFixed(1)} s, ` +
+        `${result.stages.measure?.estimate?.pairs ?? 0} pairs)`,
+    );
+    console.log(
+      `  parts: ${parts
+        .slice(0, -1)
+        .map((p, i) => `${p.message} ${((parts[i + 1]!.at - p.at) / 1000).toFixed(1)} s`)
+        .join(', ')}`,
+    );
+    const sampled = result.stages.profile?.sampled;
+    console.log(
+      `  sampled: ${sampled ? `${sampled.baseline.samples} + ${sampled.solution.samples} samples` : result.stages.profile?.notes.join('; ')}`,
+    );
+  }
+}
+
 export default async function run(args: string[]): Promise<void> {
   const [mode = 'reproducibility', ...rest] = args;
   const options = parseArgs(rest);
@@ -437,5 +473,6 @@ export default async function run(args: string[]): Promise<void> {
   if (mode === 'reproducibility') await reproducibility(challenge, options);
   else if (mode === 'ladder') await ladder(challenge, options);
   else if (mode === 'overhead') await overheadOnly(challenge, options);
-  else throw new Error(`unknown mode ${mode} (reproducibility, ladder, overhead)`);
+  else if (mode === 'profile') await profileCost(challenge, options);
+  else throw new Error(`unknown mode ${mode} (reproducibility, ladder, overhead, profile)`);
 }

@@ -5,7 +5,7 @@
 // only: a profile that fails is a note, never a verdict.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { mkdir, mkdtemp, open, rm, symlink, link, copyFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, mkdtemp, open, rm, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { MAX_FUNCTION_NAME, type FoldedStack, type SampledProfile } from '../../contracts';
@@ -71,27 +71,66 @@ export function samplingEvent(perf: string): Promise<string> {
   return eventChoice;
 }
 
+/** The file a process mapped, as perf's MMAP2 records name it: device "fe:00" and inode. */
+export interface FileIdentity {
+  path: string;
+  device: string;
+  inode: number;
+}
+
+/** perf's "fe:00" for a stat() device number (Linux's major/minor encoding). */
+export function deviceName(dev: number): string {
+  const major = Math.floor(dev / 256) & 0xfff;
+  const minor = (dev & 0xff) | (Math.floor(dev / 4096) & 0xfff00);
+  return `${major.toString(16).padStart(2, '0')}:${minor.toString(16).padStart(2, '0')}`;
+}
+
+const MMAP2 =
+  /^.*\sPERF_RECORD_MMAP2 (\d+)\/\d+: \[\S+ @ \S+ ([0-9a-f]+:[0-9a-f]+) (\d+) \d+\]: \S+ (.*)$/;
+
 /**
- * Folds `perf script -F comm,ip,sym,dso` output: each sample is a header line (the command name)
- * and its frames, innermost first, one per line (`<ip> <symbol> (<dso>)`), then a blank line.
- * Only samples of `comm` are kept (other tasks shared the CPU). Frames perf could not name are
- * shown by their file; kernel frames carry " [kernel]".
+ * Folds `perf script -F comm,pid,ip,sym,dso --show-mmap-events` output: each sample is a header
+ * line (`<comm> <pid>`) and its frames, innermost first, one per line (`<ip> <symbol> (<dso>)`),
+ * then a blank line. Only samples of the program are kept: its command name, and — when `program`
+ * is given — a process that mapped that very file (other judgings' programs on the same CPU have
+ * the same name, never the same inode). Frames perf could not name are shown by their file; kernel
+ * frames carry " [kernel]".
  */
 export class StackFolder {
   private readonly stacks = new Map<string, number>();
+  private readonly pids = new Set<string>();
   private frames: string[] | null = null;
   private keep = false;
   samples = 0;
 
-  constructor(private readonly comm: string) {}
+  constructor(
+    private readonly comm: string,
+    private readonly program: FileIdentity | null = null,
+  ) {}
 
   line(raw: string): void {
     if (raw.trim() === '') return this.endSample();
+    if (raw.includes(' PERF_RECORD_')) {
+      this.endSample();
+      const mmap = MMAP2.exec(raw);
+      if (
+        mmap &&
+        this.program &&
+        mmap[4] === this.program.path &&
+        mmap[2] === this.program.device &&
+        Number(mmap[3]) === this.program.inode
+      )
+        this.pids.add(mmap[1]!);
+      return;
+    }
     if (!/^\s/.test(raw)) {
       this.endSample();
       // The header: "<comm> <pid>" (the comm may hold spaces; the pid is the last field).
-      const header = raw.trim().replace(/\s+\d+(\/\d+)?$/, '');
-      this.keep = header === this.comm;
+      const header = /^(.*?)\s+(\d+)(?:\/\d+)?\s*$/.exec(raw.trim());
+      this.keep =
+        header !== null &&
+        header[1] === this.comm &&
+        (this.program === null || this.pids.has(header[2]!));
       this.frames = [];
       return;
     }
@@ -256,7 +295,12 @@ export async function recordProfile<T>(
     throw new PerfRecordError('perf record did not stop');
   }
   const symfs = await symbolFolder(work, options.programInside, options.binary);
-  const folder = new StackFolder(path.basename(options.programInside));
+  const program = await stat(options.binary);
+  const folder = new StackFolder(path.basename(options.programInside), {
+    path: options.programInside,
+    device: deviceName(program.dev),
+    inode: program.ino,
+  });
   await foldScript(options.perf, data, symfs, folder);
   if (folder.samples === 0)
     throw new PerfRecordError(
@@ -286,6 +330,7 @@ async function foldScript(
       symfs,
       '--kallsyms',
       '/proc/kallsyms',
+      '--show-mmap-events',
       '-F',
       'comm,pid,ip,sym,dso',
     ],

@@ -1,9 +1,7 @@
 // The sampled profile's exports (folded text, speedscope's file format), the flame graph's boxes and
 // the per-function comparison. The speedscope file is checked against a zod transcription of
-// speedscope's schema (https://www.speedscope.app/file-format-schema.json, src/lib/file-format-spec.ts)
-// and against the invariants its importer relies on.
+// speedscope's schema (tests/helpers/speedscope-schema.ts) and the invariants its importer needs.
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { Hotspots, SampledProfile } from '../../contracts';
 import {
   compareHotspots,
@@ -16,55 +14,7 @@ import {
   selfSamples,
   speedscopeFile,
 } from '../../lib/profile/folded-stacks';
-
-const valueUnit = z.enum([
-  'none',
-  'nanoseconds',
-  'microseconds',
-  'milliseconds',
-  'seconds',
-  'bytes',
-]);
-const speedscopeSchema = z.object({
-  $schema: z.literal('https://www.speedscope.app/file-format-schema.json'),
-  version: z.string().optional(),
-  name: z.string().optional(),
-  exporter: z.string().optional(),
-  activeProfileIndex: z.number().optional(),
-  shared: z.object({
-    frames: z.array(
-      z.object({
-        name: z.string(),
-        file: z.string().optional(),
-        line: z.number().optional(),
-        col: z.number().optional(),
-      }),
-    ),
-  }),
-  profiles: z.array(
-    z.union([
-      z.object({
-        type: z.literal('sampled'),
-        name: z.string(),
-        unit: valueUnit,
-        startValue: z.number(),
-        endValue: z.number(),
-        samples: z.array(z.array(z.number().int().nonnegative())),
-        weights: z.array(z.number()),
-      }),
-      z.object({
-        type: z.literal('evented'),
-        name: z.string(),
-        unit: valueUnit,
-        startValue: z.number(),
-        endValue: z.number(),
-        events: z.array(
-          z.object({ type: z.enum(['O', 'C']), at: z.number(), frame: z.number().int() }),
-        ),
-      }),
-    ]),
-  ),
-});
+import { speedscopeSchema } from '../helpers/speedscope-schema';
 
 const profile = (stacks: [string, number][]): SampledProfile => ({
   event: 'cpu-clock',

@@ -3,7 +3,12 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sampledProfileSchema } from '../../contracts';
-import { frameName, perfRecordArgs, StackFolder } from '../../runner/measure/perf-record';
+import {
+  deviceName,
+  frameName,
+  perfRecordArgs,
+  StackFolder,
+} from '../../runner/measure/perf-record';
 
 const FIXTURE = path.join(__dirname, '../fixtures/perf/perf-script-wordcount.txt');
 
@@ -76,5 +81,32 @@ describe('perfRecordArgs', () => {
       '/usr/bin/perf record -e cpu-clock -F 499 --call-graph dwarf -C 3 -D -1 ' +
         '--control fifo:/w/control -o /w/perf.data',
     );
+  });
+});
+
+describe('StackFolder with the program file', () => {
+  it("keeps only processes that mapped the judged binary (another judging's program is dropped)", () => {
+    const program = { path: '/judge/program', device: deviceName(0xfe00), inode: 2146643 };
+    expect(program.device).toBe('fe:00');
+    const folder = new StackFolder('program', program);
+    const mmap = (pid: number, inode: number) =>
+      `program ${pid} PERF_RECORD_MMAP2 ${pid}/${pid}: [0x55dd25133000(0x4000) @ 0x2000 fe:00 ${inode} 1161543518]: r-xp /judge/program`;
+    const sample = (pid: number, leaf: string) => [
+      `program ${pid} `,
+      `\t2553 ${leaf} (/judge/program)`,
+      '\t4b9d main (/judge/program)',
+      '',
+    ];
+    for (const line of [
+      mmap(11296, 2146643),
+      mmap(11300, 999),
+      ...sample(11296, 'wordcount'),
+      ...sample(11300, 'someone-else'),
+      ...sample(11296, 'wordcount'),
+    ])
+      folder.line(line);
+    expect(folder.profile('cpu-clock').stacks).toEqual([
+      { frames: ['main', 'wordcount'], samples: 2 },
+    ]);
   });
 });

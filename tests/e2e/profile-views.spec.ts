@@ -1,0 +1,76 @@
+// Where the time goes, through the whole platform: a real faster patch judged by the real runners
+// shows, on linux-intel, flame graphs of both sides (perf record, sampled from outside the sandbox)
+// and cachegrind's per-function tables; on windows-amd (emulated) the page says the sampled profile
+// is unavailable there. The speedscope download parses with speedscope's file format, and another
+// contestant cannot fetch it (names and stacks are the author's code). Screenshots at 1280 and 375 px.
+import { expect, test } from '@playwright/test';
+import { speedscopeSchema } from '../helpers/speedscope-schema';
+import { newContestant, signUp } from './support/accounts';
+import { keepScreenshot } from './support/screenshots';
+import {
+  FAST_PATCH,
+  JUDGED_WITHIN_MS,
+  submitByPasting,
+  waitForVerdictsByReloading,
+} from './support/submissions';
+
+test('a judged patch shows hotspots and flame graphs for baseline and solution', async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.setTimeout(JUDGED_WITHIN_MS + 120_000);
+  await signUp(page, newContestant('Profiled'));
+  const submissionId = await submitByPasting(page, FAST_PATCH);
+  await waitForVerdictsByReloading(page, 'Accepted');
+
+  const linux = page.getByTestId('target-linux-intel');
+  await expect(linux.getByTestId('flame-graph')).toHaveCount(2);
+  await expect(linux.getByRole('img', { name: /Flame graph of the solution/ })).toBeVisible();
+  // Boxes name the functions: the driver's main and the solution's wordcount are on the path.
+  const solutionGraph = linux.getByRole('img', { name: /Flame graph of the solution/ });
+  await expect(solutionGraph.getByText('main', { exact: true })).toHaveCount(1);
+  const compare = linux.getByTestId('hotspots-compare');
+  await expect(compare.getByRole('row')).not.toHaveCount(1);
+  await expect(
+    linux.getByText(/inlined counts toward the function it was inlined into/),
+  ).toBeVisible();
+  // Both sides' own tables are there (inside their folds).
+  await expect(linux.getByTestId('hotspots-baseline')).toHaveCount(1);
+  await expect(linux.getByTestId('hotspots-solution')).toHaveCount(1);
+
+  const windows = page.getByTestId('target-windows-amd');
+  await expect(windows.getByTestId('sampled-unavailable')).toContainText(
+    'unavailable on this target',
+  );
+  await expect(windows.getByTestId('flame-graph')).toHaveCount(0);
+
+  // The download: speedscope's file format, both sides.
+  const href = await linux.getByTestId('speedscope-download').getAttribute('href');
+  expect(href).toBe(`/submissions/${submissionId}/profile/linux-intel`);
+  const response = await page.request.get(href!);
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-disposition']).toMatch(/\.speedscope\.json"$/);
+  const file = speedscopeSchema.parse(await response.json());
+  expect(file.profiles.map((p) => p.name.split(' ')[0])).toEqual(['baseline', 'solution']);
+  expect(file.shared.frames.map((f) => f.name)).toContain('main');
+
+  await keepScreenshot(page, testInfo, 'submission-profile-1280');
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.reload();
+  await expect(linux.getByTestId('flame-graph').first()).toBeVisible();
+  const width = await page.evaluate<number>('document.documentElement.scrollWidth');
+  expect(width, 'the page is wider than the screen').toBeLessThanOrEqual(375);
+  await linux.getByText(/Solution’s top functions/).click();
+  await keepScreenshot(page, testInfo, 'submission-profile-375');
+
+  // Someone else: the same 404 as for the patch.
+  const other = await browser.newContext();
+  try {
+    const otherPage = await other.newPage();
+    await signUp(otherPage, newContestant('Curious'));
+    const denied = await otherPage.request.get(href!);
+    expect(denied.status()).toBe(404);
+  } finally {
+    await other.close();
+  }
+});
