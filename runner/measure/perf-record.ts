@@ -180,8 +180,14 @@ export function frameName(text: string): string {
   const dso = open < 0 ? '' : rest.slice(open + 2, -1);
   let name = symbol;
   const kernel = dso === '[kernel.kallsyms]';
+  // An address in no mapped file: where DWARF unwinding lost its way, typically above a function
+  // whose stack frame is larger than the 8 KiB perf copies (a large local array).
   if (symbol === '[unknown]' || symbol === '')
-    name = kernel ? '[kernel]' : `[unknown in ${path.basename(dso) || '?'}]`;
+    name = kernel
+      ? '[kernel]'
+      : dso === '[unknown]' || dso === ''
+        ? '[unknown address]'
+        : `[unknown in ${path.basename(dso)}]`;
   else if (kernel) name = `${symbol} [kernel]`;
   return name.slice(0, MAX_FUNCTION_NAME);
 }

@@ -62,6 +62,7 @@ describe('frameName', () => {
       '_int_malloc',
     );
     expect(frameName('2c41 [unknown] (/judge/program)')).toBe('[unknown in program]');
+    expect(frameName('7f4a558bb8a8 [unknown] ([unknown])')).toBe('[unknown address]');
     expect(frameName('ffffffff81000c82 asm_exc_page_fault ([kernel.kallsyms])')).toBe(
       'asm_exc_page_fault [kernel]',
     );

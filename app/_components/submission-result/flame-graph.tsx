@@ -2,6 +2,7 @@
 // screen (375 px included) and labels keep their size, cut with an ellipsis; each box's full name
 // and samples are in its title.
 import type { SampledProfile } from '../../../contracts';
+import { shortFunctionName } from '../../../lib/profile/compare-hotspots';
 import { flameBoxes } from '../../../lib/profile/folded-stacks';
 
 const ROW_PX = 18;
@@ -43,7 +44,7 @@ export function FlameGraph({ profile, label }: { profile: SampledProfile; label:
             background: colour(b.name),
           }}
         >
-          {b.name}
+          {shortFunctionName(b.name, 40)}
         </div>
       ))}
     </div>

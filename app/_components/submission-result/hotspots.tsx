@@ -1,7 +1,7 @@
 // Where the time goes: cachegrind's per-function counts (noise-free) and perf's sampled call stacks
 // of one timed-input run, baseline and solution side by side. Both name the contestant's functions:
 // the page showing them is visible only to whoever may read the patch.
-import type { Deterministic, Hotspots, SampledProfile } from '../../../contracts';
+import type { Deterministic, FunctionCost, Hotspots, SampledProfile } from '../../../contracts';
 import {
   compareHotspots,
   instructionShare,
@@ -20,6 +20,22 @@ function FunctionName({ name }: { name: string }) {
 
 function percent(x: number): string {
   return `${(100 * x).toFixed(1)}%`;
+}
+
+/** A function's instructions on one side and its share of that side's; "–" when not in its top. */
+function InstructionsCell({ cost, side }: { cost: FunctionCost | null; side: Hotspots }) {
+  return (
+    <td className="num">
+      {cost ? (
+        <>
+          {formatCount(cost.instructions)}{' '}
+          <span className="muted small">{percent(instructionShare(cost, side))}</span>
+        </>
+      ) : (
+        '–'
+      )}
+    </td>
+  );
 }
 
 function SideTable({ side, testId }: { side: Hotspots; testId: string }) {
@@ -82,30 +98,8 @@ export function FunctionHotspots({ deterministic }: { deterministic: Determinist
                 <td>
                   <FunctionName name={r.name} />
                 </td>
-                <td className="num">
-                  {r.baseline ? (
-                    <>
-                      {formatCount(r.baseline.instructions)}{' '}
-                      <span className="muted small">
-                        {percent(instructionShare(r.baseline, hotspots.baseline))}
-                      </span>
-                    </>
-                  ) : (
-                    '–'
-                  )}
-                </td>
-                <td className="num">
-                  {r.solution ? (
-                    <>
-                      {formatCount(r.solution.instructions)}{' '}
-                      <span className="muted small">
-                        {percent(instructionShare(r.solution, hotspots.solution))}
-                      </span>
-                    </>
-                  ) : (
-                    '–'
-                  )}
-                </td>
+                <InstructionsCell cost={r.baseline} side={hotspots.baseline} />
+                <InstructionsCell cost={r.solution} side={hotspots.solution} />
                 <td className="num">{r.ratio === null ? '–' : r.ratio.toFixed(3)}</td>
               </tr>
             ))}
