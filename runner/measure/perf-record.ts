@@ -19,6 +19,11 @@ export const SAMPLING_HZ = 499;
 const MAX_FRAMES = 128;
 /** Distinct stacks kept per side, the most sampled first; the rest only counted. */
 const MAX_STACKS = 2000;
+/**
+ * Characters of frame names kept per side (the result travels through Redis and PostgreSQL):
+ * symbol names are the contestant's, and long names on deep stacks must not bloat it.
+ */
+const MAX_STACK_CHARS = 256 * 1024;
 /** How long perf may take to start, to stop, and to turn its samples into text. */
 const START_TIMEOUT_MS = 15_000;
 const SCRIPT_TIMEOUT_MS = 180_000;
@@ -159,8 +164,14 @@ export class StackFolder {
       samples,
     }));
     all.sort((a, b) => b.samples - a.samples || compareFrames(a.frames, b.frames));
-    const kept = all.slice(0, MAX_STACKS);
-    const otherSamples = all.slice(MAX_STACKS).reduce((sum, s) => sum + s.samples, 0);
+    const kept: FoldedStack[] = [];
+    let chars = 0;
+    for (const stack of all) {
+      chars += stack.frames.reduce((n, f) => n + f.length, 0);
+      if (kept.length === MAX_STACKS || chars > MAX_STACK_CHARS) break;
+      kept.push(stack);
+    }
+    const otherSamples = all.slice(kept.length).reduce((sum, s) => sum + s.samples, 0);
     return { event, frequencyHz: SAMPLING_HZ, samples: this.samples, stacks: kept, otherSamples };
   }
 }

@@ -34,6 +34,21 @@ describe('StackFolder', () => {
     );
   });
 
+  it('keeps a profile of long names small, counting the stacks it leaves out', () => {
+    const folder = new StackFolder('p');
+    for (let i = 0; i < 1000; i++) {
+      folder.line('p 1');
+      for (let depth = 0; depth < 5; depth++)
+        folder.line(`\t1 f${i}_${depth}${'x'.repeat(300)} (/judge/program)`);
+      folder.line('');
+    }
+    const profile = folder.profile('cpu-clock');
+    const chars = profile.stacks.flatMap((s) => s.frames).join('').length;
+    expect(chars).toBeLessThanOrEqual(256 * 1024);
+    expect(profile.stacks.length).toBeGreaterThan(100);
+    expect(profile.otherSamples).toBe(1000 - profile.stacks.length);
+  });
+
   it('orders stacks by samples and counts what it leaves out', async () => {
     const folder = new StackFolder('p');
     for (let i = 0; i < 2100; i++) {
