@@ -111,6 +111,8 @@ export class StackFolder {
   constructor(
     private readonly comm: string,
     private readonly program: FileIdentity | null = null,
+    /** Names the program's own addresses perf left unnamed (see programSymbols). */
+    private readonly symbols: SymbolTable | null = null,
   ) {}
 
   line(raw: string): void {
@@ -140,7 +142,7 @@ export class StackFolder {
       return;
     }
     if (!this.keep || !this.frames) return;
-    this.frames.push(frameName(raw.trim()));
+    this.frames.push(frameName(raw.trim(), this.program?.path, this.symbols));
   }
 
   endSample(): void {
@@ -182,13 +184,67 @@ function compareFrames(a: string[], b: string[]): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/** The program's function symbols by address (from `nm -C -n`), for the frames perf left unnamed. */
+export interface SymbolTable {
+  addresses: number[];
+  names: string[];
+}
+
+/** Parses `nm -C -n --defined-only` output: its text symbols (t, T, w, W), sorted by address. */
+export function parseNm(text: string): SymbolTable {
+  const table: SymbolTable = { addresses: [], names: [] };
+  for (const line of text.split('\n')) {
+    const m = /^([0-9a-f]+) [tTwW] (.+)$/.exec(line);
+    if (!m) continue;
+    table.addresses.push(parseInt(m[1]!, 16));
+    table.names.push(m[2]!);
+  }
+  return table;
+}
+
+/** The symbol at or before `address` (a function's range ends where the next one starts). */
+export function symbolAt(table: SymbolTable, address: number): string | null {
+  let lo = 0;
+  let hi = table.addresses.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (table.addresses[mid]! <= address) {
+      found = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found < 0 ? null : table.names[found]!;
+}
+
+/**
+ * The program's symbols. perf names the program's frames itself, except when another process
+ * mapped a different file at the same sandbox path on the same CPU (another judging's program at
+ * /judge/program): it then names none of them, and the addresses it prints (relative to the file)
+ * are looked up here.
+ */
+async function programSymbols(binary: string): Promise<SymbolTable | null> {
+  return execFileAsync('nm', ['-C', '-n', '--defined-only', binary], {
+    maxBuffer: 64 << 20,
+    timeout: 60_000,
+  })
+    .then(({ stdout }) => parseNm(stdout))
+    .catch(() => null);
+}
+
 /** "2c41 std::map<…>::operator[] (/judge/program)" → "std::map<…>::operator[]". */
-export function frameName(text: string): string {
+export function frameName(
+  text: string,
+  programPath?: string,
+  symbols?: SymbolTable | null,
+): string {
   const space = text.indexOf(' ');
   const rest = space < 0 ? text : text.slice(space + 1);
   const open = rest.lastIndexOf(' (');
-  const symbol = (open < 0 ? rest : rest.slice(0, open)).replace(/\+0x[0-9a-f]+$/, '');
+  let symbol = (open < 0 ? rest : rest.slice(0, open)).replace(/\+0x[0-9a-f]+$/, '');
   const dso = open < 0 ? '' : rest.slice(open + 2, -1);
+  if (symbol === '[unknown]' && symbols && dso === programPath && space > 0)
+    symbol = symbolAt(symbols, parseInt(text.slice(0, space), 16)) ?? symbol;
   let name = symbol;
   const kernel = dso === '[kernel.kallsyms]';
   // An address in no mapped file: where DWARF unwinding lost its way, typically above a function
@@ -313,11 +369,11 @@ export async function recordProfile<T>(
   }
   const symfs = await symbolFolder(work, options.programInside, options.binary);
   const program = await stat(options.binary);
-  const folder = new StackFolder(path.basename(options.programInside), {
-    path: options.programInside,
-    device: deviceName(program.dev),
-    inode: program.ino,
-  });
+  const folder = new StackFolder(
+    path.basename(options.programInside),
+    { path: options.programInside, device: deviceName(program.dev), inode: program.ino },
+    await programSymbols(options.binary),
+  );
   await foldScript(options.perf, data, symfs, folder);
   if (folder.samples === 0)
     throw new PerfRecordError(

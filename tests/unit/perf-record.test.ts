@@ -6,8 +6,10 @@ import { sampledProfileSchema } from '../../contracts';
 import {
   deviceName,
   frameName,
+  parseNm,
   perfRecordArgs,
   StackFolder,
+  symbolAt,
 } from '../../runner/measure/perf-record';
 
 const FIXTURE = path.join(__dirname, '../fixtures/perf/perf-script-wordcount.txt');
@@ -82,6 +84,29 @@ describe('frameName', () => {
       'asm_exc_page_fault [kernel]',
     );
     expect(frameName(`1 ${'x'.repeat(1000)} (/judge/program)`)).toHaveLength(400);
+  });
+});
+
+describe('symbols perf left unnamed', () => {
+  it("names the program's addresses from nm's table (another program shared its path)", () => {
+    const table = parseNm(
+      [
+        '0000000000001000 T _init',
+        '0000000000002360 T _start',
+        '00000000000024f0 T wordcount(std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >)',
+        '0000000000004b20 T main',
+        '0000000000004010 B counter',
+      ].join('\n'),
+    );
+    expect(symbolAt(table, 0x4b9d)).toBe('main');
+    expect(symbolAt(table, 0x10)).toBeNull();
+    expect(frameName('2553 [unknown] (/judge/program)', '/judge/program', table)).toMatch(
+      /^wordcount\(/,
+    );
+    // Another file's unknown frame stays unknown.
+    expect(frameName('2553 [unknown] (/usr/lib/libx.so)', '/judge/program', table)).toBe(
+      '[unknown in libx.so]',
+    );
   });
 });
 
