@@ -102,6 +102,11 @@ const envSchema = z.object({
   PERFJUDGE_SIGNUPS_PER_ADDRESS_PER_DAY: z.coerce.number().int().nonnegative().default(3),
   /** Accounts the whole platform accepts per hour, from all addresses together. */
   PERFJUDGE_SIGNUPS_PER_HOUR: z.coerce.number().int().nonnegative().default(60),
+  /**
+   * `required`: an organizer has the organizer role only once two-factor sign-in (an authenticator
+   * app) is on; until then the console sends them to turn it on (docs/security.md).
+   */
+  PERFJUDGE_ORGANIZER_TWO_FACTOR: z.enum(['optional', 'required']).default('optional'),
   /** Set by Next.js: 'production' for `next start`. */
   NODE_ENV: z.enum(['development', 'production', 'test']).optional(),
 });

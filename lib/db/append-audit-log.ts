@@ -19,7 +19,9 @@ export type AuditAction =
   | 'final.start'
   | 'final.cancel'
   | 'final.publish'
-  | 'submission.repeat';
+  | 'submission.repeat'
+  | 'auth.sign-in'
+  | 'auth.sign-in-failed';
 
 export interface AppendAuditLogOptions {
   /** Null for the platform itself (seed, reconciler). */
