@@ -15,6 +15,7 @@ export type AuditAction =
   | 'challenge.hide-solutions'
   | 'challenge.register'
   | 'user.create-organizer'
+  | 'user.reset-two-factor'
   | 'api-token.revoke'
   | 'final.start'
   | 'final.cancel'

@@ -18,6 +18,7 @@ import { BACKOFF_BASE_S, FREE_FAILURES, SIGN_IN_PER_ADDRESS } from '../../lib/au
 import { DEVICE_COOKIE } from '../../lib/auth/device-cookie';
 import { env, REPO_ROOT } from '../../lib/config/env';
 import { createUser } from '../../lib/db/create-user';
+import { resetTwoFactor } from '../../lib/db/reset-two-factor';
 import { freePort } from '../../lib/net/free-port';
 import { CLIENT_ADDRESS_HEADER } from '../../lib/net/client-address';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
@@ -355,6 +356,18 @@ describe('sign-in', () => {
     const console2 = await post('/organizer', undefined, from(6), { cookie: cookieHeader(second) });
     expect(console2.status).toBe(200);
     expect(console2.body).toMatch(/Accounts under attack/);
+    // Recovery (the operator's command): the second factor is off and the session ended; the
+    // password signs in again, and the console asks for a new second factor.
+    expect(await resetTwoFactor(database.db, email)).not.toBeNull();
+    // (Only the session's token: a signed session_data cookie is believed for up to a minute.)
+    const token = `better-auth.session_token=${second.cookies['better-auth.session_token']}`;
+    const ended = await post('/organizer', undefined, from(7), { cookie: token });
+    expect(ended.status).toBe(307);
+    expect(ended.location).toMatch(/\/sign-in/);
+    const again = await signIn(email, PASSWORD, from(7));
+    expect(JSON.parse(again.body)).not.toHaveProperty('twoFactorRedirect');
+    const console3 = await post('/organizer', undefined, from(7), { cookie: cookieHeader(again) });
+    expect(console3.location).toMatch(/\/account\?two-factor=required/);
   });
 });
 
