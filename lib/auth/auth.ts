@@ -60,7 +60,7 @@ function createAuth() {
       // from PostgreSQL for this long after the last check: most of a signed-in page's database
       // time under load. Signing out expires that cookie at once in the browser that signs out;
       // a session ended any other way (deleted, or its user's role changed) is believed for up to
-      // this long by a browser still holding the cookie (README, Security model).
+      // this long by a browser still holding the cookie (docs/security.md).
       cookieCache: { enabled: true, maxAge: SESSION_COOKIE_CACHE_S },
     },
     // Every endpoint per address; sign-in and sign-up have their own rules in the hooks below.
