@@ -17,6 +17,7 @@ import { addressKey } from '../net/client-address';
 import { consumeRate, type RateDecision, type RateRule } from '../queue/rate-limit';
 import { webCounters } from '../queue/web-counters';
 
+/** The default of PERFJUDGE_SIGN_INS_PER_ADDRESS_PER_MINUTE. */
 export const SIGN_IN_PER_ADDRESS: RateRule = { window: 60, max: 5 };
 /** Attempts an account gets before it waits between attempts. */
 export const FREE_FAILURES = 5;
@@ -124,13 +125,15 @@ export async function deviceMayPass(deviceId: string): Promise<boolean> {
 export async function limitSignIn(
   address: string,
   rawEmail: unknown,
-  trustedDevice: boolean,
+  options: { trustedDevice: boolean; perAddressPerMinute: number },
 ): Promise<LimitRefusal | null> {
   const email = accountEmailSchema.safeParse(rawEmail);
+  const trustedDevice = options.trustedDevice;
   if (!trustedDevice) {
-    const byAddress = await consume('sign-in-address', addressKey(address), SIGN_IN_PER_ADDRESS);
+    const perAddress: RateRule = { window: 60, max: options.perAddressPerMinute };
+    const byAddress = await consume('sign-in-address', addressKey(address), perAddress);
     if (!byAddress.allowed) {
-      const wait = byAddress.retryAfter ?? SIGN_IN_PER_ADDRESS.window;
+      const wait = byAddress.retryAfter ?? perAddress.window;
       return {
         retryAfter: wait,
         message: `Too many sign-in attempts from your address: try again in ${minutes(wait)}.`,

@@ -91,7 +91,14 @@ function createAuth() {
     },
     // In this order: the guard's after-hook must see the session only once two-factor sign-in is
     // complete, and nextCookies passes on every cookie set before it.
-    plugins: [twoFactor({ issuer: 'perfjudge' }), signInGuard({ secureCookies }), nextCookies()],
+    plugins: [
+      twoFactor({ issuer: 'perfjudge' }),
+      signInGuard({
+        secureCookies,
+        signInsPerAddressPerMinute: config.PERFJUDGE_SIGN_INS_PER_ADDRESS_PER_MINUTE,
+      }),
+      nextCookies(),
+    ],
   });
 }
 

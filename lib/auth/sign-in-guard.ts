@@ -52,12 +52,20 @@ export function emailOf(body: unknown): unknown {
 
 type GuardContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
 
-async function checkAttempt(ctx: GuardContext): Promise<void> {
+interface GuardOptions {
+  secureCookies: boolean;
+  signInsPerAddressPerMinute: number;
+}
+
+async function checkAttempt(ctx: GuardContext, options: GuardOptions): Promise<void> {
   const email = accountEmailSchema.safeParse(emailOf(ctx.body));
   const account = email.success ? await getSignInAccount(db(), email.data) : null;
   const deviceId = trustedDeviceId(ctx.context.secret, ctx.getCookie(DEVICE_COOKIE), account);
   const trusted = deviceId !== null && (await deviceMayPass(deviceId));
-  const refusal = await limitSignIn(clientAddressOf(ctx.headers), emailOf(ctx.body), trusted);
+  const refusal = await limitSignIn(clientAddressOf(ctx.headers), emailOf(ctx.body), {
+    trustedDevice: trusted,
+    perAddressPerMinute: options.signInsPerAddressPerMinute,
+  });
   if (refusal) throw tooManyRequests(refusal);
 }
 
@@ -96,14 +104,14 @@ async function afterSignIn(ctx: GuardContext, secure: boolean) {
     return ctx.json({ ...(returned as Record<string, unknown>), signInReport: report });
 }
 
-export function signInGuard(options: { secureCookies: boolean }) {
+export function signInGuard(options: GuardOptions) {
   return {
     id: 'perfjudge-sign-in-guard',
     hooks: {
       before: [
         {
           matcher: (ctx) => ctx.path === SIGN_IN,
-          handler: createAuthMiddleware(checkAttempt),
+          handler: createAuthMiddleware((ctx) => checkAttempt(ctx, options)),
         },
       ],
       after: [

@@ -98,6 +98,11 @@ const envSchema = z.object({
           ctx.addIssue({ code: 'custom', message: `${entry} is not an IP address or CIDR range` });
       return entries;
     }),
+  /**
+   * Sign-in attempts one client address may make per minute, at any accounts (a contest hall behind
+   * one address may need more; each account's own back-off applies whatever this is).
+   */
+  PERFJUDGE_SIGN_INS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(5),
   /** Accounts one client address may create per day (sign-up); 0 closes sign-up. */
   PERFJUDGE_SIGNUPS_PER_ADDRESS_PER_DAY: z.coerce.number().int().nonnegative().default(3),
   /** Accounts the whole platform accepts per hour, from all addresses together. */
