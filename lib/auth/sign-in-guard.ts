@@ -59,8 +59,9 @@ interface GuardOptions {
 
 async function checkAttempt(ctx: GuardContext, options: GuardOptions): Promise<void> {
   const email = accountEmailSchema.safeParse(emailOf(ctx.body));
-  const account = email.success ? await getSignInAccount(db(), email.data) : null;
-  const deviceId = trustedDeviceId(ctx.context.secret, ctx.getCookie(DEVICE_COOKIE), account);
+  const cookie = ctx.getCookie(DEVICE_COOKIE);
+  const account = cookie && email.success ? await getSignInAccount(db(), email.data) : null;
+  const deviceId = trustedDeviceId(ctx.context.secret, cookie, account);
   const trusted = deviceId !== null && (await deviceMayPass(deviceId));
   const refusal = await limitSignIn(clientAddressOf(ctx.headers), emailOf(ctx.body), {
     trustedDevice: trusted,
