@@ -449,7 +449,7 @@ async function profileCost(challenge: Challenge, options: Options): Promise<void
     const profileMs = result.stageDurationsMs.profile ?? 0;
     const measureMs = result.stageDurationsMs.measure ?? 0;
     console.log(
-      `${label}: profile ${(profileMs / 1000).toFixed(1)} s of ${(result.durationMs / 1000).toFixed(1)} s judged ` +
+      `${label}: ${result.verdict}; profile ${(profileMs / 1000).toFixed(1)} s of ${(result.durationMs / 1000).toFixed(1)} s judged ` +
         `(${((100 * profileMs) / result.durationMs).toFixed(1)}%; measure ${(measureMs / 1000).toFixed(1)} s, ` +
         `${result.stages.measure?.estimate?.pairs ?? 0} pairs)`,
     );
