@@ -12,7 +12,13 @@ import { FlameGraph } from './flame-graph';
 
 function FunctionName({ name }: { name: string }) {
   return (
-    <span className="mono" title={name} style={{ overflowWrap: 'anywhere' }}>
+    // At least 14em wide: on a phone the table scrolls in its box rather than wrapping a name
+    // one letter per line.
+    <span
+      className="mono"
+      title={name}
+      style={{ display: 'inline-block', minWidth: '14em', overflowWrap: 'anywhere' }}
+    >
       {shortFunctionName(name)}
     </span>
   );
