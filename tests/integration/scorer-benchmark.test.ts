@@ -78,6 +78,7 @@ describe('the scorer and the benchmark definition', () => {
       sizeBytes: 4 << 20,
       seed: 'the-organizer-seed',
       development: false,
+      revision: 0,
     });
     const job = await getJudgingJob(t.db, created.judgings[0]!.judgingId);
     expect(job?.benchmark).toEqual(created.benchmark);
