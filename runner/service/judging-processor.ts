@@ -34,6 +34,7 @@ import type { JudgingPreCheck } from './portability-check';
 import type { Sandbox } from '../sandbox/sandbox';
 import { acquireHostLock, type HostLock } from './host-lock';
 import { createJobPublisher } from './job-publisher';
+import { resultOutbox } from './result-outbox';
 import { sweepStaleScratch } from './work-root';
 
 /** Abort reasons the runner gives BullMQ's per-job AbortSignal (`worker.cancelJob`). */
@@ -166,6 +167,18 @@ async function processJudgingJob(
   const data = parseJudgingJob(job, settings);
   if (settings.handingBack())
     return handBackJob(job, token, settings, 'the runner is shutting down');
+  // Finished work is never re-done: Redis lost this runner's answer before the scorer recorded it.
+  const outbox = resultOutbox(settings.dataDir, {
+    prefix: settings.prefix ?? '-',
+    target: settings.target,
+  });
+  const kept = await outbox.find(data);
+  if (kept) {
+    settings.log(
+      `job ${job.id}: ${kept.result.verdict}, answered again from the outbox, not re-judged`,
+    );
+    return kept;
+  }
   const started = new Date();
   const publisher = createJobPublisher(
     job,
@@ -188,7 +201,13 @@ async function processJudgingJob(
   );
   await refuseIfCancelledBefore(cancel, context, publisher, 'not judged');
   const result = await runJudging(context, publisher, cancel, started);
-  return judgingOutcome(context, cancel, result, started);
+  const answer = await judgingOutcome(context, cancel, result, started);
+  await outbox
+    .keep(data, answer)
+    .catch((error: Error) =>
+      context.note(`the outbox could not keep the answer: ${error.message}`),
+    );
+  return answer;
 }
 
 /** The payload, or an UnrecoverableError: a malformed job or one for another target never runs. */
