@@ -35,6 +35,7 @@ import type { Sandbox } from '../sandbox/sandbox';
 import { acquireHostLock, type HostLock } from './host-lock';
 import { createJobPublisher } from './job-publisher';
 import { resultOutbox } from './result-outbox';
+import { stallLimitMs, startStallWatchdog } from './stall-watchdog';
 import { sweepStaleScratch } from './work-root';
 
 /** Abort reasons the runner gives BullMQ's per-job AbortSignal (`worker.cancelJob`). */
@@ -505,6 +506,9 @@ async function judgeUnderHostLock(
       );
     // Measured under the host lock, so no judging disturbs it (once per host and boot, then cached).
     const memoryBandwidth = await hostMemoryBandwidth(settings.dataDir, { log: note });
+    // The whole judging is bounded too, not only each run: a wedged one is handed back.
+    const watchdog = startStallWatchdog(stallLimitMs(challenge.manifest.limits));
+    const judging = signal ? AbortSignal.any([signal, watchdog.signal]) : watchdog.signal;
     const result = await judge({
       challenge,
       target: data.target,
@@ -516,12 +520,24 @@ async function judgeUnderHostLock(
       ...inputs,
       cpu: settings.cpu,
       judgingId: data.judgingId,
-      onProgress: (event) => publisher.progress(event),
-      onLog: (line) => publisher.log(line),
-      signal,
+      onProgress: (event) => {
+        watchdog.touch();
+        publisher.progress(event);
+      },
+      onLog: (line) => {
+        watchdog.touch();
+        publisher.log(line);
+      },
+      signal: judging,
       // A development-sized contest input is labelled like a host that is not the target.
       devMode: settings.devMode || timed.development,
-    });
+    })
+      .catch((error: unknown) => {
+        throw watchdog.message() ? new PlatformError(watchdog.message()!) : error;
+      })
+      .finally(() => watchdog.stop());
+    const wedged = watchdog.message();
+    if (wedged) throw new PlatformError(wedged);
     return { ...result, benchmark: timed };
   } finally {
     await lock.release();
