@@ -14,18 +14,28 @@ import type { Db } from './client';
 import { NotFoundError } from './errors';
 import { BENCHMARK_DEFINITION_SELECT } from './judging-job-settings';
 
-/** The contest's definition now, on its latest challenge version's manifest. */
-export async function getContestBenchmark(db: Db, slug: string): Promise<JobBenchmark> {
+/** A challenge's definition columns, with its latest version's manifest (where the sizes are). */
+const CONTEST_BENCHMARK_SELECT = {
+  id: true,
+  slug: true,
+  ...BENCHMARK_DEFINITION_SELECT,
+  versions: { orderBy: { version: 'desc' }, take: 1, select: { manifest: true } },
+} as const;
+
+async function contestBenchmarkRow(db: Db, slug: string) {
   const challenge = await db.challenge.findUnique({
     where: { slug },
-    select: {
-      ...BENCHMARK_DEFINITION_SELECT,
-      versions: { orderBy: { version: 'desc' }, take: 1, select: { manifest: true } },
-    },
+    select: CONTEST_BENCHMARK_SELECT,
   });
-  const manifest = challenge?.versions[0]?.manifest;
-  if (!challenge || manifest === undefined) throw new NotFoundError(`No challenge ${slug}`);
-  return resolveBenchmark(manifestBenchmark(manifest), challenge);
+  const manifestJson = challenge?.versions[0]?.manifest;
+  if (!challenge || manifestJson === undefined) throw new NotFoundError(`No challenge ${slug}`);
+  return { challenge, manifest: manifestBenchmark(manifestJson) };
+}
+
+/** The contest's definition now, on its latest challenge version's manifest. */
+export async function getContestBenchmark(db: Db, slug: string): Promise<JobBenchmark> {
+  const { challenge, manifest } = await contestBenchmarkRow(db, slug);
+  return resolveBenchmark(manifest, challenge);
 }
 
 export interface DefinedBenchmark {
@@ -46,17 +56,7 @@ export async function defineBenchmarkOnce(
   slug: string,
   proposal: BenchmarkProposal,
 ): Promise<DefinedBenchmark> {
-  const challenge = await db.challenge.findUnique({
-    where: { slug },
-    select: {
-      id: true,
-      ...BENCHMARK_DEFINITION_SELECT,
-      versions: { orderBy: { version: 'desc' }, take: 1, select: { manifest: true } },
-    },
-  });
-  const manifestJson = challenge?.versions[0]?.manifest;
-  if (!challenge || manifestJson === undefined) throw new NotFoundError(`No challenge ${slug}`);
-  const manifest = manifestBenchmark(manifestJson);
+  const { challenge, manifest } = await contestBenchmarkRow(db, slug);
   if (challenge.benchmarkRevision === 0) {
     const first = firstDefinition(manifest, challenge, proposal);
     const written = await db.$transaction(async (tx) => {
@@ -97,11 +97,7 @@ export async function benchmarkEnvironmentWarnings(
 ): Promise<string[]> {
   const challenges = await db.challenge.findMany({
     orderBy: { slug: 'asc' },
-    select: {
-      slug: true,
-      ...BENCHMARK_DEFINITION_SELECT,
-      versions: { orderBy: { version: 'desc' }, take: 1, select: { manifest: true } },
-    },
+    select: CONTEST_BENCHMARK_SELECT,
   });
   const warnings: string[] = [];
   for (const c of challenges) {
