@@ -8,13 +8,11 @@ export function register(): void {
   // eslint-disable-next-line no-restricted-syntax -- a build-time constant, not the environment
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   void (async () => {
-    const { benchmarkEnvironmentWarnings } = await import('./lib/db/contest-benchmark');
-    const { environmentBenchmarkProposal } = await import('./lib/config/benchmark-environment');
     const { env } = await import('./lib/config/env');
     if (!env().DATABASE_URL) return;
     const { db } = await import('./lib/db/client');
-    for (const warning of await benchmarkEnvironmentWarnings(db(), environmentBenchmarkProposal))
-      console.warn(`web: benchmark definition: ${warning}`);
+    const { sayBenchmarkDisagreements } = await import('./lib/db/contest-benchmark');
+    await sayBenchmarkDisagreements(db(), (line) => console.warn(`web: ${line}`));
   })().catch((error: Error) =>
     console.warn(`web: benchmark definition not checked: ${error.message}`),
   );

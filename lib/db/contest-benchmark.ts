@@ -9,6 +9,7 @@ import {
   resolveBenchmark,
   type BenchmarkProposal,
 } from '../challenge/benchmark-definition';
+import { environmentBenchmarkProposal } from '../config/benchmark-environment';
 import { appendAuditLog } from './append-audit-log';
 import type { Db } from './client';
 import { NotFoundError } from './errors';
@@ -115,4 +116,21 @@ export async function benchmarkEnvironmentWarnings(
       );
   }
   return warnings;
+}
+
+/**
+ * Says where this process's environment asks for another benchmark definition than the
+ * database's; every job it makes carries the database's (docs/operations.md). Callers do not await
+ * it: with PostgreSQL down a service still starts.
+ */
+export async function sayBenchmarkDisagreements(
+  db: Db,
+  log: (line: string) => void,
+): Promise<void> {
+  try {
+    for (const warning of await benchmarkEnvironmentWarnings(db, environmentBenchmarkProposal))
+      log(`benchmark definition: ${warning}`);
+  } catch (error) {
+    log(`benchmark definition: not checked (${(error as Error).message})`);
+  }
 }
