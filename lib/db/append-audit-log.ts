@@ -17,11 +17,14 @@ export type AuditAction =
   | 'benchmark.define'
   | 'benchmark.change'
   | 'user.create-organizer'
+  | 'user.reset-two-factor'
   | 'api-token.revoke'
   | 'final.start'
   | 'final.cancel'
   | 'final.publish'
-  | 'submission.repeat';
+  | 'submission.repeat'
+  | 'auth.sign-in'
+  | 'auth.sign-in-failed';
 
 export interface AppendAuditLogOptions {
   /** Null for the platform itself (seed, reconciler). */
