@@ -175,6 +175,10 @@ function recordedTable(recorded: Recorded[], options: Options): void {
 const SCENARIOS: { name: string; noise: Partial<NoiseModel> }[] = [
   { name: 'shared VM (2% jitter, 10% tails, slow periods)', noise: {} },
   {
+    name: 'recorded-like spread (8% jitter, 5% tails)',
+    noise: { jitterSigma: 0.08, tailProbability: 0.05 },
+  },
+  {
     name: 'bimodal layouts (30% of runs +12%)',
     noise: { layoutProbability: 0.3, layoutSlowdown: 0.12 },
   },

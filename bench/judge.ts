@@ -8,7 +8,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseByteSize, type JudgingResult } from '../contracts';
 import { REPO_ROOT } from '../lib/config/env';
 import { loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
@@ -17,12 +16,12 @@ import { cachedBuild } from '../runner/build';
 import { cpuVendor } from '../runner/host/fingerprint';
 import { ensureInput, warmPageCache } from '../lib/challenge/inputs';
 import { judge } from '../runner/judge/judge';
+import { LADDER, TYPICAL_STEP, ladderCode, ladderPatch, ladderStep } from './ladder/steps';
 import { runProgram } from '../runner/sandbox/run-program';
 import { createSandbox } from '../runner/sandbox';
 import { DEFAULT_CONFIDENCE, excessDrift, median } from '../lib/stats';
 import { describeNoiseFloor, noiseFloor } from './noise-floor';
 
-const LADDER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ladder');
 const DATA_DIR = path.join(REPO_ROOT, '.data', 'bench');
 const sandbox = createSandbox('bubblewrap');
 
@@ -111,11 +110,6 @@ function parseArgs(args: string[]): Options {
     }
   }
   return options;
-}
-
-async function ladderPatch(name: string): Promise<string> {
-  const code = await readFile(path.join(LADDER_DIR, `${name}.cpp`), 'utf8');
-  return makePatch({ 'wordcount.cpp': await solutionSource(code) });
 }
 
 async function judgeOnce(
@@ -285,11 +279,11 @@ function conditionTable(
 }
 
 async function reproducibility(challenge: Challenge, options: Options): Promise<void> {
-  const patch = await ladderPatch('faster-2x');
+  const patch = await ladderPatch(TYPICAL_STEP);
   const sizeBytes = options.sized ? options.sizeBytes : 16 << 20;
   const opts = { ...options, sizeBytes };
   console.log(
-    `reproducibility: the faster-2x patch judged ${options.repeat} times per load on ${sizeBytes >> 20} MiB` +
+    `reproducibility: the ${TYPICAL_STEP} patch judged ${options.repeat} times per load on ${sizeBytes >> 20} MiB` +
       ` (${os.cpus().length} CPUs; cpuTimeFallback ${options.cpuFallback ? 'on' : 'off'}` +
       `${options.maxPairs ? `, maxPairs ${options.maxPairs}` : ''}` +
       `${options.precision ? `, precision ±${(options.precision * 100).toFixed(1)}%` : ''}` +
@@ -334,9 +328,8 @@ async function longRunRatio(challenge: Challenge, name: string, options: Options
   // The sandbox user must reach the run folders made inside it.
   await chmod(dir, 0o755);
   try {
-    const code = await readFile(path.join(LADDER_DIR, `${name}.cpp`), 'utf8');
     await writeSolutionTree(path.join(dir, 'tree'), {
-      'wordcount.cpp': await solutionSource(code),
+      'wordcount.cpp': await solutionSource(await ladderCode(name)),
     });
     const solution = await cachedBuild({
       challenge,
@@ -383,7 +376,7 @@ async function longRunRatio(challenge: Challenge, name: string, options: Options
 }
 
 async function ladder(challenge: Challenge, options: Options): Promise<void> {
-  const rungs = ['slower-2x', 'baseline-copy', 'faster-2x', 'faster-5x'];
+  const rungs = LADDER.map((step) => step.id);
   console.log(
     `ladder on ${options.sizeBytes >> 20} MiB (true ratio: median of ${options.longPairs} separate alternating pairs)`,
   );
@@ -403,7 +396,7 @@ async function ladder(challenge: Challenge, options: Options): Promise<void> {
     if (covers) covered++;
     if (e) estimates.push(e.speedup);
     console.log(
-      `  ${rung.padEnd(14)} judged ${describe(result)}; true ${fmt(truth)}; ${covers ? 'covered' : 'NOT covered'}`,
+      `  ${rung.padEnd(22)} judged ${describe(result)}; true ${fmt(truth)} (measured directly: ${fmt(ladderStep(rung).expected)}); ${covers ? 'covered' : 'NOT covered'}`,
     );
   }
   const ordered = estimates.every((x, i) => i === 0 || estimates[i - 1]! < x);
@@ -418,7 +411,7 @@ async function baselineBody(challenge: Challenge): Promise<string> {
 }
 
 async function overheadOnly(challenge: Challenge, options: Options): Promise<void> {
-  const result = await judgeOnce(challenge, await ladderPatch('faster-2x'), options);
+  const result = await judgeOnce(challenge, await ladderPatch(TYPICAL_STEP), options);
   const o = overhead(result);
   console.log(
     `overhead: judge wall ${(o.total / 1000).toFixed(2)} s vs build + runs ${(o.work / 1000).toFixed(2)} s: ${((o.total / o.work - 1) * 100).toFixed(1)}% extra (target ≤ 5%)`,
