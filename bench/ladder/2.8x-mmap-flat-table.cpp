@@ -135,7 +135,7 @@ std::vector<WordCount> wordcount(std::string filePath) {
   });
   result.reserve(records.size());
   for (const Record &r : records)
-    result.push_back(
-        WordCount{int(r.count), std::string(reinterpret_cast<const char *>(base + r.offset), r.length)});
+    result.push_back(WordCount{
+        int(r.count), std::string(reinterpret_cast<const char *>(base + r.offset), r.length)});
   return result;
 }
