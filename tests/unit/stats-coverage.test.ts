@@ -87,6 +87,23 @@ function sequentialCoverage(opts: {
   return covered / opts.experiments;
 }
 
+/** Coverage through the stopping rule at ±1% and ±2%, on quiet and noisier jitter: 92–99%. */
+function expectCoverageThroughStopRule(method: IntervalMethod, seed: number, experiments: number) {
+  for (const [i, precision] of [0.01, 0.02].entries()) {
+    for (const jitterSigma of [0.01, 0.03]) {
+      const cov = sequentialCoverage({
+        seed: seed + i,
+        policy: { minPairs: 5, maxPairs: 30, precision },
+        method,
+        experiments,
+        noise: { jitterSigma },
+      });
+      expect(cov).toBeGreaterThanOrEqual(0.92);
+      expect(cov).toBeLessThanOrEqual(0.99);
+    }
+  }
+}
+
 describe('the estimator targets the nominal ratio under the noise model', () => {
   it.each([1.0, 1.37, 3.0])('median of 100 001 simulated ratios ≈ %f', (trueRatio) => {
     const pairs = simulatePairs(createRng(17), { pairs: 100_001, baselineMs: 1000, trueRatio });
@@ -122,19 +139,7 @@ describe('coverage of the median of ratios’ 95% interval (order statistics, 10
   );
 
   it('keeps its coverage through the stopping rule (min 5, max 30 pairs, ±1% and ±2%)', () => {
-    for (const [i, precision] of [0.01, 0.02].entries()) {
-      for (const jitterSigma of [0.01, 0.03]) {
-        const cov = sequentialCoverage({
-          seed: 50 + i,
-          policy: { minPairs: 5, maxPairs: 30, precision },
-          method: 'order-statistic',
-          experiments: 600,
-          noise: { jitterSigma },
-        });
-        expect(cov).toBeGreaterThanOrEqual(0.92);
-        expect(cov).toBeLessThanOrEqual(0.99);
-      }
-    }
+    expectCoverageThroughStopRule('order-statistic', 50, 600);
   });
 });
 
@@ -308,19 +313,7 @@ describe('coverage of the judge’s default 95% interval (Hodges–Lehmann, sign
   );
 
   it('keeps its coverage through the stopping rule (min 5, max 30 pairs, ±1% and ±2%)', () => {
-    for (const [i, precision] of [0.01, 0.02].entries()) {
-      for (const jitterSigma of [0.01, 0.03]) {
-        const cov = sequentialCoverage({
-          seed: 2650 + i,
-          policy: { minPairs: 5, maxPairs: 30, precision },
-          method: 'signed-rank',
-          experiments: 400,
-          noise: { jitterSigma },
-        });
-        expect(cov).toBeGreaterThanOrEqual(0.92);
-        expect(cov).toBeLessThanOrEqual(0.99);
-      }
-    }
+    expectCoverageThroughStopRule('signed-rank', 2650, 400);
   });
 
   it('is narrower than the median of ratios where the noise is spread rather than peaked', () => {
