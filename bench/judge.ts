@@ -5,19 +5,16 @@
 //   npm run bench -- judge ladder [--size 64MiB] [--long-pairs 15]
 //   npm run bench -- judge overhead [--size 64MiB]
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseByteSize, type JudgingResult } from '../contracts';
 import { REPO_ROOT } from '../lib/config/env';
 import { loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
-import { makePatch, solutionSource, writeSolutionTree } from '../lib/challenge/solution-tree';
-import { cachedBuild } from '../runner/build';
+import { makePatch, solutionSource } from '../lib/challenge/solution-tree';
 import { cpuVendor } from '../runner/host/fingerprint';
-import { ensureInput, warmPageCache } from '../lib/challenge/inputs';
 import { judge } from '../runner/judge/judge';
-import { LADDER, TYPICAL_STEP, ladderCode, ladderPatch, ladderStep } from './ladder/steps';
-import { runProgram } from '../runner/sandbox/run-program';
+import { LADDER, TYPICAL_STEP, ladderPatch, ladderStep, prepareLadderStep } from './ladder/steps';
 import { createSandbox } from '../runner/sandbox';
 import { DEFAULT_CONFIDENCE, excessDrift, median } from '../lib/stats';
 import { describeNoiseFloor, noiseFloor } from './noise-floor';
@@ -322,56 +319,21 @@ async function reproducibility(challenge: Challenge, options: Options): Promise<
 
 /** The true ratio: many alternating runs of the two binaries, the median of the pairwise ratios. */
 async function longRunRatio(challenge: Challenge, name: string, options: Options): Promise<number> {
-  const toolchain = challenge.manifest.targets['linux-intel']!.toolchain;
-  const cacheRoot = path.join(DATA_DIR, 'builds');
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-ladder-'));
-  // The sandbox user must reach the run folders made inside it.
-  await chmod(dir, 0o755);
+  const step = await prepareLadderStep({
+    challenge,
+    id: name,
+    sizeBytes: options.sizeBytes,
+    sandbox,
+    dataDir: DATA_DIR,
+  });
   try {
-    await writeSolutionTree(path.join(dir, 'tree'), {
-      'wordcount.cpp': await solutionSource(await ladderCode(name)),
-    });
-    const solution = await cachedBuild({
-      challenge,
-      sourceDir: path.join(dir, 'tree'),
-      toolchain,
-      solution: true,
-      cacheRoot,
-    });
-    const baseline = await cachedBuild({
-      challenge,
-      sourceDir: challenge.templateDir,
-      toolchain,
-      solution: false,
-      cacheRoot,
-    });
-    if (!solution.binary || !baseline.binary)
-      throw new Error(`${name} did not build:\n${solution.log}`);
-    const input = await ensureInput(
-      challenge,
-      { seed: 'bench-judge', sizeBytes: options.sizeBytes, rareSeparators: false },
-      DATA_DIR,
-    );
-    await warmPageCache(input.path);
-    const time = async (binary: string) => {
-      const run = await runProgram({
-        sandbox,
-        binary,
-        input: input.path,
-        workDir: dir,
-        limits: challenge.manifest.limits,
-        wallTimeMs: challenge.manifest.limits.benchmarkRunSeconds * 1000,
-        stdout: 'hash',
-        cpu: os.cpus().length - 1,
-      });
-      return run.wallTimeMs;
-    };
+    const cpu = os.cpus().length - 1;
     const ratios: number[] = [];
     for (let i = 0; i < options.longPairs; i++)
-      ratios.push((await time(baseline.binary)) / (await time(solution.binary)));
+      ratios.push((await step.time('baseline', cpu)) / (await step.time('solution', cpu)));
     return median(ratios);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await step.close();
   }
 }
 
