@@ -7,12 +7,10 @@
 // timing phase at most 1.5× the sum of the runs it times.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_FINAL_ERROR_RATE, type FinalSessionResult } from '../contracts/final';
 import { parseByteSize } from '../contracts';
 import { REPO_ROOT } from '../lib/config/env';
 import { loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
-import { makePatch, solutionSource } from '../lib/challenge/solution-tree';
 import { rankFinalists, type FinalRanking } from '../lib/ranking/final-ranking';
 import { rankingInputFromRounds } from '../lib/ranking/ranking-input-from-rounds';
 import { cpuVendor } from '../runner/host/fingerprint';
@@ -20,8 +18,8 @@ import { runFinalSession, type FinalEntrant } from '../runner/final/final-sessio
 import { createSandbox } from '../runner/sandbox';
 import { createTargetPlatform } from '../runner/platform';
 import { LOADS, startLoad, type Load } from './judge';
+import { LADDER, ladderPatch } from './ladder/steps';
 
-const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const SUBMISSIONS = path.join(REPO_ROOT, 'challenges', 'wordcount', 'submissions', 'accepted');
 const DATA_DIR = path.join(REPO_ROOT, '.data', 'bench');
 const TARGET = 'linux-intel';
@@ -35,23 +33,16 @@ interface Finalist {
   patch: () => Promise<string>;
 }
 
-async function ladder(name: string): Promise<string> {
-  const code = await readFile(path.join(BENCH_DIR, 'ladder', `${name}.cpp`), 'utf8');
-  return makePatch({ 'wordcount.cpp': await solutionSource(code) });
-}
-
 const submission = (name: string) => () =>
   readFile(path.join(SUBMISSIONS, `${name}.patch`), 'utf8');
 
 const FINALISTS: Finalist[] = [
-  { id: 'slower-2x', expected: 0.5, patch: () => ladder('slower-2x') },
-  // The same machine code as the baseline, and the baseline's algorithm under another name.
-  { id: 'baseline-copy', expected: 1, patch: submission('baseline-copy') },
-  { id: 'ladder-copy', expected: 1, patch: () => ladder('baseline-copy') },
+  // The ladder, each step at its directly measured speedup (bench/ladder/README.md).
+  ...LADDER.map((step) => ({ ...step, patch: () => ladderPatch(step.id) })),
+  // The same machine code as the baseline.
+  { id: 'submitted-copy', expected: 1, patch: submission('baseline-copy') },
   // "About 1.3× when quiet" (its patch's own note).
   { id: 'posix-mmap', expected: 1.3, patch: submission('posix-mmap') },
-  { id: 'faster-2x', expected: 2, patch: () => ladder('faster-2x') },
-  { id: 'faster-5x', expected: 5, patch: () => ladder('faster-5x') },
 ];
 
 interface Options {
@@ -202,7 +193,7 @@ function checks(ranking: FinalRanking): string[] {
       if (ra.place < rb.place) ordered++;
       else wrong.push(`${a.id} vs ${b.id} (places ${ra.place}, ${rb.place})`);
     }
-  const copies = ['baseline-copy', 'ladder-copy'].map((id) => byId.get(id));
+  const copies = ['submitted-copy', 'baseline-copy'].map((id) => byId.get(id));
   const tied = copies.every((c) => c) && copies[0]!.place === copies[1]!.place;
   const aroundOne = copies.filter(
     (c) => c && c.perTarget[0]!.ciLow <= 1 && 1 <= c.perTarget[0]!.ciHigh,

@@ -6,24 +6,20 @@
 //   npm run bench -- judge overhead [--size 64MiB]
 //   npm run bench -- judge profile [--size 64MiB]   (the profile stage's share of a judging, twice)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseByteSize, type JudgingResult, type ProgressEvent } from '../contracts';
 import { REPO_ROOT } from '../lib/config/env';
 import { loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
-import { makePatch, solutionSource, writeSolutionTree } from '../lib/challenge/solution-tree';
-import { cachedBuild } from '../runner/build';
+import { makePatch, solutionSource } from '../lib/challenge/solution-tree';
 import { cpuVendor } from '../runner/host/fingerprint';
-import { ensureInput, warmPageCache } from '../lib/challenge/inputs';
 import { judge } from '../runner/judge/judge';
-import { runProgram } from '../runner/sandbox/run-program';
+import { LADDER, TYPICAL_STEP, ladderPatch, ladderStep, prepareLadderStep } from './ladder/steps';
 import { createSandbox } from '../runner/sandbox';
 import { DEFAULT_CONFIDENCE, excessDrift, median } from '../lib/stats';
 import { describeNoiseFloor, noiseFloor } from './noise-floor';
 
-const LADDER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ladder');
 const DATA_DIR = path.join(REPO_ROOT, '.data', 'bench');
 const sandbox = createSandbox('bubblewrap');
 
@@ -112,11 +108,6 @@ function parseArgs(args: string[]): Options {
     }
   }
   return options;
-}
-
-async function ladderPatch(name: string): Promise<string> {
-  const code = await readFile(path.join(LADDER_DIR, `${name}.cpp`), 'utf8');
-  return makePatch({ 'wordcount.cpp': await solutionSource(code) });
 }
 
 async function judgeOnce(
@@ -288,11 +279,11 @@ function conditionTable(
 }
 
 async function reproducibility(challenge: Challenge, options: Options): Promise<void> {
-  const patch = await ladderPatch('faster-2x');
+  const patch = await ladderPatch(TYPICAL_STEP);
   const sizeBytes = options.sized ? options.sizeBytes : 16 << 20;
   const opts = { ...options, sizeBytes };
   console.log(
-    `reproducibility: the faster-2x patch judged ${options.repeat} times per load on ${sizeBytes >> 20} MiB` +
+    `reproducibility: the ${TYPICAL_STEP} patch judged ${options.repeat} times per load on ${sizeBytes >> 20} MiB` +
       ` (${os.cpus().length} CPUs; cpuTimeFallback ${options.cpuFallback ? 'on' : 'off'}` +
       `${options.maxPairs ? `, maxPairs ${options.maxPairs}` : ''}` +
       `${options.precision ? `, precision ±${(options.precision * 100).toFixed(1)}%` : ''}` +
@@ -331,62 +322,26 @@ async function reproducibility(challenge: Challenge, options: Options): Promise<
 
 /** The true ratio: many alternating runs of the two binaries, the median of the pairwise ratios. */
 async function longRunRatio(challenge: Challenge, name: string, options: Options): Promise<number> {
-  const toolchain = challenge.manifest.targets['linux-intel']!.toolchain;
-  const cacheRoot = path.join(DATA_DIR, 'builds');
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-ladder-'));
-  // The sandbox user must reach the run folders made inside it.
-  await chmod(dir, 0o755);
+  const step = await prepareLadderStep({
+    challenge,
+    id: name,
+    sizeBytes: options.sizeBytes,
+    sandbox,
+    dataDir: DATA_DIR,
+  });
   try {
-    const code = await readFile(path.join(LADDER_DIR, `${name}.cpp`), 'utf8');
-    await writeSolutionTree(path.join(dir, 'tree'), {
-      'wordcount.cpp': await solutionSource(code),
-    });
-    const solution = await cachedBuild({
-      challenge,
-      sourceDir: path.join(dir, 'tree'),
-      toolchain,
-      solution: true,
-      cacheRoot,
-    });
-    const baseline = await cachedBuild({
-      challenge,
-      sourceDir: challenge.templateDir,
-      toolchain,
-      solution: false,
-      cacheRoot,
-    });
-    if (!solution.binary || !baseline.binary)
-      throw new Error(`${name} did not build:\n${solution.log}`);
-    const input = await ensureInput(
-      challenge,
-      { seed: 'bench-judge', sizeBytes: options.sizeBytes, rareSeparators: false },
-      DATA_DIR,
-    );
-    await warmPageCache(input.path);
-    const time = async (binary: string) => {
-      const run = await runProgram({
-        sandbox,
-        binary,
-        input: input.path,
-        workDir: dir,
-        limits: challenge.manifest.limits,
-        wallTimeMs: challenge.manifest.limits.benchmarkRunSeconds * 1000,
-        stdout: 'hash',
-        cpu: os.cpus().length - 1,
-      });
-      return run.wallTimeMs;
-    };
+    const cpu = os.cpus().length - 1;
     const ratios: number[] = [];
     for (let i = 0; i < options.longPairs; i++)
-      ratios.push((await time(baseline.binary)) / (await time(solution.binary)));
+      ratios.push((await step.time('baseline', cpu)) / (await step.time('solution', cpu)));
     return median(ratios);
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    await step.close();
   }
 }
 
 async function ladder(challenge: Challenge, options: Options): Promise<void> {
-  const rungs = ['slower-2x', 'baseline-copy', 'faster-2x', 'faster-5x'];
+  const rungs = LADDER.map((step) => step.id);
   console.log(
     `ladder on ${options.sizeBytes >> 20} MiB (true ratio: median of ${options.longPairs} separate alternating pairs)`,
   );
@@ -406,7 +361,7 @@ async function ladder(challenge: Challenge, options: Options): Promise<void> {
     if (covers) covered++;
     if (e) estimates.push(e.speedup);
     console.log(
-      `  ${rung.padEnd(14)} judged ${describe(result)}; true ${fmt(truth)}; ${covers ? 'covered' : 'NOT covered'}`,
+      `  ${rung.padEnd(22)} judged ${describe(result)}; true ${fmt(truth)} (measured directly: ${fmt(ladderStep(rung).expected)}); ${covers ? 'covered' : 'NOT covered'}`,
     );
   }
   const ordered = estimates.every((x, i) => i === 0 || estimates[i - 1]! < x);
@@ -421,7 +376,7 @@ async function baselineBody(challenge: Challenge): Promise<string> {
 }
 
 async function overheadOnly(challenge: Challenge, options: Options): Promise<void> {
-  const result = await judgeOnce(challenge, await ladderPatch('faster-2x'), options);
+  const result = await judgeOnce(challenge, await ladderPatch(TYPICAL_STEP), options);
   const o = overhead(result);
   console.log(
     `overhead: judge wall ${(o.total / 1000).toFixed(2)} s vs build + runs ${(o.work / 1000).toFixed(2)} s: ${((o.total / o.work - 1) * 100).toFixed(1)}% extra (target ≤ 5%)`,
@@ -440,7 +395,7 @@ async function overheadOnly(challenge: Challenge, options: Options): Promise<voi
  */
 async function profileCost(challenge: Challenge, options: Options): Promise<void> {
   await rm(path.join(DATA_DIR, 'baseline-profiles'), { recursive: true, force: true });
-  const patch = await ladderPatch('faster-2x');
+  const patch = await ladderPatch(TYPICAL_STEP);
   for (const label of ['baseline profiles computed', 'baseline profiles cached']) {
     const parts: { message: string; at: number }[] = [];
     const result = await judgeOnce(challenge, patch, options, undefined, (event) => {

@@ -199,7 +199,10 @@ function targetFigure(target: RankingTarget, entrant: string, rounds: number): T
   const pairs = target.rounds
     .filter((r) => Object.hasOwn(r.entrantMs, entrant))
     .map((r) => ({ baselineMs: r.baselineMs, solutionMs: r.entrantMs[entrant]! }));
-  const estimate = speedupEstimate(pairs, { confidence: RANKING_CONFIDENCE });
+  const estimate = speedupEstimate(pairs, {
+    confidence: RANKING_CONFIDENCE,
+    method: 'order-statistic',
+  });
   return {
     target: target.target,
     speedup: estimate.speedup,

@@ -29,6 +29,12 @@ export interface NoiseModel {
   slowMax: number;
   /** Relative slow-down per run applied to every run (thermal drift); biases the ratio when ≠ 0. */
   driftPerRun: number;
+  /**
+   * Bimodal memory layouts: each run (a new process, ASLR on) lands in a slow layout with this
+   * probability and is then slower by the factor 1 + layoutSlowdown; 0 (the default) turns it off.
+   */
+  layoutProbability: number;
+  layoutSlowdown: number;
 }
 
 export const SHARED_VM_NOISE: NoiseModel = {
@@ -41,6 +47,8 @@ export const SHARED_VM_NOISE: NoiseModel = {
   slowMin: 0.1,
   slowMax: 0.4,
   driftPerRun: 0,
+  layoutProbability: 0,
+  layoutSlowdown: 0,
 };
 
 export interface SimulationInput {
@@ -63,6 +71,7 @@ export function simulatePairs(rng: Rng, input: SimulationInput): TimedPair[] {
     let t = cleanMs * Math.exp(m.jitterSigma * rng.normal());
     if (rng.next() < m.tailProbability) t *= 1 + m.tailMin + rng.next() * (m.tailMax - m.tailMin);
     if (slow) t *= slowFactor;
+    if (m.layoutProbability > 0 && rng.next() < m.layoutProbability) t *= 1 + m.layoutSlowdown;
     t *= 1 + m.driftPerRun * runIndex;
     runIndex += 1;
     if (slow) {

@@ -17,7 +17,7 @@ export const CPU_TIME_LABEL = 'CPU-time estimate';
 /** What CPU_TIME_LABEL means, wherever it is shown (page, Markdown). */
 export const CPU_TIME_EXPLANATION =
   'A speedup marked "CPU-time estimate" was measured while the judge host was too busy for clean ' +
-  "wall-clock pairs: it is the median of the pairs' CPU-time ratios (user + sys of each run), " +
+  "wall-clock pairs: it is estimated from the pairs' CPU-time ratios (user + sys of each run), " +
   'which other work on the host disturbs far less than wall time, with its own interval; the time ' +
   'beside it is still wall-clock.';
 

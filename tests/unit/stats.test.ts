@@ -28,7 +28,10 @@ function exactBinomialHalfCdf(n: number, j: number): number {
   return Number((sum * 10n ** 15n) / 2n ** BigInt(n)) / 1e15;
 }
 
-describe('speedupEstimate: exact values', () => {
+/** The median of ratios with its sign-test interval: the judge's former default, still available. */
+const MEDIAN = { method: 'order-statistic' } as const;
+
+describe('speedupEstimate (median of ratios): exact values', () => {
   it('takes the median of the pairwise ratios (odd n)', () => {
     const est = speedupEstimate(
       pairsOf([
@@ -36,6 +39,7 @@ describe('speedupEstimate: exact values', () => {
         [9, 3],
         [4, 2],
       ]),
+      MEDIAN,
     );
     expect(est.speedup).toBe(2);
     expect(est.pairs).toBe(3);
@@ -51,6 +55,7 @@ describe('speedupEstimate: exact values', () => {
         [6, 2],
         [4, 2],
       ]),
+      MEDIAN,
     );
     expect(est.speedup).toBe(2.5);
   });
@@ -63,13 +68,17 @@ describe('speedupEstimate: exact values', () => {
         [20, 10],
         [1, 1],
       ]),
+      MEDIAN,
     );
     expect(est.speedup).toBe(2);
   });
 
   it('returns the order-statistic interval [r(2), r(9)] for 10 pairs', () => {
     const baselines = [105, 101, 110, 103, 108, 102, 107, 104, 109, 106];
-    const est = speedupEstimate(baselines.map((b) => ({ baselineMs: b, solutionMs: 100 })));
+    const est = speedupEstimate(
+      baselines.map((b) => ({ baselineMs: b, solutionMs: 100 })),
+      MEDIAN,
+    );
     expect(est.speedup).toBeCloseTo(1.055, 12);
     expect(est.ciLow).toBeCloseTo(1.02, 12);
     expect(est.ciHigh).toBeCloseTo(1.09, 12);
@@ -88,6 +97,7 @@ describe('speedupEstimate: exact values', () => {
         [5, 1],
         [4, 1],
       ]),
+      MEDIAN,
     );
     expect([est.ciLow, est.speedup, est.ciHigh]).toEqual([1, 3, 5]);
     expect(est.guaranteedConfidence).toBe(1 - 2 / 32);
@@ -140,7 +150,7 @@ describe('bootstrap', () => {
     expect(est.guaranteedConfidence).toBeNull();
     expect(est.ciLow).toBeLessThanOrEqual(est.speedup);
     expect(est.ciHigh).toBeGreaterThanOrEqual(est.speedup);
-    expect(est.speedup).toBe(speedupEstimate(pairs).speedup);
+    expect(est.speedup).toBe(speedupEstimate(pairs, MEDIAN).speedup);
   });
 });
 

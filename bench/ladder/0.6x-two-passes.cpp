@@ -1,5 +1,5 @@
-// About 2× slower than the baseline: the baseline's loop, run twice over the file (the first pass
-// is thrown away).
+// 0.6× (slower: measured, bench/ladder/README.md): the baseline's loop, run twice over the file
+// (the first pass is thrown away).
 std::vector<WordCount> wordcount(std::string filePath) {
   std::unordered_map<std::string, int> m;
   m.max_load_factor(0.5);
