@@ -60,8 +60,20 @@ function cmakeList(values: readonly string[]): string {
   return values.map((v) => `"${v.replace(/[\\"$]/g, (c) => `\\${c}`)}"`).join(' ');
 }
 
+/**
+ * The template file holding the `#ifdef SOLUTION` branch, which the kit names when the solution is
+ * still the baseline (the first editable file when none holds it).
+ */
+export async function solutionFile(challenge: Challenge): Promise<string> {
+  for (const file of challenge.manifest.editableFiles) {
+    const text = await readFile(path.join(challenge.templateDir, file), 'utf8').catch(() => '');
+    if (/^#ifdef SOLUTION\b/m.test(text)) return file;
+  }
+  return challenge.manifest.editableFiles[0]!;
+}
+
 /** kit/config.cmake: what the kit's scripts need from the manifest, written out as CMake. */
-export function kitConfig(manifest: Manifest): string {
+export function kitConfig(manifest: Manifest, solution: string): string {
   const targets = Object.entries(manifest.targets);
   const msvc = targets.find(([, t]) => t.toolchain.kind === 'clang-cl');
   const gnu = targets.find(([, t]) => t.toolchain.kind !== 'clang-cl');
@@ -84,6 +96,7 @@ export function kitConfig(manifest: Manifest): string {
     `set(KIT_MSVC_TARGET ${cmakeList([msvc?.[0] ?? 'none'])})`,
     `set(KIT_MSVC_FLAGS ${cmakeList(msvc?.[1].toolchain.flags ?? ['/O2', '/std:c++17', '/EHsc'])})`,
     `set(KIT_EDITABLE ${cmakeList(manifest.editableFiles)})`,
+    `set(KIT_SOLUTION_FILE ${cmakeList([solution])})`,
     `set(KIT_NEW_FILE_GLOBS ${cmakeList(globs)})`,
     `set(KIT_ADVISORY_GROUPS ${cmakeList(advisory)})`,
     `set(KIT_TEST_SECONDS ${manifest.limits.testRunSeconds})`,
@@ -146,7 +159,7 @@ export async function kitEntries(challenge: Challenge, options: KitOptions): Pro
     add(`harness/${file}`, await readFile(path.join(challenge.harnessDir, file)));
   for (const [source, kitPath] of STATIC_FILES)
     add(kitPath, await readFile(path.join(KIT_FILES_DIR, source)));
-  add('kit/config.cmake', Buffer.from(kitConfig(challenge.manifest)));
+  add('kit/config.cmake', Buffer.from(kitConfig(challenge.manifest, await solutionFile(challenge))));
   for (const edgeCase of await loadEdgeCases(challenge)) {
     const base = `tests/${edgeCase.group}/${edgeCase.name}`;
     add(`${base}.in`, edgeCase.input);

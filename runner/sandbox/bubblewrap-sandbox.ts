@@ -16,7 +16,7 @@ import {
   type SandboxRequest,
   type SandboxResult,
 } from './sandbox';
-import { assertReachable, handOverWorkDir, type SandboxIdentity } from './work-dir';
+import { assertReadable, handOverWorkDir, type SandboxIdentity } from './work-dir';
 
 const execFileAsync = promisify(execFile);
 
@@ -29,6 +29,14 @@ const INIT_PATH = '/run/sandbox-init';
 const EXE_FD = 10;
 const NOTIFY_FD = 11;
 const INFO_FD = 12;
+/**
+ * The folders and files mounted into the sandbox reach bwrap as descriptors the helper opened with
+ * the runner's privileges (--path-fd), the work dir first, then each read-only mount: bwrap runs as
+ * the sandbox user, who could not resolve a path under a 0700 home (root's, a private TMPDIR).
+ */
+const PATH_FD_BASE = 20;
+/** The helper's MAX_PATH_FDS. */
+const MAX_PATH_FDS = 16;
 /** bwrap itself and our init inside it count against pids.max too. */
 const SANDBOX_OWN_PROCESSES = 2;
 /** Namespace and mount set-up normally takes milliseconds; past this the host is in trouble. */
@@ -90,8 +98,9 @@ export function bubblewrapArgs(
   args.push('--proc', '/proc', '--dev', '/dev');
   // Private /tmp: its pages count against the memory cgroup; the size caps it without one.
   args.push('--size', String(req.limits.memoryBytes), '--tmpfs', '/tmp');
-  args.push('--bind', req.workDir, req.workDir);
-  for (const m of req.readOnly) args.push('--ro-bind', m.host, m.sandbox);
+  const [workFd, ...readOnlyFds] = pathFds(req).map((p) => String(p.fd));
+  args.push('--bind-fd', workFd!, req.workDir);
+  req.readOnly.forEach((m, i) => args.push('--ro-bind-fd', readOnlyFds[i]!, m.sandbox));
   args.push('--perms', '0555', '--ro-bind-data', String(EXE_FD), INIT_PATH);
   args.push('--remount-ro', '/');
   args.push('--info-fd', String(INFO_FD), '--chdir', req.cwd);
@@ -102,6 +111,16 @@ export function bubblewrapArgs(
   if (req.counters.length) args.push('--counters', req.counters.join(','));
   args.push('--', req.command, ...req.args);
   return args;
+}
+
+/** The descriptor each mount source gets: the work dir, then the read-only mounts in order. */
+function pathFds(req: NormalizedRequest): { fd: number; host: string }[] {
+  const sources = [req.workDir, ...req.readOnly.map((m) => m.host)];
+  if (sources.length > MAX_PATH_FDS)
+    throw new TypeError(
+      `invalid sandbox request: at most ${MAX_PATH_FDS - 1} read-only mounts (got ${req.readOnly.length})`,
+    );
+  return sources.map((host, i) => ({ fd: PATH_FD_BASE + i, host }));
 }
 
 async function planHost(): Promise<HostPlan> {
@@ -257,8 +276,7 @@ export class BubblewrapSandbox implements Sandbox {
 
     if (this.identity) {
       await handOverWorkDir(req.workDir, this.identity);
-      await assertReachable(req.workDir, this.identity);
-      for (const m of req.readOnly) await assertReachable(m.host, this.identity);
+      for (const m of req.readOnly) await assertReadable(m.host, this.identity);
     }
 
     const pids = req.limits.processes + SANDBOX_OWN_PROCESSES;
@@ -305,6 +323,7 @@ export class BubblewrapSandbox implements Sandbox {
         helperArgs.push('--rlimit-nproc', String(pids));
       if (this.identity)
         helperArgs.push('--uid', String(this.identity.uid), '--gid', String(this.identity.gid));
+      for (const { fd, host } of pathFds(req)) helperArgs.push('--path-fd', `${fd}:${host}`);
       helperArgs.push('--', bwrap, ...bubblewrapArgs(req, plan, this.options.extraToolchain));
 
       const outcome = await runHelper({

@@ -13,6 +13,9 @@
  *     --rlimit-nproc N       RLIMIT_NPROC, for hosts without a pids cgroup
  *     --uid U --gid G        drop to this unprivileged identity in the child (when started as root)
  *     --exe-fd N             give the child a read-only fd N on this helper's own binary
+ *     --path-fd N:PATH       give the child an O_PATH fd N on PATH, opened before the uid change
+ *                            (repeatable): bubblewrap mounts it with --bind-fd/--ro-bind-fd, so the
+ *                            sandbox user need not be able to reach PATH (a root home is 0700)
  *                            (bubblewrap copies it into the sandbox with --ro-bind-data)
  *     --notify-fd N          give the child the write end of the exec pipe at fd N; the inner mode
  *                            writes 'R' to it right before exec, which starts the clock
@@ -77,7 +80,8 @@
 #include <unistd.h>
 
 #define MAX_CGROUPS 8
-#define MAX_KEEP 5
+#define MAX_PATH_FDS 16
+#define MAX_KEEP (5 + MAX_PATH_FDS)
 #define MAX_COUNTERS 32
 #define MAX_RESIDENT 16
 /* The notify pipe's traffic: 'R', the status line, and up to MAX_COUNTERS counter lines. */
@@ -679,6 +683,11 @@ int main(int argc, char **argv) {
   int ncgroups = 0;
   struct residency resident[MAX_RESIDENT];
   int nresident = 0;
+  struct {
+    int fd;
+    const char *path;
+  } path_fds[MAX_PATH_FDS];
+  int npath_fds = 0;
   long long rl_as = -1, rl_fsize = -1, rl_nproc = -1, uid = -1, gid = -1;
   long long time_limit_ms = 0, setup_limit_ms = 0;
   int i = 1;
@@ -720,6 +729,27 @@ int main(int argc, char **argv) {
         return 125;
       }
       resident[nresident++] = (struct residency){.path = v};
+    } else if (strcmp(a, "--path-fd") == 0) {
+      const char *colon = strchr(v, ':');
+      if (npath_fds == MAX_PATH_FDS || !colon || colon == v || colon[1] != '/') {
+        fprintf(stderr, "sandbox-helper: --path-fd N:/absolute/path, at most %d: %s\n", MAX_PATH_FDS, v);
+        return 125;
+      }
+      char number[16];
+      size_t len = (size_t)(colon - v);
+      if (len >= sizeof number) {
+        fprintf(stderr, "sandbox-helper: bad number for --path-fd: %s\n", v);
+        return 125;
+      }
+      memcpy(number, v, len);
+      number[len] = '\0';
+      int fd = (int)parse_num(number, a);
+      if (fd < 3) {
+        fprintf(stderr, "sandbox-helper: --path-fd must be 3 or above: %s\n", v);
+        return 125;
+      }
+      path_fds[npath_fds].fd = fd;
+      path_fds[npath_fds++].path = colon + 1;
     } else if (strcmp(a, "--cpu") == 0) cpu = (int)parse_num(v, a);
     else if (strcmp(a, "--rlimit-as") == 0) rl_as = parse_num(v, a);
     else if (strcmp(a, "--rlimit-fsize") == 0) rl_fsize = parse_num(v, a);
@@ -857,6 +887,17 @@ int main(int argc, char **argv) {
     if (info_fd >= 0) {
       place_fd(info_pipe[1], info_fd);
       keep[nkeep++] = info_fd;
+    }
+    /* Opened with our privileges, before the uid change: traversing a 0700 home needs them. */
+    for (int k = 0; k < npath_fds; k++) {
+      int fd = open(path_fds[k].path, O_PATH | O_CLOEXEC);
+      if (fd < 0) die(path_fds[k].path);
+      /* Above every fixed number, so no later placement can clobber it before it is moved. */
+      int high = fcntl(fd, F_DUPFD_CLOEXEC, 200);
+      if (high < 0) die("fcntl");
+      close(fd);
+      place_fd(high, path_fds[k].fd);
+      keep[nkeep++] = path_fds[k].fd;
     }
     if (ncounters > 0) {
       close(sync[0]);
