@@ -57,3 +57,26 @@ export async function assertReadable(target: string, owner: SandboxIdentity): Pr
     );
   }
 }
+
+/**
+ * Where the helper cannot stage the sources (a container's root without the right to make a mount
+ * namespace), bubblewrap resolves them as the sandbox user: every folder above must be searchable
+ * by it, and the source readable.
+ */
+export async function assertReachable(target: string, owner: SandboxIdentity): Promise<void> {
+  await assertReadable(target, owner);
+  let dir = path.dirname(path.resolve(target));
+  for (;;) {
+    const s = await stat(dir);
+    if ((bitsFor(s, owner) & 1) === 0) {
+      throw new SandboxUnavailableError(
+        `the sandbox user (uid ${owner.uid}) cannot reach ${target}: ${dir} is not searchable by it, ` +
+          'and this host does not let the judge mount it for the sandbox (no CAP_SYS_ADMIN, as in a ' +
+          `container): chmod o+x ${dir}, or set PERFJUDGE_DATA_DIR and install perfjudge outside it`,
+      );
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return;
+    dir = parent;
+  }
+}
