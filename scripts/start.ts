@@ -24,7 +24,6 @@ import { applyMigrations } from '../lib/db/migrate';
 import { seed } from '../prisma/seed';
 import { matchTargetHost, type TargetHostMatch } from '../runner/platform';
 import { ensureInput, referenceSha256, type InputSpec } from '../lib/challenge/inputs';
-import { DEFAULT_SANDBOX_IDENTITY } from '../runner/sandbox/bubblewrap-sandbox';
 import { createHttpConnection } from '../lib/queue/connection';
 import { startSupervisorPublisher, type SupervisorPublisher } from '../lib/queue/service-status';
 import { ChildExitedError, runPrefixed, startChild, type Child } from './lib-start-process';

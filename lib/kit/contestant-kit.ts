@@ -159,7 +159,10 @@ export async function kitEntries(challenge: Challenge, options: KitOptions): Pro
     add(`harness/${file}`, await readFile(path.join(challenge.harnessDir, file)));
   for (const [source, kitPath] of STATIC_FILES)
     add(kitPath, await readFile(path.join(KIT_FILES_DIR, source)));
-  add('kit/config.cmake', Buffer.from(kitConfig(challenge.manifest, await solutionFile(challenge))));
+  add(
+    'kit/config.cmake',
+    Buffer.from(kitConfig(challenge.manifest, await solutionFile(challenge))),
+  );
   for (const edgeCase of await loadEdgeCases(challenge)) {
     const base = `tests/${edgeCase.group}/${edgeCase.name}`;
     add(`${base}.in`, edgeCase.input);

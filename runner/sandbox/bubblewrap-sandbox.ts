@@ -16,12 +16,7 @@ import {
   type SandboxRequest,
   type SandboxResult,
 } from './sandbox';
-import {
-  assertReachable,
-  assertReadable,
-  handOverWorkDir,
-  type SandboxIdentity,
-} from './work-dir';
+import { assertReachable, assertReadable, handOverWorkDir, type SandboxIdentity } from './work-dir';
 
 const execFileAsync = promisify(execFile);
 
