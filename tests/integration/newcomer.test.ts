@@ -142,8 +142,10 @@ async function until<T>(
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-newcomer-'));
   clone = path.join(tmp, 'perfjudge');
-  // A 700 folder, as mkdtemp makes it: the judge must not need the sandbox user to traverse it.
-  await chmod(tmp, 0o700);
+  // 755, as a clone under /opt or /srv would be: each runner keeps its judgings' scratch folders in
+  // its work root (under the clone's .data/), which it wants reachable by the sandbox user. The
+  // contestant's folder below stays 700.
+  await chmod(tmp, 0o755);
   execFileSync('git', ['clone', '-q', REPO_ROOT, clone]);
   execFileSync('cp', [
     '-al',
