@@ -106,7 +106,22 @@ export function kitConfig(manifest: Manifest, solution: string): string {
   ].join('\n');
 }
 
-function kitReadme(challenge: Challenge, server: string, challengeReadme: string): string {
+/** What check.cmake prints for the kit as downloaded (the web-downloads test compares it). */
+export function freshCheckOutput(edgeCases: number, solution: string): string {
+  return [
+    `edge cases: ${edgeCases} of ${edgeCases} pass`,
+    'public input: the same output as the baseline',
+    'check passed',
+    `your solution is still the baseline: edit ${solution} (its #ifdef SOLUTION branch)`,
+  ].join('\n');
+}
+
+function kitReadme(
+  challenge: Challenge,
+  server: string,
+  challengeReadme: string,
+  fresh: { edgeCases: number; solution: string },
+): string {
   const { manifest } = challenge;
   const workflow = workflowMarkdown(contestantWorkflow({ slug: manifest.slug, server }));
   const editable = manifest.editableFiles.map((f) => `\`${f}\``).join(', ');
@@ -116,6 +131,19 @@ From ${server}/challenges/${manifest.slug} (challenge version ${manifest.version
 interface and the rules follow below the workflow.
 
 ${workflow}
+## What a fresh kit prints
+
+The \`#ifdef SOLUTION\` branch of \`${fresh.solution}\` starts as a copy of the baseline, so the kit
+builds, checks and times before you change anything: the build ends with
+\`Completed 'solution'\`, and
+
+\`\`\`
+$ cmake -P check.cmake
+${freshCheckOutput(fresh.edgeCases, fresh.solution)}
+\`\`\`
+
+\`cmake -P time.cmake\` then prints a speedup near 1.0x (this machine's noise) and the same last line.
+
 ## What is in the kit
 
 | path | what it is |
@@ -145,7 +173,14 @@ export async function kitEntries(challenge: Challenge, options: KitOptions): Pro
     entries.push({ path: kitPath, content });
   };
   const readme = await readFile(path.join(challenge.dir, challenge.manifest.readme), 'utf8');
-  add('README.md', Buffer.from(kitReadme(challenge, options.server, readme)));
+  const edgeCases = await loadEdgeCases(challenge);
+  const solution = await solutionFile(challenge);
+  add(
+    'README.md',
+    Buffer.from(
+      kitReadme(challenge, options.server, readme, { edgeCases: edgeCases.length, solution }),
+    ),
+  );
   add(
     '.gitignore',
     Buffer.from('# The kit: build folders and patches stay out of the patch.\nbuild*/\n*.patch\n'),
@@ -159,11 +194,8 @@ export async function kitEntries(challenge: Challenge, options: KitOptions): Pro
     add(`harness/${file}`, await readFile(path.join(challenge.harnessDir, file)));
   for (const [source, kitPath] of STATIC_FILES)
     add(kitPath, await readFile(path.join(KIT_FILES_DIR, source)));
-  add(
-    'kit/config.cmake',
-    Buffer.from(kitConfig(challenge.manifest, await solutionFile(challenge))),
-  );
-  for (const edgeCase of await loadEdgeCases(challenge)) {
+  add('kit/config.cmake', Buffer.from(kitConfig(challenge.manifest, solution)));
+  for (const edgeCase of edgeCases) {
     const base = `tests/${edgeCase.group}/${edgeCase.name}`;
     add(`${base}.in`, edgeCase.input);
     add(`${base}.expected`, edgeCase.expected);

@@ -174,6 +174,9 @@ describe('working in the kit', () => {
     expect(check.output).toContain('check passed');
     expect(check.output).toContain('your solution is still the baseline: edit wordcount.cpp');
     expect(check.code).toBe(0);
+    // The kit's README shows exactly this output.
+    const readme = await readFile(path.join(kit, 'README.md'), 'utf8');
+    expect(readme).toContain(`$ cmake -P check.cmake\n${check.output.trim()}\n`);
 
     const time = await run('cmake', ['-DRUNS=3', '-P', 'time.cmake'], kit);
     expect(time.code, time.output).toBe(0);
