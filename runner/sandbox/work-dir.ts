@@ -72,7 +72,8 @@ export async function assertReachable(target: string, owner: SandboxIdentity): P
       throw new SandboxUnavailableError(
         `the sandbox user (uid ${owner.uid}) cannot reach ${target}: ${dir} is not searchable by it, ` +
           'and this host does not let the judge mount it for the sandbox (no CAP_SYS_ADMIN, as in a ' +
-          `container): chmod o+x ${dir}, or set PERFJUDGE_DATA_DIR and install perfjudge outside it`,
+          `container): chmod o+x ${dir}, or keep perfjudge (npm install -g) and its data ` +
+          "(PERFJUDGE_DATA_DIR; root's default is /var/cache/perfjudge) where other users can enter",
       );
     }
     const parent = path.dirname(dir);
