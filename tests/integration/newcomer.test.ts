@@ -288,6 +288,8 @@ it('a fresh clone starts with `npm start`, judges a submission end to end and st
   expect(submit.status, await submit.clone().text()).toBe(201);
   const { submissionId } = (await submit.json()) as { submissionId: string };
   const submittedAt = Date.now();
+  // Up and accepting work: the later steps may use it whatever this verdict turns out to be.
+  platform = { base, publicUrl, cookie, pgPort, redisPort };
 
   // 3. Judged on every target this host serves and scored (read from the platform's database;
   //    the scorer writes it once every target is done).
@@ -312,7 +314,6 @@ it('a fresh clone starts with `npm start`, judges a submission end to end and st
   timings.judging = (Date.now() - submittedAt) / 1000;
   expect(row, output.slice(-4000)).toMatchObject({ status: 'DONE', verdict: 'ACCEPTED' });
   expect(row.score).toBeGreaterThan(0);
-  platform = { base, publicUrl, cookie, pgPort, redisPort };
 }, 900_000);
 
 it('says what happened at start-up, with the time since npm start began', () => {
