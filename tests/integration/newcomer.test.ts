@@ -347,7 +347,7 @@ function asContestant(
 ): Promise<{ code: number; output: string }> {
   const [file, argv, env] = c.user
     ? [
-        'runuser',
+        '/usr/sbin/runuser',
         [
           '-u',
           c.user,
@@ -358,6 +358,7 @@ function asContestant(
           command,
           ...args,
         ],
+        // Nothing of ours: the contestant's command gets c.env alone (runuser by its full path).
         {},
       ]
     : [command, args, c.env];
@@ -369,7 +370,7 @@ function asContestant(
       (error, stdout, stderr) =>
         resolve({
           code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
-          output: `${stdout}${stderr}`,
+          output: `${stdout}${stderr}${error && typeof error.code !== 'number' ? error.message : ''}`,
         }),
     );
   });
