@@ -26,8 +26,6 @@ import { applyMigrations } from '../lib/db/migrate';
 import { seed } from '../prisma/seed';
 import { matchTargetHost, type TargetHostMatch } from '../runner/platform';
 import { ensureInput, referenceSha256, type InputSpec } from '../lib/challenge/inputs';
-import { DEFAULT_SANDBOX_IDENTITY } from '../runner/sandbox/bubblewrap-sandbox';
-import { assertReachable } from '../runner/sandbox/work-dir';
 import { createHttpConnection } from '../lib/queue/connection';
 import { startSupervisorPublisher, type SupervisorPublisher } from '../lib/queue/service-status';
 import { ChildExitedError, runPrefixed, startChild, type Child } from './lib-start-process';
@@ -431,22 +429,7 @@ async function loadPlan(config: StartEnv, dataDir: string): Promise<StartPlan> {
 
 /** What would fail later, said now, in a second, rather than after the build. */
 async function checkHost(plan: StartPlan): Promise<void> {
-  const { config, challenge } = plan;
-  // As root the sandbox runs untrusted code as uid 65534, which must be able to reach the
-  // challenge's files: a checkout under /root (mode 700) or a private temporary folder would make
-  // every judging a judge error.
-  if (process.getuid?.() === 0 && config.PERFJUDGE_TARGETS !== 'none') {
-    try {
-      for (const dir of [challenge.harnessDir, challenge.templateDir, challenge.testsDir])
-        await assertReachable(dir, DEFAULT_SANDBOX_IDENTITY);
-    } catch (error) {
-      throw new StartFailure(
-        `${(error as Error).message}.\n  The runners run untrusted code as uid 65534, which only ` +
-          'needs to traverse the folders above the checkout: clone it under /opt or /srv, or ' +
-          'allow traversal of the folder named (chmod o+x gives no right to list it).',
-      );
-    }
-  }
+  const { config } = plan;
   if (await portAnswers(config.PORT))
     throw new StartFailure(`PORT ${config.PORT} is in use: stop what listens there, or set PORT=…`);
 }

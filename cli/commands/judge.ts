@@ -64,6 +64,24 @@ async function takeHostLock(file: string, quiet: boolean): Promise<HostLock> {
   });
 }
 
+/**
+ * The host lock, unless another user made it (root's runners, or root judging before us): an
+ * ordinary user cannot join that queue, and refusing to judge would fail the contestant for it.
+ */
+async function hostLockIfOurs(file: string, quiet: boolean): Promise<HostLock | null> {
+  try {
+    return await takeHostLock(file, quiet);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EACCES' && code !== 'EPERM') throw error;
+    process.stderr.write(
+      `[waiting] the host lock ${file} belongs to another user: judging without it ` +
+        '(--host-lock FILE to take turns with a lock of your own, --no-host-lock to skip it)\n',
+    );
+    return null;
+  }
+}
+
 /** A single updating line on a terminal; one line per stage change otherwise (logs, CI). */
 function progressPrinter(quiet: boolean): (event: ProgressEvent) => void {
   const tty = process.stderr.isTTY;
@@ -169,7 +187,7 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
       });
 
       const sandbox = await workingSandbox();
-      const lock = opts.hostLock ? await takeHostLock(opts.hostLock, opts.quiet ?? false) : null;
+      const lock = opts.hostLock ? await hostLockIfOurs(opts.hostLock, opts.quiet ?? false) : null;
       // Measured under the host lock (once per host and boot, then cached in the data dir).
       const memoryBandwidth = await hostMemoryBandwidth(env().PERFJUDGE_DATA_DIR, {
         log: (line) => {

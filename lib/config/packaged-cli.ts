@@ -7,6 +7,9 @@ import path from 'node:path';
 export function userCacheDir(): string {
   if (process.platform === 'win32' && process.env.LOCALAPPDATA)
     return path.join(process.env.LOCALAPPDATA, 'perfjudge');
+  // Root's sandbox runs as another user, who cannot enter a 0700 /root where the judge cannot stage
+  // the files for it (a container's root without CAP_SYS_ADMIN): a system cache folder it can.
+  if (process.getuid?.() === 0 && !process.env.XDG_CACHE_HOME) return '/var/cache/perfjudge';
   const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
   return path.join(cache, 'perfjudge');
 }

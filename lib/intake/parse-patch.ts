@@ -704,7 +704,12 @@ export function parsePatch(input: Buffer | string, options: ParseOptions = {}): 
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
   let text = bytes.toString('latin1');
   if (text.startsWith('\xEF\xBB\xBF')) text = text.slice(3);
-  if (text.trim() === '') reject('empty', 'the patch is empty');
+  if (text.trim() === '')
+    reject(
+      'empty',
+      "the patch is empty: nothing changed, so the solution is still the template's copy of the " +
+        'baseline (edit it, then make the patch with git diff)',
+    );
 
   const parser = new Parser(text);
   const firstLine = parser.lines.find((line) => line.text.trim() !== '');

@@ -60,8 +60,20 @@ function cmakeList(values: readonly string[]): string {
   return values.map((v) => `"${v.replace(/[\\"$]/g, (c) => `\\${c}`)}"`).join(' ');
 }
 
+/**
+ * The template file holding the `#ifdef SOLUTION` branch, which the kit names when the solution is
+ * still the baseline (the first editable file when none holds it).
+ */
+export async function solutionFile(challenge: Challenge): Promise<string> {
+  for (const file of challenge.manifest.editableFiles) {
+    const text = await readFile(path.join(challenge.templateDir, file), 'utf8').catch(() => '');
+    if (/^#ifdef SOLUTION\b/m.test(text)) return file;
+  }
+  return challenge.manifest.editableFiles[0]!;
+}
+
 /** kit/config.cmake: what the kit's scripts need from the manifest, written out as CMake. */
-export function kitConfig(manifest: Manifest): string {
+export function kitConfig(manifest: Manifest, solution: string): string {
   const targets = Object.entries(manifest.targets);
   const msvc = targets.find(([, t]) => t.toolchain.kind === 'clang-cl');
   const gnu = targets.find(([, t]) => t.toolchain.kind !== 'clang-cl');
@@ -84,6 +96,7 @@ export function kitConfig(manifest: Manifest): string {
     `set(KIT_MSVC_TARGET ${cmakeList([msvc?.[0] ?? 'none'])})`,
     `set(KIT_MSVC_FLAGS ${cmakeList(msvc?.[1].toolchain.flags ?? ['/O2', '/std:c++17', '/EHsc'])})`,
     `set(KIT_EDITABLE ${cmakeList(manifest.editableFiles)})`,
+    `set(KIT_SOLUTION_FILE ${cmakeList([solution])})`,
     `set(KIT_NEW_FILE_GLOBS ${cmakeList(globs)})`,
     `set(KIT_ADVISORY_GROUPS ${cmakeList(advisory)})`,
     `set(KIT_TEST_SECONDS ${manifest.limits.testRunSeconds})`,
@@ -93,7 +106,22 @@ export function kitConfig(manifest: Manifest): string {
   ].join('\n');
 }
 
-function kitReadme(challenge: Challenge, server: string, challengeReadme: string): string {
+/** What check.cmake prints for the kit as downloaded (the web-downloads test compares it). */
+export function freshCheckOutput(edgeCases: number, solution: string): string {
+  return [
+    `edge cases: ${edgeCases} of ${edgeCases} pass`,
+    'public input: the same output as the baseline',
+    'check passed',
+    `your solution is still the baseline: edit ${solution} (its #ifdef SOLUTION branch)`,
+  ].join('\n');
+}
+
+function kitReadme(
+  challenge: Challenge,
+  server: string,
+  challengeReadme: string,
+  fresh: { edgeCases: number; solution: string },
+): string {
   const { manifest } = challenge;
   const workflow = workflowMarkdown(contestantWorkflow({ slug: manifest.slug, server }));
   const editable = manifest.editableFiles.map((f) => `\`${f}\``).join(', ');
@@ -103,6 +131,19 @@ From ${server}/challenges/${manifest.slug} (challenge version ${manifest.version
 interface and the rules follow below the workflow.
 
 ${workflow}
+## What a fresh kit prints
+
+The \`#ifdef SOLUTION\` branch of \`${fresh.solution}\` starts as a copy of the baseline, so the kit
+builds, checks and times before you change anything: the build ends with
+\`Completed 'solution'\`, and
+
+\`\`\`
+$ cmake -P check.cmake
+${freshCheckOutput(fresh.edgeCases, fresh.solution)}
+\`\`\`
+
+\`cmake -P time.cmake\` then prints a speedup near 1.0x (this machine's noise) and the same last line.
+
 ## What is in the kit
 
 | path | what it is |
@@ -132,7 +173,14 @@ export async function kitEntries(challenge: Challenge, options: KitOptions): Pro
     entries.push({ path: kitPath, content });
   };
   const readme = await readFile(path.join(challenge.dir, challenge.manifest.readme), 'utf8');
-  add('README.md', Buffer.from(kitReadme(challenge, options.server, readme)));
+  const edgeCases = await loadEdgeCases(challenge);
+  const solution = await solutionFile(challenge);
+  add(
+    'README.md',
+    Buffer.from(
+      kitReadme(challenge, options.server, readme, { edgeCases: edgeCases.length, solution }),
+    ),
+  );
   add(
     '.gitignore',
     Buffer.from('# The kit: build folders and patches stay out of the patch.\nbuild*/\n*.patch\n'),
@@ -146,8 +194,8 @@ export async function kitEntries(challenge: Challenge, options: KitOptions): Pro
     add(`harness/${file}`, await readFile(path.join(challenge.harnessDir, file)));
   for (const [source, kitPath] of STATIC_FILES)
     add(kitPath, await readFile(path.join(KIT_FILES_DIR, source)));
-  add('kit/config.cmake', Buffer.from(kitConfig(challenge.manifest)));
-  for (const edgeCase of await loadEdgeCases(challenge)) {
+  add('kit/config.cmake', Buffer.from(kitConfig(challenge.manifest, solution)));
+  for (const edgeCase of edgeCases) {
     const base = `tests/${edgeCase.group}/${edgeCase.name}`;
     add(`${base}.in`, edgeCase.input);
     add(`${base}.expected`, edgeCase.expected);

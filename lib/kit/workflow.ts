@@ -69,8 +69,8 @@ export function contestantWorkflow({ slug, server: rawServer }: WorkflowOptions)
       text:
         'Linux: CMake 3.16+ and a C++17 compiler (the Linux target uses clang++). Windows: in a ' +
         'Developer PowerShell for Visual Studio, `cmake -B build -G Ninja -DCMAKE_CXX_COMPILER=clang-cl` ' +
-        '(or cl). Your solution goes in the `#ifdef SOLUTION` branch; until it defines the function, ' +
-        'the solution does not link.',
+        '(or cl). Your solution goes in the `#ifdef SOLUTION` branch, which starts as a copy of the ' +
+        'baseline: a fresh kit builds, checks and times (about 1.0×) before you change anything.',
       commands: ['cmake -B build && cmake --build build'],
     },
     {

@@ -88,6 +88,11 @@ function headerSection(result: JudgingResult): string[] {
     out.push(
       `  EMULATED: ${result.host.os}, not a real ${result.target} host: the timings are for development only`,
     );
+  if (result.stages.build?.identicalBinaries)
+    out.push(
+      "  nothing changed: the solution compiles to the baseline's machine code (the template's " +
+        'SOLUTION branch starts as a copy of the baseline: make it faster)',
+    );
   return out;
 }
 

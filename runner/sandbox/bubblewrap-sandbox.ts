@@ -1,7 +1,7 @@
 // The Linux sandbox: bubblewrap namespaces around a read-only toolchain, run as an unprivileged host
 // user, limited by a per-run cgroup (or rlimits where the host has none) and measured by our helper.
 import { execFile } from 'node:child_process';
-import { lstat, mkdtemp, open, readFile, readlink, rm } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, open, readFile, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -16,7 +16,7 @@ import {
   type SandboxRequest,
   type SandboxResult,
 } from './sandbox';
-import { assertReachable, handOverWorkDir, type SandboxIdentity } from './work-dir';
+import { assertReachable, assertReadable, handOverWorkDir, type SandboxIdentity } from './work-dir';
 
 const execFileAsync = promisify(execFile);
 
@@ -29,6 +29,15 @@ const INIT_PATH = '/run/sandbox-init';
 const EXE_FD = 10;
 const NOTIFY_FD = 11;
 const INFO_FD = 12;
+/**
+ * As root, bwrap runs as the sandbox user, who may not reach a mount's source (a 0700 home holds
+ * the packaged CLI's data and challenges): the helper binds every source at STAGE_DIR/<k> in a
+ * private mount namespace, with root's rights, and bwrap mounts those (sandbox-helper.c --stage-dir).
+ * The folder stays empty on the host.
+ */
+export const STAGE_DIR = '/run/perfjudge-sandbox-stage';
+/** The helper's MAX_STAGED. */
+const MAX_STAGED = 16;
 /** bwrap itself and our init inside it count against pids.max too. */
 const SANDBOX_OWN_PROCESSES = 2;
 /** Namespace and mount set-up normally takes milliseconds; past this the host is in trouble. */
@@ -66,6 +75,7 @@ export function bubblewrapArgs(
   req: NormalizedRequest,
   plan: HostPlan,
   extraToolchain: string[] = [],
+  staged = false,
 ): string[] {
   const args = [
     '--unshare-all', // user, ipc, pid, net, uts, cgroup (when possible)
@@ -90,8 +100,11 @@ export function bubblewrapArgs(
   args.push('--proc', '/proc', '--dev', '/dev');
   // Private /tmp: its pages count against the memory cgroup; the size caps it without one.
   args.push('--size', String(req.limits.memoryBytes), '--tmpfs', '/tmp');
-  args.push('--bind', req.workDir, req.workDir);
-  for (const m of req.readOnly) args.push('--ro-bind', m.host, m.sandbox);
+  const [workDir, ...readOnly] = staged
+    ? stagedSources(req).map((_, k) => `${STAGE_DIR}/${k}`)
+    : stagedSources(req);
+  args.push('--bind', workDir!, req.workDir);
+  req.readOnly.forEach((m, i) => args.push('--ro-bind', readOnly[i]!, m.sandbox));
   args.push('--perms', '0555', '--ro-bind-data', String(EXE_FD), INIT_PATH);
   args.push('--remount-ro', '/');
   args.push('--info-fd', String(INFO_FD), '--chdir', req.cwd);
@@ -102,6 +115,16 @@ export function bubblewrapArgs(
   if (req.counters.length) args.push('--counters', req.counters.join(','));
   args.push('--', req.command, ...req.args);
   return args;
+}
+
+/** Every mount's source on the host, in the order of the stage: the work dir, then the read-only ones. */
+function stagedSources(req: NormalizedRequest): string[] {
+  const sources = [req.workDir, ...req.readOnly.map((m) => m.host)];
+  if (sources.length > MAX_STAGED)
+    throw new TypeError(
+      `invalid sandbox request: at most ${MAX_STAGED - 1} read-only mounts (got ${req.readOnly.length})`,
+    );
+  return sources;
 }
 
 async function planHost(): Promise<HostPlan> {
@@ -165,6 +188,7 @@ export class BubblewrapSandbox implements Sandbox {
   private bwrap?: Promise<string>;
   private plan?: Promise<HostPlan>;
   private checked?: Promise<void>;
+  private staging?: Promise<boolean>;
 
   constructor(private readonly options: BubblewrapSandboxOptions = {}) {
     // As root we drop to a dedicated identity; otherwise the sandbox runs as whoever we are.
@@ -243,6 +267,28 @@ export class BubblewrapSandbox implements Sandbox {
     }
   }
 
+  /**
+   * Whether the helper can stage mount sources here: root with the right to make a mount namespace
+   * (a container's root often lacks it; then the sources must be reachable by the sandbox user).
+   */
+  private canStage(helper: string): Promise<boolean> {
+    this.staging ??= (async () => {
+      await mkdir(STAGE_DIR, { recursive: true, mode: 0o755 }).catch(() => undefined);
+      const outcome = await runHelper({
+        file: helper,
+        args: ['--report-fd', '3', '--stage-dir', STAGE_DIR, '--stage', '/', '--', 'true'],
+        reportOnFd3: true,
+        stdout: 'capture',
+        outputBytes: 1024,
+        stderrBytes: 4096,
+        backstopMs: SETUP_LIMIT_MS,
+      });
+      const report = parseHelperReport(outcome.reportText);
+      return report?.execStarted === true && report.exitCode === 0;
+    })();
+    return this.staging;
+  }
+
   async run(request: SandboxRequest): Promise<SandboxResult> {
     const req = normalizeRequest(request);
     if (req.signal?.aborted) throw abortError(req.signal);
@@ -255,10 +301,12 @@ export class BubblewrapSandbox implements Sandbox {
       this.limitSupport(),
     ]);
 
+    const staged = this.identity ? await this.canStage(helper) : false;
     if (this.identity) {
       await handOverWorkDir(req.workDir, this.identity);
-      await assertReachable(req.workDir, this.identity);
-      for (const m of req.readOnly) await assertReachable(m.host, this.identity);
+      if (!staged) await assertReachable(req.workDir, this.identity);
+      for (const m of req.readOnly)
+        await (staged ? assertReadable : assertReachable)(m.host, this.identity);
     }
 
     const pids = req.limits.processes + SANDBOX_OWN_PROCESSES;
@@ -305,7 +353,15 @@ export class BubblewrapSandbox implements Sandbox {
         helperArgs.push('--rlimit-nproc', String(pids));
       if (this.identity)
         helperArgs.push('--uid', String(this.identity.uid), '--gid', String(this.identity.gid));
-      helperArgs.push('--', bwrap, ...bubblewrapArgs(req, plan, this.options.extraToolchain));
+      if (staged) {
+        helperArgs.push('--stage-dir', STAGE_DIR);
+        for (const source of stagedSources(req)) helperArgs.push('--stage', source);
+      }
+      helperArgs.push(
+        '--',
+        bwrap,
+        ...bubblewrapArgs(req, plan, this.options.extraToolchain, staged),
+      );
 
       const outcome = await runHelper({
         file: helper,

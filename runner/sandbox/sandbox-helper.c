@@ -13,6 +13,12 @@
  *     --rlimit-nproc N       RLIMIT_NPROC, for hosts without a pids cgroup
  *     --uid U --gid G        drop to this unprivileged identity in the child (when started as root)
  *     --exe-fd N             give the child a read-only fd N on this helper's own binary
+ *     --stage-dir DIR        (as root) in a private mount namespace of the child, mount a small
+ *                            tmpfs on DIR and bind every --stage PATH at DIR/0, DIR/1, … there,
+ *                            opened with root's rights before the uid change: bubblewrap, running
+ *                            as the sandbox user, then mounts DIR/k and never has to reach PATH
+ *                            itself (a root home is 0700). The host's mounts are not touched.
+ *     --stage PATH           a file or folder to stage (repeatable, in order)
  *                            (bubblewrap copies it into the sandbox with --ro-bind-data)
  *     --notify-fd N          give the child the write end of the exec pipe at fd N; the inner mode
  *                            writes 'R' to it right before exec, which starts the clock
@@ -68,6 +74,7 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -80,6 +87,7 @@
 #define MAX_KEEP 5
 #define MAX_COUNTERS 32
 #define MAX_RESIDENT 16
+#define MAX_STAGED 16
 /* The notify pipe's traffic: 'R', the status line, and up to MAX_COUNTERS counter lines. */
 #define NOTIFY_BUF_SIZE 4096
 
@@ -661,6 +669,38 @@ static void place_fd(int from, int to) {
   }
 }
 
+/* --stage-dir: see the header. Runs in the child, as root, before the uid change. */
+static void stage_sources(const char *dir, const char **sources, int n) {
+  int fds[MAX_STAGED];
+  if (unshare(CLONE_NEWNS) != 0) die("unshare(CLONE_NEWNS) for --stage-dir");
+  if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) die("mount --make-rprivate /");
+  /* Opened in the new namespace (a bind's source must be one of its mounts), before the tmpfs
+   * covers DIR, so every path resolves as on the host. */
+  for (int k = 0; k < n; k++) {
+    fds[k] = open(sources[k], O_PATH | O_CLOEXEC);
+    if (fds[k] < 0) die(sources[k]);
+  }
+  if (mount("perfjudge-stage", dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64k") != 0)
+    die(dir);
+  for (int k = 0; k < n; k++) {
+    char point[4096], source[64];
+    struct stat st;
+    if (fstat(fds[k], &st) != 0) die(sources[k]);
+    snprintf(point, sizeof point, "%s/%d", dir, k);
+    if (S_ISDIR(st.st_mode)) {
+      if (mkdir(point, 0755) != 0) die(point);
+    } else {
+      int f = open(point, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      if (f < 0) die(point);
+      close(f);
+    }
+    /* The descriptor's own file, whatever its path: no lookup through the folders above it. */
+    snprintf(source, sizeof source, "/proc/self/fd/%d", fds[k]);
+    if (mount(source, point, NULL, MS_BIND | MS_REC, NULL) != 0) die(sources[k]);
+    close(fds[k]);
+  }
+}
+
 /* Parses bwrap's --info-fd JSON just enough to find "child-pid": N. */
 static pid_t parse_child_pid(const char *buf) {
   const char *p = strstr(buf, "\"child-pid\"");
@@ -679,6 +719,8 @@ int main(int argc, char **argv) {
   int ncgroups = 0;
   struct residency resident[MAX_RESIDENT];
   int nresident = 0;
+  const char *stage_dir = NULL, *staged[MAX_STAGED];
+  int nstaged = 0;
   long long rl_as = -1, rl_fsize = -1, rl_nproc = -1, uid = -1, gid = -1;
   long long time_limit_ms = 0, setup_limit_ms = 0;
   int i = 1;
@@ -720,7 +762,14 @@ int main(int argc, char **argv) {
         return 125;
       }
       resident[nresident++] = (struct residency){.path = v};
-    } else if (strcmp(a, "--cpu") == 0) cpu = (int)parse_num(v, a);
+    } else if (strcmp(a, "--stage") == 0) {
+      if (nstaged == MAX_STAGED) {
+        fprintf(stderr, "sandbox-helper: too many --stage paths\n");
+        return 125;
+      }
+      staged[nstaged++] = v;
+    } else if (strcmp(a, "--stage-dir") == 0) stage_dir = v;
+    else if (strcmp(a, "--cpu") == 0) cpu = (int)parse_num(v, a);
     else if (strcmp(a, "--rlimit-as") == 0) rl_as = parse_num(v, a);
     else if (strcmp(a, "--rlimit-fsize") == 0) rl_fsize = parse_num(v, a);
     else if (strcmp(a, "--rlimit-nproc") == 0) rl_nproc = parse_num(v, a);
@@ -764,6 +813,10 @@ int main(int argc, char **argv) {
   if (seccomp_deny && notify_fd >= 0) {
     /* The child is bwrap then, which needs namespaces: the inner init confines the command. */
     fprintf(stderr, "sandbox-helper: --seccomp-deny is for the inner init when --notify-fd is set\n");
+    return 125;
+  }
+  if (nstaged > 0 && !stage_dir) {
+    fprintf(stderr, "sandbox-helper: --stage needs --stage-dir\n");
     return 125;
   }
   if ((uid < 0) != (gid < 0)) {
@@ -863,6 +916,7 @@ int main(int argc, char **argv) {
       keep[nkeep++] = sync[1];
     }
     close_fds_except(keep, nkeep);
+    if (stage_dir) stage_sources(stage_dir, staged, nstaged);
     if (uid >= 0) {
       if (setgroups(0, NULL) != 0) die("setgroups");
       if (setresgid((gid_t)gid, (gid_t)gid, (gid_t)gid) != 0) die("setresgid");

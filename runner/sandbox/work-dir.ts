@@ -39,11 +39,12 @@ function bitsFor(s: { uid: number; gid: number; mode: number }, owner: SandboxId
 }
 
 /**
- * bubblewrap resolves mount sources as the sandbox user, and the untrusted code then reads them as
- * that user: every directory above must be searchable by it and the source itself readable (a
- * directory also searchable). Checked up front so the error names the culprit.
+ * The untrusted code reads a read-only mount as the sandbox user: the source itself must be
+ * readable by it (a directory also searchable). The folders above it need not be: the helper opens
+ * the source with the runner's privileges and bubblewrap mounts that descriptor. Checked up front so
+ * the error names the culprit.
  */
-export async function assertReachable(target: string, owner: SandboxIdentity): Promise<void> {
+export async function assertReadable(target: string, owner: SandboxIdentity): Promise<void> {
   const self = await stat(target).catch((error: NodeJS.ErrnoException) => {
     throw new SandboxUnavailableError(
       `cannot mount ${target} into the sandbox: ${error.code ?? error.message}`,
@@ -55,13 +56,24 @@ export async function assertReachable(target: string, owner: SandboxIdentity): P
       `the sandbox user (uid ${owner.uid}) cannot read ${target} (chmod o+r${self.isDirectory() ? 'x' : ''} it)`,
     );
   }
+}
+
+/**
+ * Where the helper cannot stage the sources (a container's root without the right to make a mount
+ * namespace), bubblewrap resolves them as the sandbox user: every folder above must be searchable
+ * by it, and the source readable.
+ */
+export async function assertReachable(target: string, owner: SandboxIdentity): Promise<void> {
+  await assertReadable(target, owner);
   let dir = path.dirname(path.resolve(target));
   for (;;) {
     const s = await stat(dir);
     if ((bitsFor(s, owner) & 1) === 0) {
       throw new SandboxUnavailableError(
-        `the sandbox user (uid ${owner.uid}) cannot reach ${target}: ${dir} is not searchable by it ` +
-          `(chmod o+x ${dir}, or put sandbox directories elsewhere)`,
+        `the sandbox user (uid ${owner.uid}) cannot reach ${target}: ${dir} is not searchable by it, ` +
+          'and this host does not let the judge mount it for the sandbox (no CAP_SYS_ADMIN, as in a ' +
+          `container): chmod o+x ${dir}, or keep perfjudge (npm install -g) and its data ` +
+          "(PERFJUDGE_DATA_DIR; root's default is /var/cache/perfjudge) where other users can enter",
       );
     }
     const parent = path.dirname(dir);

@@ -1,11 +1,11 @@
 // A contestant who has only the platform's URL: the challenge page's workflow, the kit downloaded
-// into an empty folder outside the repository, built with CMake, `check` passing for the baseline
-// copied into the SOLUTION branch and failing with the first differing lines for a wrong solution,
-// `time`, a patch made with `git diff`, the packed CLI installed from the platform into another
-// empty folder (and run with `npx <URL>`), the patch judged with it and submitted with `--wait`
-// to the verdict.
+// into an empty folder outside the repository, built with CMake, `check` passing for the kit as
+// downloaded (its SOLUTION branch is a copy of the baseline) and failing with the first differing
+// lines for a wrong solution, `time`, a patch made with `git diff`, the packed CLI installed from
+// the platform into another empty folder (and run with `npx <URL>`), the patch judged with it and
+// submitted with `--wait` to the verdict.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile, chmod } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -21,9 +21,8 @@ let outside: string;
 
 test.beforeAll(async () => {
   // Outside the repository and its node_modules: nothing of the checkout can be found from here.
+  // Mode 700, as mkdtemp makes it: the judge must not need its sandbox user to enter it.
   outside = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-contestant-'));
-  // The sandbox user (uid 65534, when the tests run as root) must reach the CLI's data folder.
-  await chmod(outside, 0o755);
 });
 
 test.afterAll(async () => {
@@ -93,14 +92,14 @@ test('from the challenge page to a verdict with the kit and the packed CLI only'
   await git('add', '-A');
   expect((await git('commit', '-qm', 'kit')).code).toBe(0);
 
-  // 3. Build, check and time: the baseline copied into the SOLUTION branch passes...
-  await git('apply', path.join(SUBMISSIONS_DIR, 'accepted/baseline-copy.patch'));
+  // 3. Build, check and time: the kit as downloaded passes (its solution is still the baseline)...
   const configure = await run('cmake', ['-B', 'build'], kit);
   expect(configure.code, configure.output).toBe(0);
   const built = await run('cmake', ['--build', 'build'], kit);
   expect(built.code, built.output).toBe(0);
   const passing = await run('cmake', ['-P', 'check.cmake'], kit);
   expect(passing.output).toContain('check passed');
+  expect(passing.output).toContain('your solution is still the baseline: edit wordcount.cpp');
   expect(passing.code).toBe(0);
   // ...a wrong one fails, with the first differing lines...
   await git('checkout', '-q', '.');

@@ -5,7 +5,14 @@
 // Ctrl-C (SIGINT to the process group, as a terminal sends it) stopping everything: no process of
 // the clone left, its ports free.
 //
-// Then, on the same running platform: a second runner started exactly as the README's "Add judge
+// Then, on the same running platform, a contestant who has nothing but its URL (docs/contestants.md):
+// the CLI installed from the platform into an empty folder outside the repository, the kit
+// downloaded, built, checked and timed as it comes (the solution is still the baseline), a faster
+// solution written in, checked, judged locally (ACCEPTED, a speedup) and submitted with --wait; as
+// root (as CI runs), with every folder of theirs 0700, and as an unprivileged user judging from a
+// read-only current folder.
+//
+// Then a second runner started exactly as the README's "Add judge
 // hosts" recipe says (same machine: the platform's Redis, the same host lock, its own work root)
 // joins and judges a submission; and the fault drill, with two submissions in flight: kill -9 of
 // npm start's runner and of the scorer, Redis restarted (its append-only file keeps the queue),
@@ -21,19 +28,26 @@
 //   production `next build` of the clone.
 // - small inputs and few timed pairs (PERFJUDGE_INPUT_SIZE, PERFJUDGE_RUNS: development mode, as
 //   the results say), and a private host lock so the judging does not queue behind other tests'.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync, utimesSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../lib/config/env';
+import { newApiToken } from '../../lib/db/api-token-hash';
+import { CLI_PACKAGE_PATH, kitDownloadPath } from '../../lib/kit/workflow';
 import { freePort } from '../../lib/net/free-port';
 
 const PATCH = readFileSync(
   path.join(REPO_ROOT, 'challenges/wordcount/submissions/accepted/fast-hash-table.patch'),
+  'utf8',
+);
+/** The faster solution the contestant writes (the accepted example's source). */
+const FAST_SOURCE = readFileSync(
+  path.join(REPO_ROOT, 'challenges/wordcount/submissions/accepted/fast-hash-table/wordcount.cpp'),
   'utf8',
 );
 const HAS_WINE = (() => {
@@ -62,6 +76,8 @@ let second: ChildProcess | undefined;
 let secondOutput = '';
 /** The drill's submissions, in flight while the faults happen. */
 let inFlight: string[] = [];
+/** As root: an ordinary user made for the contestant's second run (removed at the end). */
+let unprivileged: string | null = null;
 
 async function submit(p: NonNullable<typeof platform>): Promise<string> {
   const response = await fetch(`${p.base}/api/submissions`, {
@@ -126,9 +142,10 @@ async function until<T>(
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-newcomer-'));
   clone = path.join(tmp, 'perfjudge');
-  // mkdtemp makes a 700 folder, which the sandbox user could not traverse (the first test checks
-  // that start says so); the second uses it as a clone under /opt or /srv would be: 755.
-  await chmod(tmp, 0o700);
+  // 755, as a clone under /opt or /srv would be: each runner keeps its judgings' scratch folders in
+  // its work root (under the clone's .data/), which it wants reachable by the sandbox user. The
+  // contestant's folder below stays 700.
+  await chmod(tmp, 0o755);
   execFileSync('git', ['clone', '-q', REPO_ROOT, clone]);
   execFileSync('cp', [
     '-al',
@@ -139,6 +156,10 @@ beforeAll(async () => {
   const older = new Date(installed.getTime() - 1000);
   utimesSync(path.join(clone, 'package-lock.json'), older, older);
   port = await freePort();
+  if (process.getuid?.() === 0) {
+    unprivileged = `pjnewcomer${process.pid}`;
+    execFileSync('useradd', ['--create-home', '--shell', '/bin/sh', unprivileged]);
+  }
 }, 120_000);
 
 afterAll(async () => {
@@ -165,6 +186,14 @@ afterAll(async () => {
     }
   }
   console.log(`newcomer timings (s): ${JSON.stringify(timings)}`);
+  if (unprivileged) {
+    // Their processes ended with the test; anything left is theirs alone, ended by user.
+    try {
+      execFileSync('userdel', ['--remove', unprivileged], { stdio: 'ignore' });
+    } catch {
+      // Already gone, or a process of theirs still running: nothing more to do here.
+    }
+  }
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
@@ -182,30 +211,7 @@ function newcomerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...inherited, ...extra };
 }
 
-it('refuses at once, naming the folder, when the sandbox user cannot reach the checkout', () => {
-  // As root only: the runners then run untrusted code as uid 65534.
-  if (process.getuid?.() !== 0) return;
-  const t0 = Date.now();
-  let failed: { status: number | null; output: string } | undefined;
-  try {
-    execFileSync('npm', ['start'], {
-      cwd: clone,
-      env: newcomerEnv({ PORT: String(port) }),
-      stdio: 'pipe',
-      timeout: 120_000,
-    });
-  } catch (error) {
-    const e = error as { status: number | null; stdout: Buffer; stderr: Buffer };
-    failed = { status: e.status, output: `${e.stdout}${e.stderr}` };
-  }
-  timings.refusal = (Date.now() - t0) / 1000;
-  expect(failed?.status, failed?.output).toBe(1);
-  expect(failed!.output).toContain(`${tmp} is not searchable`);
-  expect(existsSync(path.join(clone, '.data', 'postgres')), 'nothing started').toBe(false);
-}, 180_000);
-
 it('a fresh clone starts with `npm start`, judges a submission end to end and stops cleanly', async () => {
-  await chmod(tmp, 0o755);
   const t0 = Date.now();
   start = spawn('npm', ['start'], {
     cwd: clone,
@@ -282,6 +288,8 @@ it('a fresh clone starts with `npm start`, judges a submission end to end and st
   expect(submit.status, await submit.clone().text()).toBe(201);
   const { submissionId } = (await submit.json()) as { submissionId: string };
   const submittedAt = Date.now();
+  // Up and accepting work: the later steps may use it whatever this verdict turns out to be.
+  platform = { base, publicUrl, cookie, pgPort, redisPort };
 
   // 3. Judged on every target this host serves and scored (read from the platform's database;
   //    the scorer writes it once every target is done).
@@ -306,7 +314,6 @@ it('a fresh clone starts with `npm start`, judges a submission end to end and st
   timings.judging = (Date.now() - submittedAt) / 1000;
   expect(row, output.slice(-4000)).toMatchObject({ status: 'DONE', verdict: 'ACCEPTED' });
   expect(row.score).toBeGreaterThan(0);
-  platform = { base, publicUrl, cookie, pgPort, redisPort };
 }, 900_000);
 
 it('says what happened at start-up, with the time since npm start began', () => {
@@ -321,6 +328,205 @@ it('says what happened at start-up, with the time since npm start began', () => 
   // The contest's benchmark input is npm start's development size, carried by the jobs.
   expect(output).toMatch(/benchmark input 8MiB, seed \w{8}… \(development\)/);
 });
+
+/** Someone with only the platform's URL: a folder of their own, and perhaps their own user. */
+interface Contestant {
+  /** Their home folder (mode 700 for root: the judge must not need the sandbox user inside). */
+  home: string;
+  /** The unprivileged user they run as, or null for this process's user. */
+  user: string | null;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Runs a command as the contestant; its exit code and everything it printed. */
+function asContestant(
+  c: Contestant,
+  cwd: string,
+  command: string,
+  args: string[],
+): Promise<{ code: number; output: string }> {
+  const [file, argv, env] = c.user
+    ? [
+        '/usr/sbin/runuser',
+        [
+          '-u',
+          c.user,
+          '--',
+          'env',
+          '-i',
+          ...Object.entries(c.env).map(([k, v]) => `${k}=${v}`),
+          command,
+          ...args,
+        ],
+        // Nothing of ours: the contestant's command gets c.env alone (runuser by its full path).
+        {},
+      ]
+    : [command, args, c.env];
+  return new Promise((resolve) => {
+    execFile(
+      file,
+      argv,
+      { cwd, env, maxBuffer: 64 << 20, timeout: 600_000 },
+      (error, stdout, stderr) =>
+        resolve({
+          code: error ? (typeof error.code === 'number' ? error.code : -1) : 0,
+          output: `${stdout}${stderr}${error && typeof error.code !== 'number' ? error.message : ''}`,
+        }),
+    );
+  });
+}
+
+/** Writes a file the contestant owns (their editor, in effect). */
+async function writeAs(c: Contestant, file: string, text: string): Promise<void> {
+  await writeFile(file, text, { mode: 0o600 });
+  if (c.user) execFileSync('chown', [`${c.user}:${c.user}`, file]);
+}
+
+/**
+ * docs/contestants.md, step by step: the CLI from the platform, the kit as it comes, a faster
+ * solution, judged here and submitted. Returns what each step printed, for the log.
+ */
+async function contestantPath(c: Contestant, token: string): Promise<Record<string, string>> {
+  const { base } = platform!;
+  const shown: Record<string, string> = {};
+  const step = async (name: string, cwd: string, command: string, args: string[]) => {
+    const result = await asContestant(c, cwd, command, args);
+    shown[name] = result.output;
+    expect(result.code, `${name}: ${result.output.slice(-4000)}`).toBe(0);
+    return result.output;
+  };
+  // 1. The CLI, installed from the platform into an empty folder; `doctor` is not run (its probes
+  //    take a minute): `judge` checks the sandbox itself.
+  await step('install', c.home, 'npm', [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--prefix',
+    `${c.home}/cli`,
+    `${base}${CLI_PACKAGE_PATH}`,
+  ]);
+  const perfjudge = `${c.home}/cli/node_modules/.bin/perfjudge`;
+  // 2. The kit, kept in git.
+  await step('download', c.home, 'curl', [
+    '-fsSLO',
+    `${base}${kitDownloadPath('wordcount', 'tar.gz')}`,
+  ]);
+  await step('unpack', c.home, 'tar', ['xzf', 'wordcount-kit.tar.gz']);
+  const kit = `${c.home}/wordcount`;
+  const git = ['-c', 'user.email=newcomer@example.test', '-c', 'user.name=newcomer'];
+  await step('git', kit, 'sh', [
+    '-c',
+    `git init -q && git add -A && git ${git.join(' ')} commit -qm kit`,
+  ]);
+  // 3. As it comes: it builds, checks and times, and says the solution is still the baseline.
+  await step('configure', kit, 'cmake', ['-B', 'build', '-G', 'Ninja']);
+  await step('build', kit, 'cmake', ['--build', 'build']);
+  const fresh = await step('check (as downloaded)', kit, 'cmake', ['-P', 'check.cmake']);
+  expect(fresh).toMatch(/edge cases: (\d+) of \1 pass/);
+  expect(fresh).toContain('check passed');
+  expect(fresh).toContain('your solution is still the baseline: edit wordcount.cpp');
+  const timedFresh = await step('time (as downloaded)', kit, 'cmake', [
+    '-DRUNS=1',
+    '-P',
+    'time.cmake',
+  ]);
+  expect(timedFresh).toMatch(/speedup \d+\.\d{3}x/);
+  expect(timedFresh).toContain('your solution is still the baseline');
+  // 4. A faster solution, checked and timed.
+  await writeAs(c, `${kit}/wordcount.cpp`, FAST_SOURCE);
+  const checked = await step('check', kit, 'cmake', ['-P', 'check.cmake']);
+  expect(checked).toContain('check passed');
+  expect(checked).not.toContain('still the baseline');
+  await step('time', kit, 'cmake', ['-DRUNS=1', '-P', 'time.cmake']);
+  await step('patch', kit, 'sh', ['-c', 'git add -A && git diff --cached > my.patch']);
+  // 5. Judged here, the platform's way (small inputs, few pairs: development mode); the
+  //    unprivileged contestant from a folder they cannot write.
+  const judged = await step('judge', c.user ? '/' : kit, perfjudge, [
+    'judge',
+    '--patch',
+    `${kit}/my.patch`,
+    '--input-size',
+    '2MiB',
+    '--public-size',
+    '512KiB',
+    '--runs',
+    '3',
+  ]);
+  expect(judged).toMatch(/^ACCEPTED {2}wordcount/m);
+  expect(judged).toMatch(/speedup \d+\.\d+/);
+  // 6. Submitted, followed to the verdict.
+  const tokenFile = `${c.home}/.perfjudge-token`;
+  await writeAs(c, tokenFile, `${token}\n`);
+  const submitted = await step('submit', kit, perfjudge, [
+    'submit',
+    '--server',
+    base,
+    '--token-file',
+    tokenFile,
+    '--challenge',
+    'wordcount',
+    '--wait',
+    'my.patch',
+  ]);
+  expect(submitted).toMatch(/Submission \S+: ACCEPTED, score \d+\.\d{3}/);
+  expect(submitted).toMatch(/linux-intel\s+ACCEPTED\s+speedup \d+\.\d{3}×/);
+  return shown;
+}
+
+it('a contestant with only the URL: CLI and kit from the platform, judged here, submitted', async () => {
+  const p = platform!;
+  const t0 = Date.now();
+  // The contestant's API token, as the account page makes it (hash only in the database).
+  const { token, prefix, tokenHash } = newApiToken();
+  const database = new pg.Client({
+    connectionString: `postgresql://postgres@127.0.0.1:${p.pgPort}/perfjudge`,
+  });
+  await database.connect();
+  try {
+    await database.query(
+      `INSERT INTO "ApiToken" (id, "userId", name, prefix, "tokenHash")
+       SELECT $1, id, 'newcomer', $2, $3 FROM "User" WHERE email = 'newcomer@example.test'`,
+      [`newcomer-token-${process.pid}`, prefix, tokenHash],
+    );
+  } finally {
+    await database.end();
+  }
+  const home = path.join(tmp, 'contestant');
+  await mkdir(home, { mode: 0o700 });
+  const base = newcomerEnv({});
+  // Root as CI runs: home, data (XDG cache) and CLI all under folders of mode 700.
+  const root: Contestant = {
+    home,
+    user: null,
+    env: {
+      ...base,
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      PERFJUDGE_HOST_LOCK: path.join(home, 'judging.lock'),
+    },
+  };
+  const shown = await contestantPath(root, token);
+  timings.contestantRoot = (Date.now() - t0) / 1000;
+  console.log(
+    ['check (as downloaded)', 'time (as downloaded)', 'check', 'judge', 'submit']
+      .map((name) => `--- contestant (root): ${name}\n${shown[name]}`)
+      .join('\n'),
+  );
+  if (!unprivileged) return;
+  // An ordinary user of the same machine, with nothing of root's.
+  const t1 = Date.now();
+  const userHome = `/home/${unprivileged}`;
+  const user: Contestant = {
+    home: userHome,
+    user: unprivileged,
+    env: {
+      PATH: '/usr/local/bin:/usr/bin:/bin',
+      HOME: userHome,
+      PERFJUDGE_HOST_LOCK: path.join(userHome, 'judging.lock'),
+    },
+  };
+  await contestantPath(user, token);
+  timings.contestantUser = (Date.now() - t1) / 1000;
+}, 1_500_000);
 
 it('a judge host added as the README says joins the platform and judges a submission', async () => {
   const p = platform!;

@@ -14,6 +14,7 @@ import {
   type SandboxLimits,
   type SandboxRequest,
 } from '../../runner/sandbox';
+import { STAGE_DIR } from '../../runner/sandbox/bubblewrap-sandbox';
 import { CgroupManager } from '../../runner/sandbox/cgroups';
 
 const LIMITS: SandboxLimits = {
@@ -348,6 +349,39 @@ describe('BubblewrapSandbox', () => {
       await rm(input, { recursive: true, force: true });
     }
   });
+
+  // As root the code runs as uid 65534, which cannot enter a 0700 home (where the packaged CLI keeps
+  // its data and challenges): the sandbox must not need it to.
+  it.runIf(root)(
+    'mounts a work dir and a file from inside a 0700 folder, leaving the host mounts as they were',
+    async () => {
+      const home = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-sandbox-home-'));
+      try {
+        expect((await stat(home)).mode & 0o777).toBe(0o700);
+        const data = path.join(home, '.cache', 'input.txt');
+        await mkdir(path.dirname(data), { recursive: true });
+        await writeFile(data, 'from a private home\n');
+        const workDir = path.join(home, 'work');
+        await mkdir(workDir);
+        const r = await sandbox.run(
+          request({
+            command: 'sh',
+            args: ['-c', `cat ${data} && echo written > ${workDir}/out.txt`],
+            workDir,
+            readOnly: [{ host: data, sandbox: data }],
+          }),
+        );
+        expect(r.stderr).toBe('');
+        expect(r.stdout?.toString()).toBe('from a private home\n');
+        expect(r.exitCode).toBe(0);
+        expect(await readFile(path.join(workDir, 'out.txt'), 'utf8')).toBe('written\n');
+        // The stage lives in the run's own mount namespace only.
+        expect(await readFile('/proc/self/mountinfo', 'utf8')).not.toContain(STAGE_DIR);
+      } finally {
+        await rm(home, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('pins the tree to the requested CPU', async () => {
     const cpu = os.cpus().length - 1;

@@ -1,8 +1,8 @@
 // The challenge page's downloads: the contestant kit unpacks with the system's tar and unzip into
 // one folder holding the template (at its root), the judge's harness byte for byte, every edge case
-// with its expected output and the public input; it builds with CMake; check.cmake passes for the
-// baseline and fails with the first differing lines for a wrong solution; time.cmake prints a
-// ratio; `git diff` in the kit is a patch intake accepts unchanged; and the same kit builds with
+// with its expected output and the public input; as downloaded it builds with CMake, check.cmake
+// passes and time.cmake prints a ratio, both saying the solution is still the baseline; check
+// fails with the first differing lines for a wrong solution; `git diff` in the kit is a patch intake accepts unchanged; and the same kit builds with
 // MinGW-w64 and checks under Wine. A small public input keeps it quick (any input works: the kit
 // compares the solution with the baseline on it).
 import { execFile, execFileSync } from 'node:child_process';
@@ -160,25 +160,23 @@ describe('working in the kit', () => {
     expect((await git(kit, 'commit', '-qm', 'kit')).code).toBe(0);
   }, 60_000);
 
-  it('a fresh kit checks the baseline; its empty solution does not link, and check says why', async () => {
-    expect((await run('cmake', ['-B', 'build'], kit)).code).toBe(0);
+  it('a fresh kit builds, checks and times as downloaded, saying the solution is the baseline', async () => {
+    const build = await run('cmake', ['-B', 'build', '-G', 'Ninja'], kit);
+    expect(build.code, build.output).toBe(0);
+    const built = await run('cmake', ['--build', 'build'], kit);
+    expect(built.code, built.output).toBe(0);
     const baseline = await run('cmake', ['-DPROGRAM=baseline', '-P', 'check.cmake'], kit);
     expect(baseline.output).toContain('check passed');
     expect(baseline.code, baseline.output).toBe(0);
-    const solution = await run('cmake', ['-P', 'check.cmake'], kit);
-    expect(solution.output).toMatch(
-      /does not link until you\s+write it in\s+the #ifdef SOLUTION branch/,
-    );
-    expect(solution.code).not.toBe(0);
-  }, 300_000);
-
-  it('check passes for the baseline copied into the SOLUTION branch, and time prints a ratio', async () => {
-    await git(kit, 'apply', path.join(SUBMISSIONS, 'accepted/baseline-copy.patch'));
     const check = await run('cmake', ['-P', 'check.cmake'], kit);
     expect(check.output).toMatch(/edge cases: (\d+) of \1 pass/);
     expect(check.output).toContain('public input: the same output as the baseline');
     expect(check.output).toContain('check passed');
+    expect(check.output).toContain('your solution is still the baseline: edit wordcount.cpp');
     expect(check.code).toBe(0);
+    // The kit's README shows exactly this output.
+    const readme = await readFile(path.join(kit, 'README.md'), 'utf8');
+    expect(readme).toContain(`$ cmake -P check.cmake\n${check.output.trim()}\n`);
 
     const time = await run('cmake', ['-DRUNS=3', '-P', 'time.cmake'], kit);
     expect(time.code, time.output).toBe(0);
@@ -186,6 +184,16 @@ describe('working in the kit', () => {
       /pair 3: baseline \d+\.\d{3} s, solution \d+\.\d{3} s, ratio \d+\.\d{3}/,
     );
     expect(time.output).toMatch(/speedup \d+\.\d{3}x \(median of 3 pairwise ratios/);
+    expect(time.output).toContain('your solution is still the baseline: edit wordcount.cpp');
+  }, 300_000);
+
+  it('a changed solution checks without the baseline note', async () => {
+    await git(kit, 'apply', path.join(SUBMISSIONS, 'accepted/baseline-twice.patch'));
+    const check = await run('cmake', ['-P', 'check.cmake'], kit);
+    expect(check.output).toContain('check passed');
+    expect(check.output).not.toContain('still the baseline');
+    expect(check.code).toBe(0);
+    await git(kit, 'checkout', '-q', '.');
   }, 300_000);
 
   it('check fails a wrong solution, naming each failing case with its first differing lines', async () => {
@@ -225,7 +233,6 @@ describe('working in the kit', () => {
     'the same kit builds with MinGW-w64 and checks under Wine (the Windows path, emulated)',
     async () => {
       await git(kit, 'checkout', '-q', '.');
-      await git(kit, 'apply', path.join(SUBMISSIONS, 'accepted/baseline-copy.patch'));
       const configure = await run(
         'cmake',
         [

@@ -183,6 +183,28 @@ describe('formatReport', () => {
     expect(text).toContain('Speedup 2.500×  (98% CI 2.400–2.600, ±4.0%, 10 pairs');
   });
 
+  it('says when nothing changed: the solution is the baseline machine code', () => {
+    expect(text).not.toContain('nothing changed');
+    const side = {
+      ok: true,
+      cached: false,
+      durationMs: 1,
+      log: '',
+      binarySha256: 'a'.repeat(64),
+      limitExceeded: null,
+    };
+    const same = formatReport({
+      ...result,
+      stages: {
+        ...result.stages,
+        build: { baseline: side, solution: side, identicalBinaries: true },
+      },
+    });
+    expect(same.split('\n')[2]).toMatch(
+      /^ {2}nothing changed: the solution compiles to the baseline's/,
+    );
+  });
+
   it('shows counters side by side, unsupported as such, multiplexing noted', () => {
     expect(text).toMatch(/task-clock +990 msec +396 msec +×0\.400/);
     expect(text).toMatch(/cycles +unsupported on this host/);

@@ -261,6 +261,10 @@ describe('parsePatch: what is not a patch', () => {
     expect(parseError(text).reason).toBe(reason);
   });
 
+  it('says an empty patch changes nothing: the solution is still the baseline', () => {
+    expect(parseError('\n').message).toMatch(/nothing changed.*still the template's copy/);
+  });
+
   it('rejects a hunk with fewer lines than its header counts, naming the file', () => {
     const error = parseError(
       'diff --git a/init.cpp b/init.cpp\n--- a/init.cpp\n+++ b/init.cpp\n@@ -1,3 +1,3 @@\n a\n-b\n+c\nnot a hunk line\n',

@@ -12,8 +12,8 @@
 
 #ifdef SOLUTION
 
-// The baseline, copied unchanged: the binary is the baseline's, so the judge reports speedup 1.00
-// without timing it.
+// The template's copy of the baseline, only this comment edited: the binary is the baseline's, so
+// the judge reports speedup 1.00 without timing it.
 std::vector<WordCount> wordcount(std::string filePath) {
   std::unordered_map<std::string, int> m;
   m.max_load_factor(0.5);
