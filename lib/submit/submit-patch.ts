@@ -185,6 +185,7 @@ export async function submitPatch(options: SubmitPatchOptions): Promise<SubmitPa
         ...(created.settings ? { settings: created.settings } : {}),
         benchmark: created.benchmark,
       })),
+      { priority: created.queuePriority },
     );
   } catch (error) {
     queued = false;

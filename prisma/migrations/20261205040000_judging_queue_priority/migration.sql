@@ -1,0 +1,6 @@
+-- The fair queue: a judging's BullMQ priority, decided when its submission is stored (1 + the
+-- contestant's submissions of the challenge in progress or judged recently), kept so a re-queue
+-- (the reconciler, a rejudge of one submission) and the queue position follow the same order.
+ALTER TABLE "Judging" ADD COLUMN "queuePriority" INTEGER NOT NULL DEFAULT 0;
+
+CREATE INDEX "Judging_status_queuePriority_queuedAt_idx" ON "Judging"("status", "queuePriority", "queuedAt");
