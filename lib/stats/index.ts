@@ -6,3 +6,4 @@ export * from './noise-model';
 export * from './rng';
 export * from './speedup';
 export * from './host-drift';
+export * from './session-cost';

@@ -11,6 +11,7 @@ import type {
 } from '../../contracts';
 import { lineDifference } from '../../lib/challenge/first-difference';
 import { describePlausibility } from '../../lib/stats/plausibility';
+import { describeMeasureSession } from '../../lib/stats/session-cost';
 
 /** Failures whose differing lines the text report prints (every failure is named). */
 const REPORT_DIFFS = 5;
@@ -114,6 +115,7 @@ export function speedupSection(result: JudgingResult): string[] {
 function timesSection(result: JudgingResult): string[] {
   const out: string[] = [];
   const m = result.stages.measure;
+  if (m?.session) out.push(`  ${describeMeasureSession(m.session)}`);
   if (m?.disturbance) {
     const d = m.disturbance;
     const why = Object.entries(d.reasons)

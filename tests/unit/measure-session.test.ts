@@ -98,12 +98,11 @@ describe('measure sessions', () => {
     const b = entrant('B1', s, { pairs: 12 });
     const c = entrant('C', s, { pairs: 12 });
     const key = { key: 'k', size: 8 };
-    const done = await Promise.all(
-      [a, b, c].map((e) => sessions.join(key, () => s.baseline, e)),
-    );
+    const done = await Promise.all([a, b, c].map((e) => sessions.join(key, () => s.baseline, e)));
     // 12 rounds, one baseline run each, whoever is in the session.
     expect(s.log.filter((x) => x === 'B')).toHaveLength(12);
-    for (const d of done) expect(d).toMatchObject({ entrants: 3, rounds: 12, sharedBaselineRuns: 12 });
+    for (const d of done)
+      expect(d).toMatchObject({ entrants: 3, rounds: 12, sharedBaselineRuns: 12 });
     // Each is charged its own runs and a third of every baseline run: 12 × (50 + 100/3).
     expect(done[0]!.hostMs).toBeCloseTo(1000, 6);
     expect(done[0]!.aloneHostMs).toBe(1800);
