@@ -4,12 +4,14 @@
 //                                          [--host-drift 0.014]
 //   npm run bench -- judge ladder [--size 64MiB] [--long-pairs 15]
 //   npm run bench -- judge overhead [--size 64MiB]
+//   npm run bench -- judge cost [--size 32MiB] [--count 5] [--targets linux-intel,windows-amd]
+//                               [--patch faster-2x] [--no-profile] [--max-pairs N] [--precision p]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseByteSize, type JudgingResult } from '../contracts';
+import { parseByteSize, TARGET_IDS, type JudgingResult, type TargetId } from '../contracts';
 import { REPO_ROOT } from '../lib/config/env';
 import { loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
 import { makePatch, solutionSource, writeSolutionTree } from '../lib/challenge/solution-tree';
@@ -21,6 +23,8 @@ import { runProgram } from '../runner/sandbox/run-program';
 import { createSandbox } from '../runner/sandbox';
 import { DEFAULT_CONFIDENCE, excessDrift, median } from '../lib/stats';
 import { describeNoiseFloor, noiseFloor } from './noise-floor';
+import { judgeCost } from './judge-cost';
+import type { HostSharing } from '../runner/judge/judging-context';
 
 const LADDER_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ladder');
 const DATA_DIR = path.join(REPO_ROOT, '.data', 'bench');
@@ -43,6 +47,11 @@ interface Options {
   precision: number | null;
   /** The run policy's host drift (relative sd between judgings) to include in every interval. */
   hostDrift: number | null;
+  /** cost: judgings per condition, the targets, the ladder patch, the profile stage. */
+  count: number;
+  targets: TargetId[];
+  patch: string;
+  profile: boolean;
 }
 
 function parseArgs(args: string[]): Options {
@@ -56,6 +65,10 @@ function parseArgs(args: string[]): Options {
     maxPairs: null,
     precision: null,
     hostDrift: null,
+    count: 5,
+    targets: ['linux-intel'],
+    patch: 'faster-2x',
+    profile: true,
   };
   for (let i = 0; i < args.length; i++) {
     const value = args[i + 1];
@@ -98,6 +111,30 @@ function parseArgs(args: string[]): Options {
           throw new Error(`--host-drift: "${value}" is not a fraction between 0 and 0.2`);
         i++;
         break;
+      case '--count':
+        options.count = Number(value);
+        if (!Number.isInteger(options.count) || options.count < 1 || options.count > 10)
+          throw new Error(`--count: "${value}" is not a whole number from 1 to 10`);
+        i++;
+        break;
+      case '--targets': {
+        const targets = (value ?? '').split(',');
+        const bad = targets.find((t) => !(TARGET_IDS as readonly string[]).includes(t));
+        if (bad !== undefined)
+          throw new Error(`--targets: "${bad}" is not one of ${TARGET_IDS.join(', ')}`);
+        options.targets = targets as TargetId[];
+        i++;
+        break;
+      }
+      case '--patch':
+        if (!/^[a-z0-9-]+$/.test(value ?? ''))
+          throw new Error(`--patch: "${value}" is not the name of a ladder step (bench/ladder)`);
+        options.patch = value!;
+        i++;
+        break;
+      case '--no-profile':
+        options.profile = false;
+        break;
       case '--repeat':
         options.repeat = Number(value);
         i++;
@@ -123,17 +160,20 @@ async function judgeOnce(
   patchText: string,
   options: Options,
   mode?: 'reproducibility',
+  where: { target?: TargetId; sharing?: HostSharing } = {},
 ): Promise<JudgingResult> {
+  const target = where.target ?? 'linux-intel';
   return judge({
     challenge,
-    target: 'linux-intel',
+    target,
     patchText,
     sandbox,
     dataDir: DATA_DIR,
     benchmark: { seed: 'bench-judge', sizeBytes: options.sizeBytes, rareSeparators: false },
     benchmarkSeedIsSecret: false,
     publicInput: null,
-    devMode: (await cpuVendor()) !== challenge.manifest.targets['linux-intel']?.cpuVendor,
+    devMode: (await cpuVendor()) !== challenge.manifest.targets[target]?.cpuVendor,
+    ...(where.sharing ? { sharing: where.sharing } : {}),
     runPolicy: {
       // Absent, not undefined: the judge spreads this over the manifest's policy.
       ...(options.maxPairs ? { maxPairs: options.maxPairs } : {}),
@@ -146,7 +186,7 @@ async function judgeOnce(
       },
     },
     // Only the speedup is benchmarked here: the profile stage would add a minute per judging.
-    profile: mode === 'reproducibility' ? false : undefined,
+    profile: mode === 'reproducibility' || !options.profile ? false : undefined,
   });
 }
 
@@ -437,5 +477,21 @@ export default async function run(args: string[]): Promise<void> {
   if (mode === 'reproducibility') await reproducibility(challenge, options);
   else if (mode === 'ladder') await ladder(challenge, options);
   else if (mode === 'overhead') await overheadOnly(challenge, options);
-  else throw new Error(`unknown mode ${mode} (reproducibility, ladder, overhead)`);
+  else if (mode === 'cost') {
+    const patch = await ladderPatch(options.patch);
+    await judgeCost(challenge, {
+      count: options.count,
+      targets: options.targets,
+      sizeBytes: options.sized ? options.sizeBytes : 32 << 20,
+      patchName: options.patch,
+      judgeOnce: (target, sharing) =>
+        judgeOnce(
+          challenge,
+          patch,
+          { ...options, sizeBytes: options.sized ? options.sizeBytes : 32 << 20 },
+          undefined,
+          { target, sharing },
+        ),
+    });
+  } else throw new Error(`unknown mode ${mode} (reproducibility, ladder, overhead, cost)`);
 }

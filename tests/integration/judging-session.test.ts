@@ -206,6 +206,9 @@ it('queued judgings share a session; one fails mid-session, one joins late', asy
   expect(a.verdict, logs()).toBe('ACCEPTED');
   expect(l.verdict, logs()).toBe('ACCEPTED');
   expect(w.verdict, w.result.message).toBe('WRONG_ANSWER');
+  // Wrong on the benchmark input, in the measure stage: every test passed.
+  const failedCases = w.result.stages.test?.cases.filter((c) => c.outcome !== 'passed') ?? [];
+  expect(failedCases.map((c) => `${c.group}/${c.name}: ${c.message}`)).toEqual([]);
 
   const session = (r: Awaited<ReturnType<typeof settled>>) => r.result.stages.measure!.session!;
   // One session: the same id, and baseline runs shared.
