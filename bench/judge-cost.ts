@@ -88,6 +88,16 @@ function estimatorTable(judgings: Judged[]): string[] {
   return lines;
 }
 
+/** Fairness: the same patch judged alone and in a session gives overlapping intervals. */
+function overlap(alone: Judged[], queued: Judged[]): string {
+  const interval = (j: Judged) => j.result.stages.measure?.estimate ?? null;
+  const a = alone.map(interval).filter((e) => e !== null);
+  const q = queued.map(interval).filter((e) => e !== null);
+  if (!a.length || !q.length) return 'n/a';
+  const pairs = a.flatMap((x) => q.map((y) => x.ciLow <= y.ciHigh && y.ciLow <= x.ciHigh));
+  return `${pairs.filter(Boolean).length} of ${pairs.length} (alone, queued) pairs of intervals overlap`;
+}
+
 function hostSeconds(judgings: Judged[]): number {
   return judgings.reduce((sum, j) => sum + (j.result.stages.measure?.session?.hostMs ?? 0), 0);
 }
@@ -161,6 +171,7 @@ export async function judgeCost(challenge: Challenge, options: CostOptions): Pro
       `  stop reasons: alone ${alone.map((j) => j.result.stages.measure?.estimate?.stopReason ?? j.result.verdict).join(' ')}; ` +
         `together ${queued.map((j) => j.result.stages.measure?.estimate?.stopReason ?? j.result.verdict).join(' ')}`,
       `  re-judging spread of the same patch: alone ${spread(alone.slice(0, 3))} (first 3), together ${spread(queued)}`,
+      `  alone vs in a session: ${overlap(alone, queued)}`,
       ...estimatorTable([...alone, ...queued]),
       ...projection(queued, options),
     );

@@ -116,6 +116,12 @@ function timesSection(result: JudgingResult): string[] {
   const out: string[] = [];
   const m = result.stages.measure;
   if (m?.session) out.push(`  ${describeMeasureSession(m.session)}`);
+  // The baseline's fixed costs are paid once per host and benchmark: its build, its output on each
+  // input and its profile runs are cached (build-cache.ts, inputs.ts, baseline-profile-cache.ts).
+  if (result.stages.build?.baseline.cached)
+    out.push(
+      '  baseline: its build, expected outputs and profile reused from earlier judgings on this host',
+    );
   if (m?.disturbance) {
     const d = m.disturbance;
     const why = Object.entries(d.reasons)

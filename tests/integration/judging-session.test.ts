@@ -35,10 +35,10 @@ const FAST = readFileSync(
 );
 const REDIS_URL = env().REDIS_URL;
 const PREFIX = `test-session-${randomBytes(4).toString('hex')}`;
-const PAIRS = 30;
+const PAIRS = 40;
 
 /**
- * The baseline's algorithm, but on an input over 1.5 MiB (the 2 MiB benchmark; no test input is
+ * The baseline's algorithm, but on an input over 1.5 MiB (the 8 MiB benchmark; no test input is
  * that large: the largest edge case is a 1 MiB word) it
  * drops its last line in about 3 runs of 5: the stack's random address (ASLR) decides, so it passes
  * the test stage and fails one of its timed runs, most often after some correct ones.
@@ -105,11 +105,11 @@ beforeAll(async () => {
     ...manifest,
     targets: { 'linux-intel': manifest.targets['linux-intel'] },
   } as Manifest);
-  // A 2 MiB benchmark, and a precision no judging reaches: every entrant runs its PAIRS pairs, so
-  // the session is still timing when the late one arrives.
+  // An 8 MiB benchmark, and a precision no judging reaches: every entrant runs its PAIRS pairs
+  // (about a second a round), so the session is still timing long after the late one arrives.
   await database.db.challenge.update({
     where: { slug: 'wordcount' },
-    data: { benchmarkBytes: 2 << 20, precision: 0.0001 },
+    data: { benchmarkBytes: 8 << 20, precision: 0.0001 },
   });
   redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   queues = createQueueSet({ connection: redis, prefix: PREFIX });
@@ -139,14 +139,14 @@ async function submit(userId: string, patchText: string) {
   return submitted;
 }
 
-/** Resolves once the judging's job reports a timed pair. */
+/** Resolves once the judging's job reports its measure stage (its session has started). */
 async function untilTiming(judgingId: string, logs: () => string): Promise<void> {
   const queue = queues.judgeQueue('linux-intel');
   const deadline = Date.now() + 240_000;
   for (;;) {
     const job = await queue.getJob(judgingJobId(judgingId, 0));
     const progress = progressEventSchema.safeParse(job?.progress);
-    if (progress.success && (progress.data.detail?.pairsDone ?? 0) > 0) return;
+    if (progress.success && progress.data.stage === 'measure') return;
     if (Date.now() > deadline) throw new Error(`never timed\n${logs()}`);
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -217,6 +217,8 @@ it('queued judgings share a session; one fails mid-session, one joins late', asy
   expect(session(a).entrants).toBeGreaterThanOrEqual(2);
   expect(session(a).sharedBaselineRuns).toBeGreaterThan(0);
   expect(session(l).sharedBaselineRuns).toBeGreaterThan(0);
+  // It joined after the first rounds, so its last rounds (after the first one left) were its own.
+  expect(session(l).sharedBaselineRuns).toBeLessThan(PAIRS);
   expect(session(a).hostMs).toBeLessThan(session(a).aloneHostMs);
   // The one that failed left early; the others each timed their own pairs.
   expect(session(w).rounds).toBeLessThan(PAIRS);
