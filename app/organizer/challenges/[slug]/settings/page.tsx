@@ -72,6 +72,7 @@ export default async function ChallengeSettingsPage({
           benchmarkSize: stored.benchmarkBytes !== null ? exactSize(stored.benchmarkBytes) : '',
           seedSet: stored.benchmarkSeedSet,
           judgeAllTargets: stored.judgeAllTargets,
+          supersedeQueued: stored.supersedeQueued,
           defaults: {
             submissionsPerHour: String(manifest.quota.submissionsPerHour),
             precision: String(manifest.runPolicy.precision),
