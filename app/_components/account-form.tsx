@@ -1,14 +1,20 @@
 'use client';
 // The sign-up and sign-in forms: checked with zod as the user types submit, then sent to Better
-// Auth; its refusals (wrong password, address taken, too many attempts) are shown in words.
+// Auth; its refusals (wrong password, address taken, too many attempts) are shown in words. An
+// account with two-factor sign-in asks for a code next; an owner whose account saw several wrong
+// passwords since their last sign-in is told so before going on.
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
+import { SignInReport } from './sign-in-report';
+import { TwoFactorStep } from './two-factor-step';
 import { authClient } from '../../lib/auth/auth-client';
+import type { FailedSignInReport } from '../../lib/db/record-sign-in';
 import { fieldErrors, safeNextPath, signInSchema, signUpSchema } from '../../lib/web/account-forms';
 
 function authErrorMessage(error: { status?: number; message?: string; code?: string }): string {
-  if (error.status === 429) return 'Too many attempts. Wait a minute and try again.';
+  if (error.status === 429)
+    return error.message || 'Too many attempts. Wait a minute and try again.';
   if (error.code === 'INVALID_EMAIL_OR_PASSWORD') return 'Wrong e-mail or password.';
   if (
     error.code === 'USER_ALREADY_EXISTS' ||
@@ -24,11 +30,23 @@ export function AccountForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [step, setStep] = useState<'password' | 'code'>('password');
+  const [report, setReport] = useState<FailedSignInReport | null>(null);
+
+  function goOn() {
+    router.push(next);
+    router.refresh();
+  }
+
+  function signedIn(failures: FailedSignInReport | null) {
+    if (failures) setReport(failures);
+    else goOn();
+  }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const data = Object.fromEntries(new FormData(event.currentTarget));
-    const parsed = (mode === 'sign-up' ? signUpSchema : signInSchema).safeParse(data);
+    const fields = Object.fromEntries(new FormData(event.currentTarget));
+    const parsed = (mode === 'sign-up' ? signUpSchema : signInSchema).safeParse(fields);
     if (!parsed.success) {
       setErrors(fieldErrors(parsed.error));
       return;
@@ -36,7 +54,7 @@ export function AccountForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
     setErrors({});
     setFormError(null);
     setBusy(true);
-    const { error } =
+    const { data, error } =
       mode === 'sign-up'
         ? await authClient.signUp.email(
             parsed.data as { name: string; email: string; password: string },
@@ -47,8 +65,9 @@ export function AccountForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       setFormError(authErrorMessage(error));
       return;
     }
-    router.push(next);
-    router.refresh();
+    const answer = data as { twoFactorRedirect?: boolean; signInReport?: FailedSignInReport };
+    if (answer?.twoFactorRedirect) setStep('code');
+    else signedIn(answer?.signInReport ?? null);
   }
 
   const field = (
@@ -77,6 +96,8 @@ export function AccountForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
     </label>
   );
 
+  if (report) return <SignInReport report={report} onContinue={goOn} />;
+  if (step === 'code') return <TwoFactorStep onDone={signedIn} />;
   return (
     <form className="stack card" onSubmit={onSubmit} noValidate>
       {formError && (

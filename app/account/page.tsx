@@ -1,4 +1,5 @@
-// The signed-in user's account: who they are, and their API tokens for the command line.
+// The signed-in user's account: who they are, their sign-in security (two-factor sign-in, password)
+// and their API tokens for the command line.
 import type { Metadata } from 'next';
 import { env } from '../../lib/config/env';
 import { db } from '../../lib/db/client';
@@ -7,6 +8,7 @@ import { listChallenges } from '../../lib/db/list-challenges';
 import { formatDate } from '../../lib/web/format';
 import { requireUser } from '../../lib/web/session';
 import { CreateTokenForm, RevokeTokenButton } from './token-forms';
+import { ChangePasswordForm, TwoFactorSettings } from './security-forms';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Account' };
@@ -16,6 +18,9 @@ export default async function AccountPage() {
   const tokens = await listApiTokens(db(), user.id);
   const challenges = (await listChallenges(db())).map((c) => c.slug);
   const now = Date.now();
+  const requiredForYou =
+    (user.role === 'ORGANIZER' || user.needsTwoFactor) &&
+    env().PERFJUDGE_ORGANIZER_TWO_FACTOR === 'required';
   return (
     <>
       <h1>Your account</h1>
@@ -25,8 +30,29 @@ export default async function AccountPage() {
         <dt>E-mail</dt>
         <dd>{user.email}</dd>
         <dt>Role</dt>
-        <dd>{user.role === 'ORGANIZER' ? 'Organizer' : 'Contestant'}</dd>
+        <dd>{user.role === 'ORGANIZER' || user.needsTwoFactor ? 'Organizer' : 'Contestant'}</dd>
       </dl>
+
+      <h2 id="two-factor">Two-factor sign-in</h2>
+      {user.needsTwoFactor && (
+        <div className="notice warn" role="alert" data-testid="two-factor-required">
+          This platform requires organizers to sign in with a second factor: turn it on to use the
+          organizer console.
+        </div>
+      )}
+      <div className="card">
+        <p className="muted" style={{ marginTop: 0 }}>
+          {user.twoFactorEnabled
+            ? 'On: signing in asks for a code from your authenticator app (or a backup code).'
+            : 'Off: a password is enough to sign in as you.'}
+        </p>
+        <TwoFactorSettings enabled={user.twoFactorEnabled} organizerRequired={requiredForYou} />
+      </div>
+
+      <h2 id="password">Password</h2>
+      <div className="card">
+        <ChangePasswordForm />
+      </div>
 
       <h2>API tokens</h2>
       <p className="muted">

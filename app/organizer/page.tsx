@@ -7,6 +7,7 @@ import { listChallengeStates } from '../../lib/db/list-challenge-states';
 import { formatCount, formatDate } from '../../lib/web/format';
 import { getOrganizerStatus } from '../../lib/web/organizer-status';
 import { requireOrganizer } from '../../lib/web/session';
+import { AccountsUnderAttack } from './_components/accounts-under-attack';
 import { ConsoleNav } from './_components/console-nav';
 import { RunnerHostReport } from './_components/runner-host-report';
 import { ServiceStatusTable } from './_components/service-status';
@@ -72,6 +73,8 @@ export default async function OrganizerPage() {
           </table>
         </div>
       )}
+
+      <AccountsUnderAttack />
 
       <h2>Runners online</h2>
       {!status.ok ? (

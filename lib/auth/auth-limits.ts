@@ -1,12 +1,14 @@
-// How often accounts may be signed into and created (Better Auth hooks in lib/auth/auth.ts call
-// these; the counters live in Redis, lib/queue/rate-limit.ts). The address is the one the web server
-// resolved (lib/net/client-address.ts), never a forwarding header a client wrote.
+// How often accounts may be signed into and created (the sign-in guard, lib/auth/sign-in-guard.ts,
+// and the sign-up hook in lib/auth/auth.ts call these; the counters live in Redis). The address is
+// the one the web server resolved (lib/net/client-address.ts), never a forwarding header a client
+// wrote. No address is exempt from anything: docs/security.md says why and lists the figures.
 //
-// - Sign-in, per address: a burst of guesses from one place (not at an account its owner signed
-//   into from there before).
-// - Sign-in, per account: a slow guess from many addresses at one account. It bounds lockout: the
-//   window is short, and an address that signed into the account before (the owner's) is exempt,
-//   so flooding the organizer's account from elsewhere does not keep the organizer out.
+// - Sign-in, per account: every attempt counts, from wherever it comes. After FREE_FAILURES
+//   attempts that did not end in a session, the account waits between attempts, twice as long
+//   after each further one, up to BACKOFF_CAP_S. A session resets the count.
+// - Sign-in, per address: a burst of guesses at many accounts from one place.
+// - A browser holding the account's device cookie (lib/auth/device-cookie.ts) skips both waits,
+//   within its own allowance; its attempts still count against the account.
 // - Sign-up, per address and for the whole platform per hour: one person cannot make enough
 //   accounts to multiply the per-contestant submission quota.
 import { z } from 'zod';
@@ -15,12 +17,18 @@ import { addressKey } from '../net/client-address';
 import { consumeRate, type RateDecision, type RateRule } from '../queue/rate-limit';
 import { webCounters } from '../queue/web-counters';
 
+/** The default of PERFJUDGE_SIGN_INS_PER_ADDRESS_PER_MINUTE. */
 export const SIGN_IN_PER_ADDRESS: RateRule = { window: 60, max: 5 };
-export const SIGN_IN_PER_ACCOUNT: RateRule = { window: 15 * 60, max: 20 };
-/** How long an address that signed into an account stays exempt from that account's limit. */
-const KNOWN_ADDRESS_SECONDS = 30 * 24 * 3600;
-/** Addresses remembered per account (the oldest go first). */
-const KNOWN_ADDRESSES_MAX = 20;
+/** Attempts an account gets before it waits between attempts. */
+export const FREE_FAILURES = 5;
+/** The first wait; each further failure doubles it. */
+export const BACKOFF_BASE_S = 30;
+/** The longest wait between two attempts at one account. */
+export const BACKOFF_CAP_S = 15 * 60;
+/** How long an account's count of failures is kept after its last attempt. */
+export const FAILURE_MEMORY_S = 24 * 3600;
+/** Attempts one device cookie may make past a lockout, per window. */
+export const SIGN_IN_PER_DEVICE: RateRule = { window: 15 * 60, max: 10 };
 
 export interface SignUpLimits {
   perAddressPerDay: number;
@@ -33,7 +41,13 @@ export interface LimitRefusal {
   message: string;
 }
 
-const emailSchema = z.string().trim().toLowerCase().max(320);
+export const accountEmailSchema = z.string().trim().toLowerCase().min(1).max(320);
+
+/** Seconds an account waits after its last attempt, once `failures` attempts failed in a row. */
+export function backoffSeconds(failures: number): number {
+  if (failures < FREE_FAILURES) return 0;
+  return Math.min(BACKOFF_BASE_S * 2 ** (failures - FREE_FAILURES), BACKOFF_CAP_S);
+}
 
 function minutes(seconds: number): string {
   const m = Math.ceil(seconds / 60);
@@ -46,67 +60,99 @@ async function consume(name: string, key: string, rule: RateRule): Promise<RateD
   return consumeRate(name, key, rule);
 }
 
-function knownKey(email: string): string {
-  return `${queuePrefix()}:rl:known-addresses:${email}`;
+function failuresKey(email: string): string {
+  return `${queuePrefix()}:sign-in-failures:${email}`;
 }
 
-async function isKnownAddress(email: string, address: string): Promise<boolean> {
+// Check and count in one step, so parallel guesses cannot all pass the same check. The wait is
+// computed here from the same figures as backoffSeconds (which the unit tests check).
+const CHECK_AND_COUNT = `
+local f = tonumber(redis.call('HGET', KEYS[1], 'f') or '0')
+local last = tonumber(redis.call('HGET', KEYS[1], 'last') or '0')
+local now, free, base, cap, ttl, check = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6]
+if check == '1' and f >= free then
+  local wait = math.min(base * 2 ^ (f - free), cap)
+  local left = last + wait - now
+  if left > 0 then return left end
+end
+redis.call('HSET', KEYS[1], 'f', f + 1, 'last', now)
+redis.call('EXPIRE', KEYS[1], ttl)
+return 0`;
+
+/**
+ * Counts one attempt at `email`; unless `trusted`, refuses it (and does not count it) while the
+ * account waits. Returns the milliseconds left to wait, 0 when the attempt may go ahead.
+ */
+async function countAccountAttempt(email: string, trusted: boolean): Promise<number> {
   try {
-    const score = await webCounters().zscore(knownKey(email), addressKey(address));
-    return score !== null && Number(score) > Date.now() - KNOWN_ADDRESS_SECONDS * 1000;
-  } catch {
-    return false;
+    const left = await webCounters().eval(
+      CHECK_AND_COUNT,
+      1,
+      failuresKey(email),
+      String(Date.now()),
+      String(FREE_FAILURES),
+      String(BACKOFF_BASE_S * 1000),
+      String(BACKOFF_CAP_S * 1000),
+      String(FAILURE_MEMORY_S),
+      trusted ? '0' : '1',
+    );
+    return Number(left);
+  } catch (error) {
+    // Redis unreachable: let the attempt through rather than lock everyone out.
+    console.error(`web: sign-in back-off not checked: ${(error as Error).message}`);
+    return 0;
   }
 }
 
+/** A session was made for the account: its failures are forgiven. */
+export async function forgiveFailures(email: string): Promise<void> {
+  try {
+    await webCounters().del(failuresKey(email));
+  } catch (error) {
+    console.error(`web: cannot reset sign-in failures: ${(error as Error).message}`);
+  }
+}
+
+/** Whether a device cookie may skip the waits: its own allowance, counted per cookie. */
+export async function deviceMayPass(deviceId: string): Promise<boolean> {
+  return (await consume('sign-in-device', deviceId, SIGN_IN_PER_DEVICE)).allowed;
+}
+
 /**
- * Counts one sign-in attempt; a refusal says which limit and when to try again. An address the
- * account's owner signed in from before is exempt from both limits for that account: a classroom
- * behind one address, or a contestant signing in again and again, is not a guesser.
+ * Counts one sign-in attempt against the account (always) and the address (unless the browser
+ * holds the account's device cookie); a refusal says which limit and when to try again.
  */
 export async function limitSignIn(
   address: string,
   rawEmail: unknown,
+  options: { trustedDevice: boolean; perAddressPerMinute: number },
 ): Promise<LimitRefusal | null> {
-  const email = emailSchema.safeParse(rawEmail);
-  const account = email.success && email.data !== '' ? email.data : null;
-  if (account !== null && (await isKnownAddress(account, address))) return null;
-  const byAddress = await consume('sign-in-address', addressKey(address), SIGN_IN_PER_ADDRESS);
-  if (!byAddress.allowed) {
-    const wait = byAddress.retryAfter ?? SIGN_IN_PER_ADDRESS.window;
-    return {
-      retryAfter: wait,
-      message: `Too many sign-in attempts from your address: try again in ${minutes(wait)}.`,
-    };
+  const email = accountEmailSchema.safeParse(rawEmail);
+  const trustedDevice = options.trustedDevice;
+  if (!trustedDevice) {
+    const perAddress: RateRule = { window: 60, max: options.perAddressPerMinute };
+    const byAddress = await consume('sign-in-address', addressKey(address), perAddress);
+    if (!byAddress.allowed) {
+      const wait = byAddress.retryAfter ?? perAddress.window;
+      return {
+        retryAfter: wait,
+        message: `Too many sign-in attempts from your address: try again in ${minutes(wait)}.`,
+      };
+    }
   }
   // Not an e-mail: Better Auth refuses the body itself.
-  if (account === null) return null;
-  const byAccount = await consume('sign-in-account', account, SIGN_IN_PER_ACCOUNT);
-  if (!byAccount.allowed) {
-    const wait = byAccount.retryAfter ?? SIGN_IN_PER_ACCOUNT.window;
+  if (!email.success) return null;
+  const leftMs = await countAccountAttempt(email.data, trustedDevice);
+  if (leftMs > 0) {
+    const wait = Math.max(1, Math.ceil(leftMs / 1000));
     return {
       retryAfter: wait,
-      message: `Too many sign-in attempts for this account: try again in ${minutes(wait)}.`,
+      message:
+        `Too many failed sign-in attempts for this account: try again in ${minutes(wait)}. ` +
+        'A browser you signed in with before is let through.',
     };
   }
   return null;
-}
-
-/** After a successful sign-in (or sign-up): this address is the account owner's from now on. */
-export async function rememberSignIn(address: string, rawEmail: unknown): Promise<void> {
-  const email = emailSchema.safeParse(rawEmail);
-  if (!email.success || email.data === '') return;
-  const key = knownKey(email.data);
-  try {
-    await webCounters()
-      .multi()
-      .zadd(key, Date.now(), addressKey(address))
-      .zremrangebyrank(key, 0, -KNOWN_ADDRESSES_MAX - 1)
-      .expire(key, KNOWN_ADDRESS_SECONDS)
-      .exec();
-  } catch (error) {
-    console.error(`web: cannot remember a sign-in address: ${(error as Error).message}`);
-  }
 }
 
 /** Counts one sign-up attempt against the address's daily and the platform's hourly allowance. */

@@ -1,18 +1,21 @@
 // Accounts for the web app with Better Auth: e-mail + password sign-up and sign-in (our scrypt hash,
-// lib/access/password.ts), database sessions in PostgreSQL, sign-in and sign-up rate-limited in Redis
-// per client address and per account (lib/auth/auth-limits.ts).
+// lib/access/password.ts), database sessions in PostgreSQL, two-factor sign-in with an
+// authenticator app (TOTP, the twoFactor plugin), sign-in guarded by lib/auth/sign-in-guard.ts and
+// sign-up rate-limited in Redis (lib/auth/auth-limits.ts).
 // The organizer role is a user field nobody can set through sign-up (input: false).
 import { randomBytes } from 'node:crypto';
 import { betterAuth } from 'better-auth';
-import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { createAuthMiddleware } from 'better-auth/api';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { nextCookies } from 'better-auth/next-js';
+import { twoFactor } from 'better-auth/plugins/two-factor';
 import { env } from '../config/env';
 import { db } from '../db/client';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../access/password-limits';
 import { CLIENT_ADDRESS_HEADER, clientAddressOf } from '../net/client-address';
 import { consumeRate } from '../queue/rate-limit';
-import { limitSignIn, limitSignUp, rememberSignIn, type LimitRefusal } from './auth-limits';
+import { limitSignUp } from './auth-limits';
+import { signInGuard, tooManyRequests } from './sign-in-guard';
 import { hashPassword, verifyPassword } from '../access/password';
 
 /** Seconds a signed session cookie stands in for the session's row (see createAuth). */
@@ -27,21 +30,9 @@ function authSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
-function tooManyRequests(refusal: LimitRefusal): APIError {
-  const seconds = String(refusal.retryAfter);
-  return new APIError(
-    'TOO_MANY_REQUESTS',
-    { message: refusal.message, code: 'RATE_LIMITED' },
-    { 'Retry-After': seconds, 'X-Retry-After': seconds },
-  );
-}
-
-function email(body: unknown): unknown {
-  return body && typeof body === 'object' ? (body as { email?: unknown }).email : undefined;
-}
-
 function createAuth() {
   const config = env();
+  const secureCookies = config.PERFJUDGE_PUBLIC_URL.startsWith('https:');
   return betterAuth({
     appName: 'perfjudge',
     baseURL: config.PERFJUDGE_PUBLIC_URL,
@@ -69,7 +60,7 @@ function createAuth() {
       // from PostgreSQL for this long after the last check: most of a signed-in page's database
       // time under load. Signing out expires that cookie at once in the browser that signs out;
       // a session ended any other way (deleted, or its user's role changed) is believed for up to
-      // this long by a browser still holding the cookie (README, Security model).
+      // this long by a browser still holding the cookie (docs/security.md).
       cookieCache: { enabled: true, maxAge: SESSION_COOKIE_CACHE_S },
     },
     // Every endpoint per address; sign-in and sign-up have their own rules in the hooks below.
@@ -78,36 +69,36 @@ function createAuth() {
       window: 60,
       max: 100,
       customRules: { '/sign-in/email': false, '/sign-up/email': false },
+      // (The two-factor plugin adds 3 per 10 seconds for its own endpoints.)
       customStorage: { consume: (key, rule) => consumeRate('auth', key, rule) },
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
-        const address = clientAddressOf(ctx.headers);
-        if (ctx.path === '/sign-in/email') {
-          const refusal = await limitSignIn(address, email(ctx.body));
-          if (refusal) throw tooManyRequests(refusal);
-        } else if (ctx.path === '/sign-up/email') {
-          const refusal = await limitSignUp(address, {
-            perAddressPerDay: config.PERFJUDGE_SIGNUPS_PER_ADDRESS_PER_DAY,
-            perHour: config.PERFJUDGE_SIGNUPS_PER_HOUR,
-          });
-          if (refusal) throw tooManyRequests(refusal);
-        }
-      }),
-      after: createAuthMiddleware(async (ctx) => {
-        const signedIn = ctx.path === '/sign-in/email' || ctx.path === '/sign-up/email';
-        if (signedIn && ctx.context.newSession)
-          await rememberSignIn(clientAddressOf(ctx.headers), email(ctx.body));
+        if (ctx.path !== '/sign-up/email') return;
+        const refusal = await limitSignUp(clientAddressOf(ctx.headers), {
+          perAddressPerDay: config.PERFJUDGE_SIGNUPS_PER_ADDRESS_PER_DAY,
+          perHour: config.PERFJUDGE_SIGNUPS_PER_HOUR,
+        });
+        if (refusal) throw tooManyRequests(refusal);
       }),
     },
     advanced: {
       // Ids come from the schema's defaults (cuid), like every other table's.
       database: { generateId: false },
-      useSecureCookies: config.PERFJUDGE_PUBLIC_URL.startsWith('https:'),
+      useSecureCookies: secureCookies,
       // The web server's own header (never a client's X-Forwarded-For): lib/net/client-address.ts.
       ipAddress: { ipAddressHeaders: [CLIENT_ADDRESS_HEADER] },
     },
-    plugins: [nextCookies()],
+    // In this order: the guard's after-hook must see the session only once two-factor sign-in is
+    // complete, and nextCookies passes on every cookie set before it.
+    plugins: [
+      twoFactor({ issuer: 'perfjudge' }),
+      signInGuard({
+        secureCookies,
+        signInsPerAddressPerMinute: config.PERFJUDGE_SIGN_INS_PER_ADDRESS_PER_MINUTE,
+      }),
+      nextCookies(),
+    ],
   });
 }
 

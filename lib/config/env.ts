@@ -98,10 +98,20 @@ const envSchema = z.object({
           ctx.addIssue({ code: 'custom', message: `${entry} is not an IP address or CIDR range` });
       return entries;
     }),
+  /**
+   * Sign-in attempts one client address may make per minute, at any accounts (a contest hall behind
+   * one address may need more; each account's own back-off applies whatever this is).
+   */
+  PERFJUDGE_SIGN_INS_PER_ADDRESS_PER_MINUTE: z.coerce.number().int().positive().default(5),
   /** Accounts one client address may create per day (sign-up); 0 closes sign-up. */
   PERFJUDGE_SIGNUPS_PER_ADDRESS_PER_DAY: z.coerce.number().int().nonnegative().default(3),
   /** Accounts the whole platform accepts per hour, from all addresses together. */
   PERFJUDGE_SIGNUPS_PER_HOUR: z.coerce.number().int().nonnegative().default(60),
+  /**
+   * `required`: an organizer has the organizer role only once two-factor sign-in (an authenticator
+   * app) is on; until then the console sends them to turn it on (docs/security.md).
+   */
+  PERFJUDGE_ORGANIZER_TWO_FACTOR: z.enum(['optional', 'required']).default('optional'),
   /** Set by Next.js: 'production' for `next start`. */
   NODE_ENV: z.enum(['development', 'production', 'test']).optional(),
 });

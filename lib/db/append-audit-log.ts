@@ -15,11 +15,14 @@ export type AuditAction =
   | 'challenge.hide-solutions'
   | 'challenge.register'
   | 'user.create-organizer'
+  | 'user.reset-two-factor'
   | 'api-token.revoke'
   | 'final.start'
   | 'final.cancel'
   | 'final.publish'
-  | 'submission.repeat';
+  | 'submission.repeat'
+  | 'auth.sign-in'
+  | 'auth.sign-in-failed';
 
 export interface AppendAuditLogOptions {
   /** Null for the platform itself (seed, reconciler). */

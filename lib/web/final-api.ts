@@ -60,6 +60,8 @@ export function requireApiUser(user: SessionUser | null): SessionUser {
 
 export function requireApiOrganizer(user: SessionUser | null): SessionUser {
   const u = requireApiUser(user);
+  if (u.needsTwoFactor)
+    throw new HttpError('forbidden', 'Turn on two-factor sign-in on your account page first');
   if (u.role !== 'ORGANIZER') throw new HttpError('forbidden', 'Only organizers may do this');
   return u;
 }

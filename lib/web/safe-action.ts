@@ -27,6 +27,8 @@ export function safeAction<S extends z.ZodType, T>(
   return async (input: unknown) => {
     const user = await currentUser();
     if (!user) return { ok: false, error: 'Sign in first.' };
+    if (options.role === 'ORGANIZER' && user.needsTwoFactor)
+      return { ok: false, error: 'Turn on two-factor sign-in on your account page first.' };
     if (options.role === 'ORGANIZER' && user.role !== 'ORGANIZER')
       return { ok: false, error: 'Only organizers may do this.' };
     const parsed = schema.safeParse(input);

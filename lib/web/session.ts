@@ -5,6 +5,7 @@ import { headers } from 'next/headers';
 import { forbidden, redirect } from 'next/navigation';
 import { cache } from 'react';
 import { auth } from '../auth/auth';
+import { env } from '../config/env';
 import { db } from '../db/client';
 import { verifyApiToken } from '../db/verify-api-token';
 
@@ -13,6 +14,33 @@ export interface SessionUser {
   name: string;
   email: string;
   role: 'CONTESTANT' | 'ORGANIZER';
+  /**
+   * An organizer who must turn on two-factor sign-in first (PERFJUDGE_ORGANIZER_TWO_FACTOR): until
+   * then `role` is CONTESTANT, so no organizer check anywhere lets them through.
+   */
+  needsTwoFactor: boolean;
+  twoFactorEnabled: boolean;
+}
+
+/** The role a user acts with: an organizer without a required second factor is not one yet. */
+function effectiveUser(u: {
+  id: string;
+  name: string;
+  email: string;
+  role?: string | null;
+  twoFactorEnabled?: boolean | null;
+}): SessionUser {
+  const organizer = u.role === 'ORGANIZER';
+  const needsTwoFactor =
+    organizer && env().PERFJUDGE_ORGANIZER_TWO_FACTOR === 'required' && u.twoFactorEnabled !== true;
+  return {
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    role: organizer && !needsTwoFactor ? 'ORGANIZER' : 'CONTESTANT',
+    needsTwoFactor,
+    twoFactorEnabled: u.twoFactorEnabled === true,
+  };
 }
 
 /** Once per request, however many components ask. */
@@ -21,13 +49,7 @@ export const currentUser = cache(async (): Promise<SessionUser | null> => {
   const requestHeaders = await headers();
   const session = await auth().api.getSession({ headers: requestHeaders });
   if (!session) return null;
-  const u = session.user as typeof session.user & { role?: string };
-  return {
-    id: u.id,
-    name: u.name,
-    email: u.email,
-    role: u.role === 'ORGANIZER' ? 'ORGANIZER' : 'CONTESTANT',
-  };
+  return effectiveUser(session.user as typeof session.user & { role?: string });
 });
 
 /** For pages: a visitor who is not signed in is sent to sign in and brought back. */
@@ -39,6 +61,7 @@ export async function requireUser(returnTo: string): Promise<SessionUser> {
 
 export async function requireOrganizer(returnTo: string): Promise<SessionUser> {
   const user = await requireUser(returnTo);
+  if (user.needsTwoFactor) redirect('/account?two-factor=required#two-factor');
   if (user.role !== 'ORGANIZER') forbidden();
   return user;
 }
@@ -51,9 +74,9 @@ export async function requestUser(request: Request): Promise<SessionUser | null>
     if (!verified) return null;
     const user = await db().user.findUnique({
       where: { id: verified.userId },
-      select: { id: true, name: true, email: true, role: true },
+      select: { id: true, name: true, email: true, role: true, twoFactorEnabled: true },
     });
-    return user;
+    return user && effectiveUser(user);
   }
   return currentUser();
 }

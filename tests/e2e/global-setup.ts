@@ -124,6 +124,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
           PERFJUDGE_AUTH_SECRET: randomBytes(32).toString('base64url'),
           // Every browser test signs up from 127.0.0.1, like a classroom behind one NAT.
           PERFJUDGE_SIGNUPS_PER_ADDRESS_PER_DAY: '1000',
+          // Every browser of every test signs in from 127.0.0.1, most without a device cookie.
+          PERFJUDGE_SIGN_INS_PER_ADDRESS_PER_MINUTE: '1000',
         },
         ready: /Ready in|started server|Local:/i,
         timeoutMs: 60_000,

@@ -1,8 +1,11 @@
 // The sign-in and sign-up limits against a real running web server (scripts/web-server.mjs on a
-// production build), with requests sent from several loopback addresses (127.0.0.x) and forged
-// forwarding headers: a client's X-Forwarded-For never changes whose attempt it is; a trusted
-// proxy's does; one account guessed at from many addresses is stopped too, while its owner's
-// address still gets in; accounts per address and per hour are capped.
+// production build), PostgreSQL and Redis, with requests sent from several loopback addresses
+// (127.0.0.x) and forged forwarding headers: a client's X-Forwarded-For never changes whose
+// attempt it is; a trusted proxy's does; a guessing run at one account is refused after the limit
+// from any address, the owner's own included, while the owner's browser (its device cookie) still
+// gets in and another account's cookie does nothing; the owner is told of the failures; an
+// organizer signs in with a second factor (TOTP) when the platform requires it; accounts per
+// address and per hour are capped.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -11,14 +14,17 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGN_IN_PER_ACCOUNT, SIGN_IN_PER_ADDRESS } from '../../lib/auth/auth-limits';
+import { BACKOFF_BASE_S, FREE_FAILURES, SIGN_IN_PER_ADDRESS } from '../../lib/auth/auth-limits';
+import { DEVICE_COOKIE } from '../../lib/auth/device-cookie';
 import { env, REPO_ROOT } from '../../lib/config/env';
 import { createUser } from '../../lib/db/create-user';
+import { resetTwoFactor } from '../../lib/db/reset-two-factor';
 import { freePort } from '../../lib/net/free-port';
 import { CLIENT_ADDRESS_HEADER } from '../../lib/net/client-address';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { registerChallenge } from '../../dev/db-fixtures';
 import { deleteKeys } from '../helpers/queue';
+import { secretOfUri, totp } from '../helpers/totp';
 
 const DIST_DIR = '.next-security';
 const PREFIX = `test-client-address-${randomBytes(4).toString('hex')}`;
@@ -38,27 +44,37 @@ interface Answer {
   status: number;
   body: string;
   retryAfter: number | null;
+  /** The cookies the answer set, by name. */
+  cookies: Record<string, string>;
+  location: string | undefined;
 }
 
-/** POST to the server from the loopback address `from`, with whatever headers a client makes up. */
+/** A Cookie header from the cookies answers set (later ones win). */
+const cookieHeader = (...answers: Answer[]) =>
+  Object.entries(Object.assign({}, ...answers.map((a) => a.cookies)) as Record<string, string>)
+    .map(([name, value]) => `${name}=${value}`)
+    .join('; ');
+
+/** POST (or GET, without a body) to the server from the loopback address `from`. */
 function post(
   route: string,
   body: unknown,
   from: string,
   headers: Record<string, string> = {},
 ): Promise<Answer> {
-  const text = JSON.stringify(body);
+  const text = body === undefined ? '' : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const request = http.request(
       {
         host: '127.0.0.1',
         port,
         path: route,
-        method: 'POST',
+        method: body === undefined ? 'GET' : 'POST',
         localAddress: from,
         headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(text),
+          ...(body === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }),
           origin: publicUrl(),
           ...headers,
         },
@@ -69,10 +85,18 @@ function post(
         response.on('data', (chunk: string) => (data += chunk));
         response.on('end', () => {
           const retry = response.headers['retry-after'] ?? response.headers['x-retry-after'];
+          const cookies: Record<string, string> = {};
+          for (const line of response.headers['set-cookie'] ?? []) {
+            const [pair] = line.split(';');
+            const at = pair!.indexOf('=');
+            cookies[pair!.slice(0, at)] = pair!.slice(at + 1);
+          }
           resolve({
             status: response.statusCode ?? 0,
             body: data,
             retryAfter: retry === undefined ? null : Number(retry),
+            cookies,
+            location: response.headers.location,
           });
         });
       },
@@ -157,6 +181,7 @@ beforeAll(async () => {
         PERFJUDGE_TRUSTED_PROXIES: PROXY,
         PERFJUDGE_SIGNUPS_PER_ADDRESS_PER_DAY: String(SIGNUPS_PER_ADDRESS),
         PERFJUDGE_SIGNUPS_PER_HOUR: String(SIGNUPS_PER_HOUR),
+        PERFJUDGE_ORGANIZER_TWO_FACTOR: 'required',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -190,10 +215,18 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function account(name: string): Promise<string> {
+async function account(name: string, role: 'CONTESTANT' | 'ORGANIZER' = 'CONTESTANT') {
   const email = `${name}-${randomBytes(3).toString('hex')}@example.test`;
-  await createUser(database.db, { email, name, password: PASSWORD });
+  await createUser(database.db, { email, name, password: PASSWORD, role });
   return email;
+}
+
+/** The browser's cookies after signing in from `from`: its session and its device cookie. */
+async function ownersBrowser(email: string, from: string): Promise<string> {
+  const answer = await signIn(email, PASSWORD, from);
+  expect(answer.status).toBe(200);
+  expect(answer.cookies[DEVICE_COOKIE]).toBeTruthy();
+  return cookieHeader(answer);
 }
 
 describe('sign-in', () => {
@@ -212,26 +245,19 @@ describe('sign-in', () => {
     expect(refused.body).toMatch(/from your address/);
     expect(refused.retryAfter).toBeGreaterThan(0);
     expect(refused.retryAfter).toBeLessThanOrEqual(SIGN_IN_PER_ADDRESS.window);
-    // Another address is not held back by the first one's attempts.
-    expect((await signIn(email, PASSWORD, '127.0.0.3')).status).toBe(200);
-  });
-
-  it("never holds back an account's owner at an address they signed in from before", async () => {
-    const email = await account('regular');
-    for (let i = 0; i < 3 * SIGN_IN_PER_ADDRESS.max; i++)
-      expect((await signIn(email, PASSWORD, '127.0.0.5')).status).toBe(200);
-    // A guess at another account from that address still counts.
-    const other = await account('neighbour');
-    const statuses: number[] = [];
-    for (let i = 0; i <= SIGN_IN_PER_ADDRESS.max; i++)
-      statuses.push((await signIn(other, 'wrong password!', '127.0.0.5')).status);
-    expect(statuses.at(-1)).toBe(429);
+    // Another address is not held back by the first one's attempts at another account...
+    expect((await signIn(await account('bystander'), PASSWORD, '127.0.0.3')).status).toBe(200);
+    // ...but the guessed account waits, wherever the next attempt comes from.
+    const elsewhere = await signIn(email, PASSWORD, '127.0.0.3');
+    expect(elsewhere.status).toBe(429);
+    expect(elsewhere.body).toMatch(/for this account/);
   });
 
   it('believes X-Forwarded-For from the trusted proxy only, up to the first hop it did not add', async () => {
-    const email = await account('behind-proxy');
-    // Through the proxy, each client is its own: five clients, five attempts each, none refused.
+    // Through the proxy, each client is its own: three clients, five attempts each, none refused
+    // by the address limit (each at its own account, whose allowance is as large).
     for (let client = 0; client < 3; client++) {
+      const email = await account(`behind-proxy-${client}`);
       const ip = randomIp();
       for (let i = 0; i < SIGN_IN_PER_ADDRESS.max; i++) {
         const answer = await signIn(email, 'wrong password!', PROXY, {
@@ -240,36 +266,114 @@ describe('sign-in', () => {
         });
         expect(answer.status).toBe(401);
       }
-      // The same client once more: its own limit, not the proxy's.
-      const again = await signIn(email, 'wrong password!', PROXY, {
+      // The same client once more, at a fresh account: its own limit, not the proxy's.
+      const again = await signIn(await account('fresh'), 'wrong password!', PROXY, {
         'x-forwarded-for': `${randomIp()}, ${ip}`,
       });
       expect(again.status).toBe(429);
+      expect(again.body).toMatch(/from your address/);
     }
   });
 
-  it("stops a slow guess at one account from many addresses, but lets the owner's address in", async () => {
+  it("refuses a guessing run from the owner's own address, lets the owner's browser in, and tells the owner", async () => {
     const email = await account('target');
-    // The owner signs in once from their usual address (the account's first attempt).
-    expect((await signIn(email, PASSWORD, '127.0.0.4')).status).toBe(200);
+    const owner = '127.0.0.4';
+    const browser = await ownersBrowser(email, owner);
+    // A stranger on the owner's address (a shared NAT), one guess at a time as the address limit
+    // allows, and from other addresses: all count against the account.
     const statuses: number[] = [];
     let last: Answer | undefined;
-    // One attempt per address, so no address limit is reached: the rest of the account's allowance.
-    for (let i = 1; i <= SIGN_IN_PER_ACCOUNT.max; i++) {
-      last = await signIn(email, 'wrong password!', `127.0.1.${10 + i}`);
+    for (let i = 0; i <= FREE_FAILURES; i++) {
+      last = await signIn(email, 'wrong password!', i % 2 === 0 ? owner : `127.0.1.${10 + i}`);
       statuses.push(last.status);
     }
-    expect(statuses.slice(0, -1).every((s) => s === 401)).toBe(true);
-    expect(statuses.at(-1)).toBe(429);
+    expect(statuses).toEqual([...Array(FREE_FAILURES).fill(401), 429]);
     expect(last!.body).toMatch(/for this account/);
-    // Bounded: the lockout ends within the account's window.
-    expect(last!.retryAfter).toBeLessThanOrEqual(SIGN_IN_PER_ACCOUNT.window);
-    // Even the right password from a new address waits...
+    expect(last!.retryAfter).toBeGreaterThan(0);
+    expect(last!.retryAfter).toBeLessThanOrEqual(BACKOFF_BASE_S);
+    // The right password does not help a browser without the cookie, on the owner's address or not.
+    expect((await signIn(email, PASSWORD, owner)).status).toBe(429);
     expect((await signIn(email, PASSWORD, '127.0.1.200')).status).toBe(429);
-    // ...but the owner's known address is not locked out.
-    expect((await signIn(email, PASSWORD, '127.0.0.4')).status).toBe(200);
+    // Another account's device cookie (stolen, or the attacker's own) does nothing here.
+    const stolen = await ownersBrowser(await account('attacker'), '127.0.1.201');
+    for (const password of [PASSWORD, 'wrong password!']) {
+      const withStolen = await signIn(email, password, '127.0.1.202', { cookie: stolen });
+      expect(withStolen.status).toBe(429);
+      expect(withStolen.body).toMatch(/for this account/);
+    }
+    // The owner's address has used up its own allowance by now; the owner's browser is not held
+    // back by either limit.
+    expect((await signIn(await account('neighbour'), PASSWORD, owner)).status).toBe(429);
+    // The owner's own browser gets in during the lockout, and is told what happened.
+    const back = await signIn(email, PASSWORD, owner, { cookie: browser });
+    expect(back.status).toBe(200);
+    const report = (JSON.parse(back.body) as { signInReport?: { failedAttempts: number } })
+      .signInReport;
+    expect(report?.failedAttempts).toBe(FREE_FAILURES);
+    expect(
+      await database.db.auditLog.count({
+        where: { action: 'auth.sign-in-failed', subjectId: (await userId(email))! },
+      }),
+    ).toBe(FREE_FAILURES);
+  });
+
+  it('asks an organizer for a TOTP code when the platform requires two-factor sign-in', async () => {
+    const email = await account('chief', 'ORGANIZER');
+    const from = (n: number) => `127.0.3.${n}`;
+    // Without a second factor the console sends the organizer to turn it on.
+    const browser = await ownersBrowser(email, from(1));
+    const console1 = await post('/organizer', undefined, from(1), { cookie: browser });
+    expect(console1.status).toBe(307);
+    expect(console1.location).toMatch(/\/account\?two-factor=required/);
+    // Turn it on: password, then the first code.
+    const enabled = await post('/api/auth/two-factor/enable', { password: PASSWORD }, from(2), {
+      cookie: browser,
+    });
+    expect(enabled.status).toBe(200);
+    const secret = secretOfUri((JSON.parse(enabled.body) as { totpURI: string }).totpURI);
+    const confirmed = await post(
+      '/api/auth/two-factor/verify-totp',
+      { code: totp(secret) },
+      from(3),
+      {
+        cookie: browser,
+      },
+    );
+    expect(confirmed.status).toBe(200);
+    // Signing in now takes the password, then a code; the password alone makes no session.
+    const first = await signIn(email, PASSWORD, from(4));
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.body)).toMatchObject({ twoFactorRedirect: true });
+    expect(first.cookies['better-auth.session_token'] ?? '').toBe('');
+    const wrong = await post('/api/auth/two-factor/verify-totp', { code: '000000' }, from(5), {
+      cookie: cookieHeader(first),
+    });
+    expect(wrong.status).toBe(401);
+    const second = await post('/api/auth/two-factor/verify-totp', { code: totp(secret) }, from(6), {
+      cookie: cookieHeader(first),
+    });
+    expect(second.status).toBe(200);
+    const console2 = await post('/organizer', undefined, from(6), { cookie: cookieHeader(second) });
+    expect(console2.status).toBe(200);
+    expect(console2.body).toMatch(/Accounts under attack/);
+    // Recovery (the operator's command): the second factor is off and the session ended; the
+    // password signs in again, and the console asks for a new second factor.
+    expect(await resetTwoFactor(database.db, email)).not.toBeNull();
+    // (Only the session's token: a signed session_data cookie is believed for up to a minute.)
+    const token = `better-auth.session_token=${second.cookies['better-auth.session_token']}`;
+    const ended = await post('/organizer', undefined, from(7), { cookie: token });
+    expect(ended.status).toBe(307);
+    expect(ended.location).toMatch(/\/sign-in/);
+    const again = await signIn(email, PASSWORD, from(7));
+    expect(JSON.parse(again.body)).not.toHaveProperty('twoFactorRedirect');
+    const console3 = await post('/organizer', undefined, from(7), { cookie: cookieHeader(again) });
+    expect(console3.location).toMatch(/\/account\?two-factor=required/);
   });
 });
+
+async function userId(email: string): Promise<string | undefined> {
+  return (await database.db.user.findUnique({ where: { email }, select: { id: true } }))?.id;
+}
 
 describe('sign-up', () => {
   it('caps the accounts one address creates, whatever it forges, and the accounts per hour', async () => {

@@ -545,7 +545,14 @@ describe('console actions', () => {
 
   it('refuse a contestant and a visitor, changing nothing', async () => {
     const { disqualifyAction, closeContestAction } = await import('../../app/organizer/actions');
-    session.user = { id: ada, name: 'ada', email: 'ada@example.test', role: 'CONTESTANT' };
+    session.user = {
+      id: ada,
+      name: 'ada',
+      email: 'ada@example.test',
+      role: 'CONTESTANT',
+      needsTwoFactor: false,
+      twoFactorEnabled: false,
+    };
     expect(await disqualifyAction({ submissionId: target, reason: 'mine now' })).toEqual({
       ok: false,
       error: 'Only organizers may do this.',
@@ -571,6 +578,8 @@ describe('console actions', () => {
       name: 'organizer',
       email: 'o@example.test',
       role: 'ORGANIZER',
+      needsTwoFactor: false,
+      twoFactorEnabled: false,
     };
     const missing = await disqualifyAction({ submissionId: target, reason: '  ' });
     expect(missing).toMatchObject({
