@@ -34,10 +34,10 @@ export interface SessionEntrant {
   /** Its timed run in a round (`pair`: its rounds so far). */
   runTimed(pair: number): Promise<Run>;
   /**
-   * The round's pair (the baseline run is the entrant's own copy): true when the entrant is done.
-   * Called outside the turn, in round order of entrants.
+   * The round's pair (the baseline run is the entrant's own copy; `baselineFirst`: it ran before
+   * the entrant's run): true when the entrant is done. Called outside the turn.
    */
-  afterRound(baseline: Run, own: Run, pair: number): boolean;
+  afterRound(baseline: Run, own: Run, pair: number, baselineFirst: boolean): boolean;
 }
 
 export interface SessionKey {
@@ -106,6 +106,8 @@ class Session {
   /** The round being timed: each entrant's run, and the baseline's. */
   private roundRuns = new Map<Member, Run>();
   private roundBaseline: Run | null = null;
+  /** Who ran before the round's baseline run. */
+  private beforeBaseline = new Set<Member>();
 
   constructor(
     private readonly key: SessionKey,
@@ -152,22 +154,26 @@ class Session {
   private async timeRound(): Promise<void> {
     this.roundRuns = new Map();
     this.roundBaseline = null;
+    this.beforeBaseline = new Set();
     this.dropCancelled();
-    await this.admit();
-    if (!this.active.length) return;
-    const signal = this.baselineSignal();
-    const workDir = this.active[0]!.entrant.workDir;
-    if (!this.baselineWarm) {
+    // The baseline's warm-up first, so every run an entrant records follows the one before it.
+    if (!this.baselineWarm && this.waiting.length) {
+      const first = this.waiting.slice(0, this.key.size);
       for (let i = 0; i < this.baseline.warmups; i++)
-        await this.baseline.run('warmup', signal, workDir);
+        await this.baseline.run('warmup', this.baselineSignal(first), first[0]!.entrant.workDir);
       this.baselineWarm = true;
     }
+    await this.admit();
+    if (!this.active.length) return;
+    const signal = this.baselineSignal(this.active);
+    const workDir = this.active[0]!.entrant.workDir;
     const order = shuffle<Member | null>([null, ...this.active], this.rng);
     for (const member of order) {
       if (member === null) {
         this.roundBaseline = await this.baseline.run('timed', signal, workDir);
         continue;
       }
+      if (!this.roundBaseline) this.beforeBaseline.add(member);
       try {
         this.roundRuns.set(member, await member.entrant.runTimed(member.pair));
       } catch (error) {
@@ -190,7 +196,12 @@ class Session {
       member.hostMs += runMs(own) + share;
       member.aloneHostMs += runMs(own) + runMs(baseline);
       // Each entrant's tally marks its pairs' runs (discarded or not): its own copy of the baseline run.
-      const done = member.entrant.afterRound(structuredClone(baseline), own, member.pair);
+      const done = member.entrant.afterRound(
+        structuredClone(baseline),
+        own,
+        member.pair,
+        !this.beforeBaseline.has(member),
+      );
       member.pair++;
       if (done) this.leave(member);
     }
@@ -219,13 +230,13 @@ class Session {
       if (m.entrant.signal?.aborted) this.leave(m, new JudgingCancelledError());
   }
 
-  /** Aborted once every entrant in the round is (a shutdown): the baseline run stops too. */
-  private baselineSignal(): AbortSignal {
+  /** Aborted once every one of `members` is (a shutdown): the baseline run stops too. */
+  private baselineSignal(members: Member[]): AbortSignal {
     const controller = new AbortController();
     const check = () => {
-      if (this.active.every((m) => m.entrant.signal?.aborted)) controller.abort();
+      if (members.every((m) => m.entrant.signal?.aborted)) controller.abort();
     };
-    for (const m of this.active) m.entrant.signal?.addEventListener('abort', check, { once: true });
+    for (const m of members) m.entrant.signal?.addEventListener('abort', check, { once: true });
     check();
     return controller.signal;
   }

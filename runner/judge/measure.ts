@@ -247,9 +247,10 @@ async function timePairs(ctx: TimingContext): Promise<MeasureOutcome> {
     workDir: ctx.options.workDir,
     warmUp: () => warmUp(ctx),
     runTimed: (pair) => runOnce(ctx, 'solution', 'timed', pair),
-    afterRound(baseline, own, pair) {
+    afterRound(baseline, own, pair, baselineFirst) {
       baseline.pair = pair;
-      ctx.runs.splice(ctx.runs.indexOf(own), 0, baseline);
+      // Recorded in the order they ran (the evidence of one run speaks of the run before it).
+      ctx.runs.splice(ctx.runs.indexOf(own) + (baselineFirst ? 0 : 1), 0, baseline);
       ctx.options.log(runLogLine(baseline));
       outcome = afterPair(ctx, loop, baseline, own, pair);
       return outcome !== null;

@@ -69,7 +69,7 @@ export interface JudgingSettings {
   progressIntervalMs?: number;
   /** A challenge secret by variable name (the benchmark seed); undefined when unset. */
   secret: (name: string) => string | undefined;
-  /** True once the shutdown grace period is over: a job fetched now is handed back at once. */
+  /** True once the runner is stopping: a job fetched now is handed back at once. */
   handingBack: () => boolean;
   /** Redis and the key prefix, for the cancel flags; without them there are none. */
   redis?: Redis;

@@ -209,9 +209,18 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
   const ready = await checkHostAndPlatform(context);
   const links = connectRedis(context, ready);
   const handingBack = { value: false };
-  const settings = judgingSettings(context, ready, links, () => handingBack.value);
+  // Holding several jobs, the worker may still be fetching one when a shutdown begins: a job that
+  // arrives once the runner is stopping goes straight back to the queue, for another runner.
+  let service: RunnerService | null = null;
+  const settings = judgingSettings(
+    context,
+    ready,
+    links,
+    () => handingBack.value || (service?.stopping ?? false),
+  );
   const worker = createWorker(context, ready, links, settings);
-  return wireShutdown(context, links, worker, handingBack);
+  service = wireShutdown(context, links, worker, handingBack);
+  return service;
 }
 
 function resolveOptions(options: RunnerServiceOptions): ServiceContext {

@@ -56,7 +56,7 @@ function entrant(
   s: Script,
   options: { pairs: number; ms?: number; wrongAt?: number; signal?: AbortSignal },
 ) {
-  const pairs: Array<{ baseline: Run; own: Run; pair: number }> = [];
+  const pairs: Array<{ baseline: Run; own: Run; pair: number; baselineFirst: boolean }> = [];
   const e: SessionEntrant & { pairs: typeof pairs } = {
     pairs,
     workDir: `/tmp/${name}`,
@@ -69,8 +69,8 @@ function entrant(
       s.log.push(name);
       return Promise.resolve(run('solution', options.ms ?? 50, pair !== options.wrongAt));
     },
-    afterRound(baseline, own, pair) {
-      pairs.push({ baseline, own, pair });
+    afterRound(baseline, own, pair, baselineFirst) {
+      pairs.push({ baseline, own, pair, baselineFirst });
       return !own.correct || pairs.length >= options.pairs;
     },
   };
@@ -78,13 +78,13 @@ function entrant(
 }
 
 describe('measure sessions', () => {
-  it('a lone judging is a session of one: baseline warm-up, then one baseline run per pair', async () => {
+  it('a lone judging is a session of one: the warm-ups (baseline first), then one baseline run per pair', async () => {
     const s = script();
     const sessions = createMeasureSessions(soloTurns, 1);
     const alone = entrant('A', s, { pairs: 3 });
     const session = await sessions.join({ key: 'k', size: 8 }, () => s.baseline, alone);
     expect(s.log.filter((x) => x === 'B')).toHaveLength(3);
-    expect(s.log.slice(0, 2)).toEqual(['Aw', 'Bw']);
+    expect(s.log.slice(0, 2)).toEqual(['Bw', 'Aw']);
     expect(session).toMatchObject({ entrants: 1, rounds: 3, sharedBaselineRuns: 0 });
     // Alone, the whole baseline run is its own: 3 × (100 + 50).
     expect(session.hostMs).toBe(450);
@@ -121,6 +121,10 @@ describe('measure sessions', () => {
     }
     const baselinePlaces = new Set(rounds.map((r) => r.indexOf('B')));
     expect(baselinePlaces.size).toBeGreaterThan(1);
+    // Each entrant is told whether the baseline ran before it in its round.
+    rounds.forEach((r, i) =>
+      expect(a.pairs[i]!.baselineFirst).toBe(r.indexOf('B') < r.indexOf('A')),
+    );
     for (const r of rounds) expect([...r].sort()).toEqual(['A', 'B', 'B1', 'C']);
   });
 
@@ -198,9 +202,9 @@ describe('measure sessions', () => {
     const stays = entrant('A', s, { pairs: 5 });
     const cancelled = entrant('C', s, { pairs: 50, signal: controller.signal });
     const original = cancelled.afterRound.bind(cancelled);
-    cancelled.afterRound = (b, o, p) => {
+    cancelled.afterRound = (b, o, p, first) => {
       if (p === 1) controller.abort();
-      return original(b, o, p);
+      return original(b, o, p, first);
     };
     const [a, c] = await Promise.allSettled(
       [stays, cancelled].map((e) => sessions.join(key, () => s.baseline, e)),
