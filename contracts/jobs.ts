@@ -65,8 +65,8 @@ export const judgingJobSettingsSchema = z.strictObject({
 export type JudgingJobSettings = z.infer<typeof judgingJobSettingsSchema>;
 
 /**
- * The benchmark input a contest job is timed on, resolved by the platform (the organizer's
- * settings, else the manifest's size and the platform's seed variable): every result on one
+ * The benchmark input a contest job is timed on: the contest's definition as stored in the
+ * database (lib/challenge/benchmark-definition.ts), whichever process made the job: every result on one
  * leaderboard is timed on this one definition, whichever runner takes the job. A runner never
  * substitutes its own size for it.
  */
@@ -82,6 +82,12 @@ export const jobBenchmarkSchema = z.strictObject({
    * result timed on it is labelled development mode.
    */
   development: z.boolean(),
+  /** The definition's run-policy override: at most this many timed pairs (development). */
+  maxPairs: z.number().int().min(1).max(1000).optional(),
+  /** The input generator version the definition was written for (the challenge code's). */
+  generatorVersion: z.number().int().positive().optional(),
+  /** Which revision of the contest's definition this is (0: never written, the manifest's). */
+  revision: z.number().int().nonnegative().optional(),
 });
 export type JobBenchmark = z.infer<typeof jobBenchmarkSchema>;
 

@@ -1,10 +1,16 @@
-// The seed: the wordcount challenge from its manifest and the organizer account from
-// PERFJUDGE_ORGANIZER_EMAIL / PERFJUDGE_ORGANIZER_PASSWORD. Idempotent. `npm run db:seed`.
+// The seed: the wordcount challenge from its manifest, its benchmark definition (written once: the
+// manifest's size, or PERFJUDGE_BENCHMARK_SIZE, and the seed variable), and the organizer account
+// from PERFJUDGE_ORGANIZER_EMAIL / PERFJUDGE_ORGANIZER_PASSWORD. Idempotent. `npm run db:seed`.
 import { pathToFileURL } from 'node:url';
+import type { JobBenchmark } from '../contracts';
+import { describeDefinition, type BenchmarkProposal } from '../lib/challenge/benchmark-definition';
+import { challengeCode } from '../lib/challenge/challenge-code';
 import { loadChallenge } from '../lib/challenge/load-manifest';
+import { environmentBenchmarkProposal } from '../lib/config/benchmark-environment';
 import { ConfigError, env } from '../lib/config/env';
 import { appendAuditLog } from '../lib/db/append-audit-log';
 import { db, type Db } from '../lib/db/client';
+import { defineBenchmarkOnce } from '../lib/db/contest-benchmark';
 import { upsertChallengeVersion } from '../lib/db/upsert-challenge-version';
 import { upsertOrganizer } from '../lib/db/upsert-organizer';
 
@@ -12,10 +18,23 @@ export interface SeedOptions {
   organizer?: { email: string; password: string };
   /** Challenge slugs (folders under challenges/). */
   challenges?: string[];
+  /**
+   * What a contest's benchmark definition should be if it has none yet, given the manifest's
+   * (npm start's development size and seeds); default this process's environment.
+   */
+  benchmark?: (manifest: { size: number; seedEnv: string }) => BenchmarkProposal;
 }
 
 export interface SeedReport {
-  challenges: { slug: string; version: number; created: boolean }[];
+  challenges: {
+    slug: string;
+    version: number;
+    created: boolean;
+    /** The contest's benchmark definition, as the database has it after the seed. */
+    benchmark: JobBenchmark;
+    /** Where the proposal differed from a definition written earlier (which stands). */
+    disagreements: string[];
+  }[];
   organizer: { userId: string; created: boolean } | null;
 }
 
@@ -32,7 +51,21 @@ export async function seed(database: Db, options: SeedOptions = {}): Promise<See
         subjectId: challengeVersionId,
         payload: { slug, version: manifest.version },
       });
-    report.challenges.push({ slug, version: manifest.version, created });
+    const proposal = options.benchmark
+      ? options.benchmark(manifest.inputs.benchmark)
+      : environmentBenchmarkProposal(manifest.inputs.benchmark.seedEnv);
+    const { generatorVersion } = await challengeCode(slug);
+    const { definition, disagreements } = await defineBenchmarkOnce(database, slug, {
+      ...proposal,
+      generatorVersion,
+    });
+    report.challenges.push({
+      slug,
+      version: manifest.version,
+      created,
+      benchmark: definition,
+      disagreements,
+    });
   }
   if (options.organizer) report.organizer = await upsertOrganizer(database, options.organizer);
   return report;
@@ -51,8 +84,14 @@ function organizerFromEnv(): SeedOptions['organizer'] {
 async function main(): Promise<void> {
   const organizer = organizerFromEnv();
   const report = await seed(db(), { organizer });
-  for (const c of report.challenges)
+  for (const c of report.challenges) {
     console.log(`challenge ${c.slug} v${c.version}: ${c.created ? 'created' : 'already there'}`);
+    console.log(`  benchmark definition ${describeDefinition(c.benchmark)}`);
+    if (c.disagreements.length)
+      console.log(
+        `  kept (change it in the organizer console): this environment differs: ${c.disagreements.join('; ')}`,
+      );
+  }
   console.log(
     report.organizer
       ? `organizer: ${report.organizer.created ? 'created' : 'already there'}`

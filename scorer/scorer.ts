@@ -8,6 +8,7 @@ import {
   REPEAT_SCORE_JOB_NAME,
   SCORE_QUEUE,
   judgingCancelKey,
+  judgingJobId,
   targetIdSchema,
 } from '../contracts';
 import type { Db } from '../lib/db/client';
@@ -109,7 +110,7 @@ export function startScorer(options: ScorerOptions): Scorer {
         db,
         job,
         (line) => log(`${job.id}: ${line}`),
-        (judgings) => raiseCancelFlags(flags, queues.prefix, judgings),
+        (judgings) => cancelJudgingJobs(flags, queues, judgings, jobLog),
       );
       options.onScored?.(result);
       return result;
@@ -199,21 +200,33 @@ export function startScorer(options: ScorerOptions): Scorer {
 }
 
 /**
- * The flag a runner polls while it holds a judging (runner/service/judging-processor.ts): one still
- * queued fails the moment a runner takes it, one running stops within about a second.
+ * Cancelled judgings leave the queue at once: a job still waiting is removed (BullMQ then lets its
+ * score parent run, which records nothing for a cancelled judging); one a runner holds (locked,
+ * not removable) stops on the flag the runner polls (runner/service/judging-processor.ts) within
+ * about a second. The flag also covers a job re-added by a race with the reconciler.
  */
-async function raiseCancelFlags(
+async function cancelJudgingJobs(
   redis: Redis,
-  prefix: string,
+  queues: QueueSet,
   judgings: Parameters<CancelJudgings>[0],
+  log: (line: string) => void,
 ): Promise<void> {
   for (const j of judgings) {
-    if (!targetIdSchema.safeParse(j.target).success) continue;
+    const target = targetIdSchema.safeParse(j.target);
+    if (!target.success) continue;
     await redis.set(
-      judgingCancelKey(prefix, j.judgingId, j.round),
+      judgingCancelKey(queues.prefix, j.judgingId, j.round),
       j.message,
       'EX',
       JUDGING_CANCEL_TTL_SECONDS,
+    );
+    const job = await queues.judgeQueue(target.data).getJob(judgingJobId(j.judgingId, j.round));
+    const state = job ? await job.getState().catch(() => 'unknown') : 'unknown';
+    if (!job || !['waiting', 'prioritized', 'delayed'].includes(state)) continue;
+    await job.remove().then(
+      () => log(`judging ${j.judgingId} r${j.round}: cancelled, its job removed from the queue`),
+      // Taken by a runner meanwhile: the flag stops it.
+      () => undefined,
     );
   }
 }

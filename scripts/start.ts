@@ -12,10 +12,12 @@ import {
   formatByteSize,
   parseByteSize,
   TARGET_IDS,
+  type JobBenchmark,
   type ServiceStatus,
   type Target,
   type TargetId,
 } from '../contracts';
+import { describeDefinition } from '../lib/challenge/benchmark-definition';
 import { listChallenges, loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
 import { challengeSecret, ConfigError, env, REPO_ROOT } from '../lib/config/env';
 import { childEnvironment, startEnv, type StartEnv } from '../lib/config/start-env';
@@ -193,6 +195,7 @@ interface RunnerPlan {
 async function planRunners(
   config: StartEnv,
   challenge: Challenge,
+  definition: JobBenchmark,
   dataDir: string,
 ): Promise<{
   plans: RunnerPlan[];
@@ -208,7 +211,7 @@ async function planRunners(
     if (!TARGET_IDS.includes(t))
       throw new ConfigError(`PERFJUDGE_TARGETS: unknown target "${t}" (${TARGET_IDS.join(', ')})`);
   const manifestSize = challenge.manifest.inputs.benchmark.size;
-  const common = commonRunnerArgs(config, manifestSize, dataDir);
+  const common = commonRunnerArgs(config, definition, manifestSize, dataDir);
   const plans: RunnerPlan[] = [];
   const notServed: string[] = [];
   for (const [target, plan] of [
@@ -228,10 +231,8 @@ async function planRunners(
   return { plans, notServed };
 }
 
-/** What every runner of this start gets: development knobs, their reasons, and the stop grace. */
+/** What every runner of this start gets: why its results are development, and the stop grace. */
 interface CommonRunnerArgs {
-  /** Options that make a runner's results development mode (fewer pairs). */
-  knobs: string[];
   /** Why results are development mode whatever the host (said in the summary). */
   reasons: string[];
   grace: string[];
@@ -239,24 +240,20 @@ interface CommonRunnerArgs {
 
 function commonRunnerArgs(
   config: StartEnv,
+  definition: JobBenchmark,
   manifestSize: number,
   dataDir: string,
 ): CommonRunnerArgs {
-  const knobs: string[] = [];
   const reasons: string[] = [];
-  // The benchmark input is the contest's, carried by every job: the web app and the scorer resolve
-  // it with PERFJUDGE_BENCHMARK_SIZE (from PERFJUDGE_INPUT_SIZE), and a smaller one than the
-  // manifest's labels the results itself; the runners get no size of their own.
-  const devBytes = developmentBenchmarkBytes(config, manifestSize);
-  if (devBytes !== undefined)
+  // The benchmark definition (size, seed, pair budget) is the contest's, in the database and
+  // carried by every job; a development one labels the results itself. Runners get no size or
+  // pair budget of their own.
+  if (definition.sizeBytes < manifestSize)
     reasons.push(
-      `contest benchmark input ${formatByteSize(devBytes)} instead of the manifest's ${formatByteSize(manifestSize)}; ` +
-        'PERFJUDGE_INPUT_SIZE=manifest for official judging',
+      `contest benchmark input ${formatByteSize(definition.sizeBytes)} instead of the manifest's ${formatByteSize(manifestSize)}`,
     );
-  if (config.PERFJUDGE_RUNS !== undefined) {
-    knobs.push('--runs', String(config.PERFJUDGE_RUNS));
-    reasons.push(`at most ${config.PERFJUDGE_RUNS} timed pairs (PERFJUDGE_RUNS)`);
-  }
+  if (definition.maxPairs !== undefined)
+    reasons.push(`at most ${definition.maxPairs} timed pairs (the contest's run policy)`);
   // Whoever holds the host lock sweeps the work root: a private lock needs a private work root.
   const workRoot =
     config.PERFJUDGE_WORK_ROOT ??
@@ -267,12 +264,12 @@ function commonRunnerArgs(
     ...(config.PERFJUDGE_HOST_LOCK ? ['--host-lock', config.PERFJUDGE_HOST_LOCK] : []),
     ...(workRoot ? ['--work-root', workRoot] : []),
   ];
-  return { knobs, reasons, grace };
+  return { reasons, grace };
 }
 
 /** The plan, or why this host cannot serve the target. */
 async function linuxRunnerPlan(
-  { knobs, reasons, grace }: CommonRunnerArgs,
+  { reasons, grace }: CommonRunnerArgs,
   spec: Target,
   match: TargetHostMatch,
 ): Promise<RunnerPlan | string> {
@@ -282,11 +279,10 @@ async function linuxRunnerPlan(
     why.unshift(
       `this CPU is ${match.hostVendor}, not ${spec.cpuVendor}: the runner refuses it otherwise`,
     );
-  // The runner's own dev mode: another CPU, or fewer pairs (PERFJUDGE_RUNS).
-  const runnerDev = !match.matches || knobs.length > 0;
+  // The runner's own dev mode: another CPU (a development definition labels its results itself).
   return {
     target: 'linux-intel',
-    args: [...(runnerDev ? ['--dev-mode', ...knobs] : []), ...grace],
+    args: [...(match.matches ? [] : ['--dev-mode']), ...grace],
     note: why.length
       ? `linux-intel: development mode, results labelled (${why.join('; ')})`
       : 'linux-intel: official judging on this Intel host',
@@ -294,7 +290,7 @@ async function linuxRunnerPlan(
 }
 
 async function windowsRunnerPlan(
-  { knobs, reasons, grace }: CommonRunnerArgs,
+  { reasons, grace }: CommonRunnerArgs,
   _spec: Target,
   match: TargetHostMatch,
 ): Promise<RunnerPlan | string> {
@@ -305,7 +301,7 @@ async function windowsRunnerPlan(
   return {
     target: 'windows-amd',
     // Emulated under Wine is never the target's hardware: always development mode.
-    args: ['--dev-mode', ...knobs, ...grace],
+    args: ['--dev-mode', ...grace],
     note: `windows-amd: emulated under ${wine}, development mode, results labelled${
       reasons.length ? ` (${reasons.join('; ')})` : ''
     }`,
@@ -534,7 +530,13 @@ async function startRedis(plan: StartPlan, life: Lifecycle): Promise<string> {
   return redis.url;
 }
 
-async function migrateAndSeed(plan: StartPlan, databaseUrl: string): Promise<void> {
+/**
+ * Migrates, seeds, and writes the contest's benchmark definition if it has none: this start's
+ * development size (PERFJUDGE_INPUT_SIZE), seed and pair budget (PERFJUDGE_RUNS). A definition
+ * written earlier stands: where this start asks for another, it says so; the organizer console
+ * changes it. Returns the main challenge's definition, the one every job carries.
+ */
+async function migrateAndSeed(plan: StartPlan, databaseUrl: string): Promise<JobBenchmark> {
   say('migrating the database');
   const applied = await applyMigrations({ connectionString: databaseUrl });
   say(
@@ -544,9 +546,29 @@ async function migrateAndSeed(plan: StartPlan, databaseUrl: string): Promise<voi
   );
   const database = createDbClient(databaseUrl);
   try {
-    const report = await seed(database, { organizer: plan.organizer, challenges: CHALLENGES });
-    for (const c of report.challenges)
+    const { config } = plan;
+    const report = await seed(database, {
+      organizer: plan.organizer,
+      challenges: CHALLENGES,
+      benchmark: ({ size, seedEnv }) => ({
+        sizeBytes: developmentBenchmarkBytes(config, size) ?? size,
+        seed: plan.seeds[seedEnv],
+        ...(config.PERFJUDGE_RUNS !== undefined ? { maxPairs: config.PERFJUDGE_RUNS } : {}),
+      }),
+    });
+    for (const c of report.challenges) {
       say(`challenge ${c.slug} v${c.version}: ${c.created ? 'registered' : 'already registered'}`);
+      say(`${c.slug}: benchmark definition ${describeDefinition(c.benchmark)} (in the database)`);
+      if (c.disagreements.length)
+        warn(
+          `${c.slug}: this start asks for another benchmark definition (${c.disagreements.join('; ')}): ` +
+            "using the database's, on which every recorded score was timed; change it in the organizer " +
+            'console (Settings), which rejudges everything or starts a new leaderboard',
+        );
+    }
+    const main = report.challenges.find((c) => c.slug === plan.challenge.manifest.slug);
+    if (!main) throw new ConfigError(`${plan.challenge.manifest.slug} was not seeded`);
+    return main.benchmark;
   } finally {
     await database.$disconnect();
   }
@@ -564,15 +586,11 @@ interface ServiceEnvironments {
 function serviceEnvironments(
   plan: StartPlan,
   urls: { databaseUrl: string; redisUrl: string },
-  devBytes: number | undefined,
 ): ServiceEnvironments {
   const { config, baseEnv } = plan;
-  // The web app and the scorer are the platform side that resolves each job's benchmark input
-  // (lib/challenge/benchmark-definition.ts): they get the seed and the development size.
-  const platform = {
-    ...plan.seeds,
-    ...(devBytes !== undefined ? { PERFJUDGE_BENCHMARK_SIZE: formatByteSize(devBytes) } : {}),
-  };
+  // The benchmark definition is in the database (every job is made from it there); the seeds are
+  // only what a web app or scorer compares it with at start.
+  const platform = { ...plan.seeds };
   return {
     platform,
     web: {
@@ -776,23 +794,26 @@ export async function main(): Promise<number> {
     await checkHost(plan);
     const databaseUrl = await startDatabase(plan, life);
     const redisUrl = await startRedis(plan, life);
-    await migrateAndSeed(plan, databaseUrl);
+    const definition = await migrateAndSeed(plan, databaseUrl);
     // The runners would generate the inputs on the first judging; now, with progress.
     const { challenge } = plan;
-    const manifestSize = challenge.manifest.inputs.benchmark.size;
-    const { plans: runnerPlans, notServed } = await planRunners(config, challenge, dataDir);
-    const devBytes = developmentBenchmarkBytes(config, manifestSize);
+    const { plans: runnerPlans, notServed } = await planRunners(
+      config,
+      challenge,
+      definition,
+      dataDir,
+    );
     if (runnerPlans.length)
       await pregenerateInputs(
         challenge,
         {
-          seed: plan.seeds[challenge.manifest.inputs.benchmark.seedEnv]!,
-          sizeBytes: devBytes ?? manifestSize,
+          seed: definition.seed ?? plan.seeds[challenge.manifest.inputs.benchmark.seedEnv]!,
+          sizeBytes: definition.sizeBytes,
           rareSeparators: challenge.manifest.inputs.rareSeparators,
         },
         dataDir,
       );
-    const envs = serviceEnvironments(plan, { databaseUrl, redisUrl }, devBytes);
+    const envs = serviceEnvironments(plan, { databaseUrl, redisUrl });
     await buildWebApp(plan, life, envs.web);
     if (life.stopping) return await life.stopping;
     startStatusPublisher(life, redisUrl);

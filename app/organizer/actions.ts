@@ -150,7 +150,7 @@ function settingWords(field: string): string {
 export const updateSettingsAction = safeAction(
   settingsFormSchema,
   async (input, user): Promise<ConsoleOutcome> => {
-    const { changed } = await userFacing(() =>
+    const { changed, benchmark } = await userFacing(() =>
       updateContestSettings(db(), {
         actorId: user.id,
         slug: input.slug,
@@ -167,15 +167,31 @@ export const updateSettingsAction = safeAction(
               ? { benchmarkSeed: input.benchmarkSeed }
               : {}),
         },
+        ...(input.benchmarkScores ? { benchmarkScores: input.benchmarkScores } : {}),
         ...(input.reason ? { reason: input.reason } : {}),
       }),
     );
-    refreshPages();
+    const saved =
+      changed.length === 0
+        ? 'Nothing changed.'
+        : `Saved the ${changed.map(settingWords).join(', ')}. New submissions and rejudges are judged with these settings.`;
+    if (!benchmark) {
+      refreshPages();
+      return { message: saved };
+    }
+    if (benchmark.scores === 'new-board') {
+      refreshPages();
+      return {
+        message: `${saved} Benchmark definition revision ${benchmark.revision}: a new leaderboard starts now (earlier submissions keep their results, unranked).`,
+      };
+    }
+    const rejudged = await runRejudge(
+      user.id,
+      input.reason || `benchmark definition revision ${benchmark.revision}`,
+      { challengeSlug: input.slug },
+    );
     return {
-      message:
-        changed.length === 0
-          ? 'Nothing changed.'
-          : `Saved the ${changed.map(settingWords).join(', ')}. New submissions and rejudges are judged with these settings.`,
+      message: `${saved} Benchmark definition revision ${benchmark.revision}: ${rejudged.message}`,
     };
   },
   ORGANIZER,

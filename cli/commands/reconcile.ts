@@ -44,6 +44,7 @@ export function registerReconcileCommand(program: Command, setExitCode: SetExitC
       const { reconcile, startReconciler } = await import('../../scorer/reconcile');
       const { describeBackbone, logLine, openBackbone, shutdownSignal } =
         await import('../../scorer/service');
+      const { sayBenchmarkDisagreements } = await import('../../lib/db/contest-benchmark');
       const every = seconds(options.every, '--every', 1);
       const olderThanMs = seconds(options.olderThan, '--older-than', 0) * 1000;
       const backbone = openBackbone('reconcile');
@@ -67,6 +68,7 @@ export function registerReconcileCommand(program: Command, setExitCode: SetExitC
           return;
         }
         logLine(`reconciling every ${every} s: ${describeBackbone(backbone)}`);
+        void sayBenchmarkDisagreements(backbone.db, logLine);
         const stopSignal = shutdownSignal(logLine);
         const reconciler = startReconciler(backbone.db, backbone.queues, {
           everyMs: every * 1000,

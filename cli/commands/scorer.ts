@@ -63,6 +63,7 @@ export function registerScorerCommand(program: Command, setExitCode: SetExitCode
       const { startScorer } = await import('../../scorer/scorer');
       const { describeBackbone, logLine, openBackbone, shutdownSignal } =
         await import('../../scorer/service');
+      const { sayBenchmarkDisagreements } = await import('../../lib/db/contest-benchmark');
       const { within } = await import('../../scorer/scorer');
       const { startSupervisorPublisher } = await import('../../lib/queue/service-status');
       const { createHttpConnection, queuePrefix } = await import('../../lib/queue/connection');
@@ -96,6 +97,7 @@ export function registerScorerCommand(program: Command, setExitCode: SetExitCode
         },
       });
       logLine(`scorer starting (pid ${process.pid}): ${describeBackbone(backbone)}`);
+      void sayBenchmarkDisagreements(backbone.db, logLine);
       // The scorer says it is alive like runners do (/api/health, the console): a fail-fast
       // connection of its own, so a Redis outage never holds anything up.
       const statusRedis = createHttpConnection({

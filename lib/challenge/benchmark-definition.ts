@@ -1,23 +1,13 @@
-// One benchmark definition per leaderboard: the platform resolves a contest's benchmark input (size
-// and seed) once, from the organizer's settings or the manifest, and puts it in every judging job;
-// runners time on exactly that; the scorer ranks only results timed on the contest's current one.
+// One benchmark definition per leaderboard: the contest's benchmark input (size, seed, generator
+// version) and run-policy override are contest state in PostgreSQL, written once (the seed, npm start,
+// the organizer console) and read from there by every process that makes jobs; it travels in every
+// judging job, runners time on exactly that, the scorer ranks only results timed on it. A process's
+// environment never decides it: one that disagrees says so (definitionDisagreements) and uses the
+// database's.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { formatByteSize, type JobBenchmark, type JudgingJobSettings } from '../../contracts';
+import { formatByteSize, type JobBenchmark } from '../../contracts';
 import type { TimedInput } from '../../contracts/judging';
-import { challengeSecret, env } from '../config/env';
-
-/** What the platform side knows beyond the database: a development size and the seed variables. */
-export interface BenchmarkDefaults {
-  /** PERFJUDGE_BENCHMARK_SIZE: the size when the organizer set none (npm start's fast default). */
-  sizeBytes?: number;
-  /** A seed variable's value where the web app and scorer run (PERFJUDGE_WORDCOUNT_SEED). */
-  secret: (name: string) => string | undefined;
-}
-
-export function platformBenchmarkDefaults(): BenchmarkDefaults {
-  return { sizeBytes: env().PERFJUDGE_BENCHMARK_SIZE, secret: challengeSecret };
-}
 
 /** The part of a stored manifest (ChallengeVersion.manifest) the definition needs. */
 const storedBenchmarkSchema = z.object({
@@ -31,24 +21,109 @@ export function manifestBenchmark(manifestJson: unknown): ManifestBenchmark {
   return storedBenchmarkSchema.parse(manifestJson).inputs.benchmark;
 }
 
-/**
- * The contest's benchmark input now: the organizer's size and seed win, then the platform's
- * development size (labelled when smaller than the manifest's), then the manifest's size; the seed
- * from the organizer, else the platform's seed variable.
- */
+/** The definition's columns of a Challenge row (prisma/schema.prisma). */
+export interface StoredBenchmark {
+  benchmarkBytes: number | null;
+  benchmarkSeed: string | null;
+  benchmarkDevelopment: boolean;
+  benchmarkMaxPairs: number | null;
+  benchmarkGenerator: number | null;
+  benchmarkRevision: number;
+}
+
+/** What a writer (the seed, npm start) or a process's environment asks the definition to be. */
+export interface BenchmarkProposal {
+  /** Unset: the manifest's. */
+  sizeBytes?: number;
+  seed?: string;
+  /** At most this many timed pairs (npm start's PERFJUDGE_RUNS). */
+  maxPairs?: number;
+  generatorVersion?: number;
+}
+
+/** The contest's definition as every job carries it: the stored one, the manifest's size when unset. */
 export function resolveBenchmark(
   manifest: ManifestBenchmark,
-  settings: JudgingJobSettings | undefined,
-  defaults: BenchmarkDefaults = platformBenchmarkDefaults(),
+  stored: StoredBenchmark,
 ): JobBenchmark {
-  const organizerSize = settings?.benchmarkBytes;
-  const sizeBytes = organizerSize ?? defaults.sizeBytes ?? manifest.size;
-  const seed = settings?.benchmarkSeed ?? defaults.secret(manifest.seedEnv);
   return {
-    sizeBytes,
-    seed,
-    development: organizerSize === undefined && sizeBytes < manifest.size,
+    sizeBytes: stored.benchmarkBytes ?? manifest.size,
+    ...(stored.benchmarkSeed !== null ? { seed: stored.benchmarkSeed } : {}),
+    development: stored.benchmarkDevelopment,
+    ...(stored.benchmarkMaxPairs !== null ? { maxPairs: stored.benchmarkMaxPairs } : {}),
+    ...(stored.benchmarkGenerator !== null ? { generatorVersion: stored.benchmarkGenerator } : {}),
+    revision: stored.benchmarkRevision,
   };
+}
+
+/**
+ * The columns a first write stores: what is already set stays (an organizer's earlier size or
+ * seed), the rest from the proposal; smaller than the manifest's or fewer pairs is development.
+ */
+export function firstDefinition(
+  manifest: ManifestBenchmark,
+  stored: StoredBenchmark,
+  proposal: BenchmarkProposal,
+): StoredBenchmark {
+  const sizeBytes = stored.benchmarkBytes ?? proposal.sizeBytes ?? manifest.size;
+  const maxPairs = stored.benchmarkMaxPairs ?? proposal.maxPairs ?? null;
+  return {
+    benchmarkBytes: sizeBytes,
+    benchmarkSeed: stored.benchmarkSeed ?? proposal.seed ?? null,
+    benchmarkDevelopment: sizeBytes < manifest.size || maxPairs !== null,
+    benchmarkMaxPairs: maxPairs,
+    benchmarkGenerator: stored.benchmarkGenerator ?? proposal.generatorVersion ?? null,
+    benchmarkRevision: 1,
+  };
+}
+
+/**
+ * Where a process's proposal (its environment) differs from the contest's definition, one phrase
+ * each, never a seed's value: what the process says at start before it uses the database's.
+ */
+export function definitionDisagreements(
+  current: JobBenchmark,
+  proposal: BenchmarkProposal,
+): string[] {
+  const out: string[] = [];
+  if (proposal.sizeBytes !== undefined && proposal.sizeBytes !== current.sizeBytes)
+    out.push(
+      `input size ${formatByteSize(proposal.sizeBytes)} here, ${formatByteSize(current.sizeBytes)} in the database`,
+    );
+  if (proposal.seed !== undefined && proposal.seed !== current.seed)
+    out.push(
+      `seed ${seedFingerprint(proposal.seed).slice(0, 8)}… here, ` +
+        (current.seed
+          ? `${seedFingerprint(current.seed).slice(0, 8)}… in the database`
+          : 'none in the database'),
+    );
+  if (proposal.maxPairs !== undefined && proposal.maxPairs !== current.maxPairs)
+    out.push(
+      `at most ${proposal.maxPairs} timed pairs here, ${current.maxPairs ?? "the manifest's run policy"} in the database`,
+    );
+  if (
+    proposal.generatorVersion !== undefined &&
+    current.generatorVersion !== undefined &&
+    proposal.generatorVersion !== current.generatorVersion
+  )
+    out.push(
+      `input generator v${proposal.generatorVersion} here, v${current.generatorVersion} in the database`,
+    );
+  return out;
+}
+
+/** The definition in one line, for logs, the leaderboard and the console (the seed as a tag). */
+export function describeDefinition(definition: JobBenchmark): string {
+  const parts = [
+    formatByteSize(definition.sizeBytes),
+    definition.seed ? `seed ${seedFingerprint(definition.seed).slice(0, 8)}…` : "the runners' seed",
+    ...(definition.generatorVersion !== undefined
+      ? [`generator v${definition.generatorVersion}`]
+      : []),
+    ...(definition.maxPairs !== undefined ? [`at most ${definition.maxPairs} pairs`] : []),
+  ];
+  const revision = definition.revision ? `revision ${definition.revision}: ` : '';
+  return `${revision}${parts.join(', ')}${definition.development ? ' (development)' : ''}`;
 }
 
 /**

@@ -25,7 +25,7 @@ export function resolveJudgeInputs(options: {
   secret: (name: string) => string | undefined;
   /** A smaller public input (development); default the manifest's. */
   publicBytes?: number;
-  /** At most this many timed pairs (development mode). */
+  /** At most this many timed pairs (development mode), besides the definition's own budget. */
   maxPairs?: number;
   /** The organizer's interval precision. */
   precision?: number;
@@ -33,13 +33,11 @@ export function resolveJudgeInputs(options: {
   const { manifest } = options.challenge;
   const { definition } = options;
   const seed = definition.seed ?? options.secret(manifest.inputs.benchmark.seedEnv);
+  // The definition's pair budget (the contest's run policy), and the caller's, whichever is smaller.
+  const budgets = [definition.maxPairs, options.maxPairs].filter((n) => n !== undefined);
+  const maxPairs = budgets.length ? Math.min(...budgets) : undefined;
   const runPolicy: Partial<RunPolicy> = {
-    ...(options.maxPairs
-      ? {
-          maxPairs: options.maxPairs,
-          minPairs: Math.min(manifest.runPolicy.minPairs, options.maxPairs),
-        }
-      : {}),
+    ...(maxPairs ? { maxPairs, minPairs: Math.min(manifest.runPolicy.minPairs, maxPairs) } : {}),
     // Absent, not undefined: the judge spreads this over the manifest's policy.
     ...(options.precision !== undefined ? { precision: options.precision } : {}),
   };

@@ -71,9 +71,10 @@ const envSchema = z.object({
   /** Signs session cookies; at least 32 characters. Unset: a random one per process (sessions end on restart). */
   PERFJUDGE_AUTH_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /**
-   * The platform's benchmark size when the organizer set none, e.g. 32MiB, instead of the
-   * manifest's: a smaller one is development (results labelled). npm start sets it for its web
-   * app and scorer from PERFJUDGE_INPUT_SIZE. Runners never read it: the size travels in the job.
+   * A benchmark size, e.g. 32MiB, that the seed writes into a contest's definition when it has
+   * none (smaller than the manifest's: development, results labelled). The definition then lives
+   * in the database: a web app or scorer whose value differs says so at start and uses the
+   * database's (lib/challenge/benchmark-definition.ts). Runners never read it.
    */
   PERFJUDGE_BENCHMARK_SIZE: z
     .string()

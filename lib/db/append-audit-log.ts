@@ -14,6 +14,8 @@ export type AuditAction =
   | 'challenge.publish-solutions'
   | 'challenge.hide-solutions'
   | 'challenge.register'
+  | 'benchmark.define'
+  | 'benchmark.change'
   | 'user.create-organizer'
   | 'user.reset-two-factor'
   | 'api-token.revoke'

@@ -22,7 +22,7 @@ export interface CreatedSubmission {
   judgings: { judgingId: string; target: string; round: number }[];
   /** The organizer's judging settings, for the jobs (absent when none is set). */
   settings?: JudgingJobSettings;
-  /** The contest's benchmark input, for the jobs (lib/challenge/benchmark-definition.ts). */
+  /** The contest's benchmark definition from the database, for the jobs (lib/challenge/benchmark-definition.ts). */
   benchmark: JobBenchmark;
   /** The judgings' place in the fair queue (lib/db/fair-queue-priority.ts). */
   queuePriority: number;
@@ -85,7 +85,7 @@ export async function createSubmission(
       .map((j) => ({ judgingId: j.id, target: j.target.name, round: j.round }))
       .sort((a, b) => a.target.localeCompare(b.target)),
     settings,
-    benchmark: resolveBenchmark(manifestBenchmark(version.manifest), settings),
+    benchmark: resolveBenchmark(manifestBenchmark(version.manifest), version.challenge),
     queuePriority,
   };
 }

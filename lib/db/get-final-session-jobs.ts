@@ -56,7 +56,7 @@ export async function getFinalSessionJobs(db: Db, sessionId: string): Promise<Fi
           challengeVersionId: true,
           seed: true,
           benchmarkBytes: true,
-          challenge: { select: { slug: true, benchmarkBytes: true } },
+          challenge: { select: { slug: true, benchmarkDevelopment: true } },
           entrants: {
             orderBy: { id: 'asc' },
             select: { id: true, submission: { select: { patchText: true } } },
@@ -73,10 +73,9 @@ export async function getFinalSessionJobs(db: Db, sessionId: string): Promise<Fi
   });
   const manifestSize = manifestBenchmark(cv.manifest).size;
   const e = s.evaluation;
-  // As lib/challenge/benchmark-definition.ts labels it: smaller than the manifest's and not the
-  // organizer's own choice (npm start's quick size).
-  const development =
-    e.benchmarkBytes < manifestSize && e.challenge.benchmarkBytes !== e.benchmarkBytes;
+  // Smaller than the manifest's on a contest whose stored definition is development (npm start's
+  // quick size): labelled like the provisional results.
+  const development = e.benchmarkBytes < manifestSize && e.challenge.benchmarkDevelopment;
   const recorded = recordedParts(s.results);
   const done = storedRounds(s.rounds);
   const jobs: FinalSessionJob[] = [];

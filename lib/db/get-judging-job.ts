@@ -13,7 +13,7 @@ export interface JudgingJobData {
   patchText: string;
   /** The organizer's settings as they are now (a rejudge after a change judges with the new ones). */
   settings?: JudgingJobSettings;
-  /** The contest's benchmark input as it is now (lib/challenge/benchmark-definition.ts). */
+  /** The contest's benchmark definition as the database has it now (lib/challenge/benchmark-definition.ts). */
   benchmark: JobBenchmark;
 }
 
@@ -54,7 +54,7 @@ export async function getJudgingJob(db: Db, judgingId: string): Promise<JudgingJ
     settings,
     benchmark: resolveBenchmark(
       manifestBenchmark(j.submission.challengeVersion.manifest),
-      settings,
+      j.submission.challengeVersion.challenge,
     ),
   };
 }

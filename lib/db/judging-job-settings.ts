@@ -8,11 +8,20 @@ export interface ChallengeSettingsRow {
   benchmarkSeed: string | null;
 }
 
-/** Prisma `select` for the columns toJudgingJobSettings reads. */
-export const CHALLENGE_SETTINGS_SELECT = {
-  precision: true,
+/** Prisma `select` for the benchmark definition's columns (lib/challenge/benchmark-definition.ts). */
+export const BENCHMARK_DEFINITION_SELECT = {
   benchmarkBytes: true,
   benchmarkSeed: true,
+  benchmarkDevelopment: true,
+  benchmarkMaxPairs: true,
+  benchmarkGenerator: true,
+  benchmarkRevision: true,
+} as const;
+
+/** Prisma `select` for the columns toJudgingJobSettings and resolveBenchmark read. */
+export const CHALLENGE_SETTINGS_SELECT = {
+  precision: true,
+  ...BENCHMARK_DEFINITION_SELECT,
 } as const;
 
 export function toJudgingJobSettings(row: ChallengeSettingsRow): JudgingJobSettings | undefined {

@@ -1,5 +1,5 @@
 // Recomputes one user's leaderboard row for one challenge: their best accepted, not disqualified
-// submission (the earlier one of equal scores) with its per-target figures, so that the leaderboard
+// submission of the current board (the earlier one of equal scores) with its per-target figures, so that the leaderboard
 // reads one row per contestant and no judging result. Runs inside the transaction that changed a
 // score.
 import type { LeaderboardCell } from './get-leaderboard-table';
@@ -28,9 +28,15 @@ export async function refreshLeaderboardEntry(
   // Two transactions refreshing the same row would each compute from what they see; take turns.
   const key = `leaderboard:${options.challengeId}:${options.userId}`;
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${key}))`;
+  // A new leaderboard (the benchmark definition changed without a rejudge) ranks only what came after.
+  const { boardSince } = await tx.challenge.findUniqueOrThrow({
+    where: { id: options.challengeId },
+    select: { boardSince: true },
+  });
   const best = await tx.submission.findFirst({
     where: {
       challengeId: options.challengeId,
+      ...(boardSince ? { createdAt: { gte: boardSince } } : {}),
       userId: options.userId,
       status: 'DONE',
       verdict: 'ACCEPTED',

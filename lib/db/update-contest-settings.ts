@@ -1,13 +1,16 @@
 // An organizer changes a challenge's contest settings (deadline, quota, precision, benchmark size and
 // seed). Validated here again whatever the caller checked; the audit row says what changed, never
-// the seed itself.
+// the seed itself. A change of the benchmark definition (size or seed) must say what becomes of the
+// scores already recorded: every submission rejudged on the new one (the caller enqueues), or a new
+// leaderboard from now on (the earlier submissions keep their results, unranked). It is a new
+// revision of the definition, official (no development size or pair budget), audited on its own.
 import { z } from 'zod';
 import { MAX_BENCHMARK_BYTES, MIN_BENCHMARK_BYTES } from '../../contracts';
 import type { Db } from './client';
 import { appendAuditLog } from './append-audit-log';
 import { MAX_SUBMISSIONS_PER_HOUR } from './contest-settings-limits';
 import { CONTEST_SETTINGS_SELECT } from './get-challenge-settings';
-import { NotFoundError } from './errors';
+import { NotFoundError, RefusedError } from './errors';
 
 export { MAX_SUBMISSIONS_PER_HOUR };
 
@@ -29,16 +32,23 @@ export const contestSettingsUpdateSchema = z.strictObject({
 });
 export type ContestSettingsUpdate = z.infer<typeof contestSettingsUpdateSchema>;
 
+/** What becomes of the recorded scores when the benchmark definition changes. */
+export type BenchmarkScores = 'rejudge' | 'new-board';
+
 export interface UpdateContestSettingsOptions {
   actorId: string;
   slug: string;
   settings: ContestSettingsUpdate;
+  /** Required when the benchmark size or seed changes. */
+  benchmarkScores?: BenchmarkScores;
   reason?: string;
 }
 
 export interface UpdatedContestSettings {
   /** Names of the settings whose value changed. */
   changed: string[];
+  /** Set when the benchmark definition changed: the caller rejudges every submission for 'rejudge'. */
+  benchmark?: { revision: number; scores: BenchmarkScores };
 }
 
 export async function updateContestSettings(
@@ -76,7 +86,16 @@ export async function updateContestSettings(
       };
     const changed = Object.keys(changes);
     if (changed.length === 0) return { changed };
-    await tx.challenge.update({
+    const definitionChanges =
+      changed.includes('benchmarkBytes') || changed.includes('benchmarkSeed');
+    const scores = options.benchmarkScores;
+    if (definitionChanges && !scores)
+      throw new RefusedError(
+        'Changing the benchmark size or seed changes what every score is timed on: choose whether ' +
+          'every submission is rejudged on the new definition or a new leaderboard starts now.',
+        'benchmark-scores',
+      );
+    const updated = await tx.challenge.update({
       where: { id: before.id },
       data: {
         deadline: settings.deadline,
@@ -86,7 +105,16 @@ export async function updateContestSettings(
         benchmarkSeed: settings.benchmarkSeed,
         judgeAllTargets: settings.judgeAllTargets,
         supersedeQueued: settings.supersedeQueued,
+        ...(definitionChanges
+          ? {
+              benchmarkRevision: { increment: 1 },
+              benchmarkDevelopment: false,
+              benchmarkMaxPairs: null,
+              ...(scores === 'new-board' ? { boardSince: new Date() } : {}),
+            }
+          : {}),
       },
+      select: { benchmarkRevision: true },
     });
     await appendAuditLog(tx, {
       actorId: options.actorId,
@@ -96,6 +124,24 @@ export async function updateContestSettings(
       ...(options.reason ? { reason: options.reason } : {}),
       payload: changes,
     });
-    return { changed };
+    if (!definitionChanges || !scores) return { changed };
+    // A new board ranks only what is judged from now on; a rejudge refreshes each row itself.
+    if (scores === 'new-board')
+      await tx.leaderboardEntry.deleteMany({ where: { challengeId: before.id } });
+    await appendAuditLog(tx, {
+      actorId: options.actorId,
+      action: 'benchmark.change',
+      subjectType: 'challenge',
+      subjectId: options.slug,
+      ...(options.reason ? { reason: options.reason } : {}),
+      payload: {
+        revision: updated.benchmarkRevision,
+        scores:
+          scores === 'rejudge' ? 'every submission rejudged' : 'a new leaderboard from now on',
+        ...(changes.benchmarkBytes ? { benchmarkBytes: changes.benchmarkBytes } : {}),
+        ...(changes.benchmarkSeed ? { benchmarkSeed: changes.benchmarkSeed } : {}),
+      },
+    });
+    return { changed, benchmark: { revision: updated.benchmarkRevision, scores } };
   });
 }

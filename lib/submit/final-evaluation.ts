@@ -21,7 +21,7 @@ import { createFinalEvaluation } from '../db/create-final-evaluation';
 import { NotFoundError, RefusedError } from '../db/errors';
 import { getContest } from '../db/get-contest';
 import { getFinalSessionJobs } from '../db/get-final-session-jobs';
-import { CHALLENGE_SETTINGS_SELECT, toJudgingJobSettings } from '../db/judging-job-settings';
+import { BENCHMARK_DEFINITION_SELECT } from '../db/judging-job-settings';
 import { publishFinalResultsRecord } from '../db/publish-final-results';
 import {
   enqueueFinalSessionParts,
@@ -92,12 +92,9 @@ async function finalBenchmark(
 ): Promise<{ sizeBytes: number; seed: string }> {
   const version = await db.challengeVersion.findUniqueOrThrow({
     where: { id: challengeVersionId },
-    select: { manifest: true, challenge: { select: CHALLENGE_SETTINGS_SELECT } },
+    select: { manifest: true, challenge: { select: BENCHMARK_DEFINITION_SELECT } },
   });
-  const provisional = resolveBenchmark(
-    manifestBenchmark(version.manifest),
-    toJudgingJobSettings(version.challenge),
-  );
+  const provisional = resolveBenchmark(manifestBenchmark(version.manifest), version.challenge);
   if (!keepProvisionalSeed)
     return { sizeBytes: provisional.sizeBytes, seed: randomBytes(32).toString('hex') };
   if (provisional.seed === undefined)

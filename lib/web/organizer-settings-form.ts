@@ -70,6 +70,11 @@ export const settingsFormSchema = z.strictObject({
     .refine((t) => t === '' || t.length >= 8, 'At least 8 characters (or empty to keep it)')
     .refine((t) => t.length <= 4096, 'At most 4096 characters'),
   clearSeed: z.boolean(),
+  /** What becomes of the recorded scores if the benchmark size or seed changes (empty: not said). */
+  benchmarkScores: z
+    .enum(['', 'rejudge', 'new-board'])
+    .default('')
+    .transform((t) => (t === '' ? undefined : t)),
   /** Judge every target even after one failed for the contestant (absent: unchanged). */
   judgeAllTargets: z.boolean().optional(),
   /** A newer submission supersedes the author's own still-queued one (absent: unchanged). */

@@ -35,6 +35,8 @@ import type { Sandbox } from '../sandbox/sandbox';
 import { acquireHostLock, type HostLock } from './host-lock';
 import { createHostScheduler, type HostScheduler } from './host-scheduler';
 import { createJobPublisher } from './job-publisher';
+import { resultOutbox } from './result-outbox';
+import { pausedWhileWaiting, stallLimitMs, startStallWatchdog } from './stall-watchdog';
 import { sweepStaleScratch } from './work-root';
 
 /** Abort reasons the runner gives BullMQ's per-job AbortSignal (`worker.cancelJob`). */
@@ -186,6 +188,18 @@ async function processJudgingJob(
   const data = parseJudgingJob(job, settings);
   if (settings.handingBack())
     return handBackJob(job, token, settings, 'the runner is shutting down');
+  // Finished work is never re-done: Redis lost this runner's answer before the scorer recorded it.
+  const outbox = resultOutbox(settings.dataDir, {
+    prefix: settings.prefix ?? '-',
+    target: settings.target,
+  });
+  const kept = await outbox.find(data);
+  if (kept) {
+    settings.log(
+      `job ${job.id}: ${kept.result.verdict}, answered again from the outbox, not re-judged`,
+    );
+    return kept;
+  }
   const started = new Date();
   const publisher = createJobPublisher(
     job,
@@ -208,7 +222,13 @@ async function processJudgingJob(
   );
   await refuseIfCancelledBefore(cancel, context, publisher, 'not judged');
   const result = await runJudging(context, publisher, cancel, started);
-  return judgingOutcome(context, cancel, result, started);
+  const answer = await judgingOutcome(context, cancel, result, started);
+  await outbox
+    .keep(data, answer)
+    .catch((error: Error) =>
+      context.note(`the outbox could not keep the answer: ${error.message}`),
+    );
+  return answer;
 }
 
 /** The payload, or an UnrecoverableError: a malformed job or one for another target never runs. */
@@ -509,6 +529,10 @@ async function judgeUnderHostLock(
     const memoryBandwidth = await sharing.turns.turn(() =>
       hostMemoryBandwidth(settings.dataDir, { log: note }),
     );
+    // The whole judging is bounded too, not only each run: a wedged one is handed back. Time spent
+    // waiting for the host (other judgings' turns, other entrants' rounds) is not silence.
+    const watchdog = startStallWatchdog(stallLimitMs(challenge.manifest.limits));
+    const judging = signal ? AbortSignal.any([signal, watchdog.signal]) : watchdog.signal;
     const result = await judge({
       challenge,
       target: data.target,
@@ -520,13 +544,25 @@ async function judgeUnderHostLock(
       ...inputs,
       cpu: settings.cpu,
       judgingId: data.judgingId,
-      onProgress: (event) => publisher.progress(event),
-      onLog: (line) => publisher.log(line),
-      signal,
+      onProgress: (event) => {
+        watchdog.touch();
+        publisher.progress(event);
+      },
+      onLog: (line) => {
+        watchdog.touch();
+        publisher.log(line);
+      },
+      signal: judging,
       // A development-sized contest input is labelled like a host that is not the target.
       devMode: settings.devMode || timed.development,
-      sharing,
-    });
+      sharing: pausedWhileWaiting(sharing, watchdog),
+    })
+      .catch((error: unknown) => {
+        throw watchdog.message() ? new PlatformError(watchdog.message()!) : error;
+      })
+      .finally(() => watchdog.stop());
+    const wedged = watchdog.message();
+    if (wedged) throw new PlatformError(wedged);
     return { ...result, benchmark: timed };
   } finally {
     await leave();

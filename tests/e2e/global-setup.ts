@@ -78,15 +78,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   try {
     // createTestDatabase refuses a DATABASE_URL that is not on this machine.
     database = await createTestDatabase();
-    await seed(database.db, { organizer: ORGANIZER });
+    // The contest's benchmark definition, in the database like every contest's: tiny, development.
+    await seed(database.db, { organizer: ORGANIZER, benchmark: () => ({ sizeBytes: 1 << 20 }) });
     await database.db.$disconnect();
 
     // Without DATABASE_URL: the runners never get database credentials, as in production.
     const { DATABASE_URL: _notForRunners, ...inherited } = process.env;
     const common = { ...inherited, REDIS_URL: config.REDIS_URL, PERFJUDGE_QUEUE_PREFIX: prefix };
-    // The contest's benchmark input, which the web app and the scorer put in every job (runners
-    // never choose their own): tiny, labelled development.
-    const platform = { PERFJUDGE_BENCHMARK_SIZE: '1MiB' };
     // A lock file and a work root per runner rather than the host's: the two targets judge at the
     // same time (the tests check verdicts, not precise timings) and other test runs on this host
     // neither hold us up nor sweep our scratch folders (a runner holding the host lock removes every
@@ -118,7 +116,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
           NODE_ENV: 'production',
           NEXT_TELEMETRY_DISABLED: '1',
           PERFJUDGE_NEXT_DIST_DIR: DIST_DIR,
-          ...platform,
           DATABASE_URL: database.url,
           PERFJUDGE_PUBLIC_URL: baseUrl,
           PERFJUDGE_AUTH_SECRET: randomBytes(32).toString('base64url'),
@@ -136,7 +133,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         name: 'scorer',
         command: process.execPath,
         args: [BIN, 'scorer'],
-        env: { ...common, ...platform, DATABASE_URL: database.url },
+        env: { ...common, DATABASE_URL: database.url },
         ready: /scorer ready/,
         timeoutMs: 60_000,
       }),

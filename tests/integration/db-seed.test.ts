@@ -4,6 +4,7 @@ import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { challengeCode } from '../../lib/challenge/challenge-code';
 import { loadChallenge } from '../../lib/challenge/load-manifest';
 import { verifyPassword } from '../../lib/access/password';
 import { ConflictError } from '../../lib/db/errors';
@@ -45,13 +46,30 @@ async function passwordHashOf(userId: string): Promise<string> {
 describe('seed', () => {
   it('creates the wordcount challenge and the organizer, and changes nothing the second time', async () => {
     const { manifest } = await loadChallenge('wordcount');
-    const first = await seed(t.db, { organizer });
+    const first = await seed(t.db, {
+      organizer,
+      benchmark: () => ({ sizeBytes: 8 << 20, seed: 'the-first-start-seed' }),
+    });
+    // The benchmark definition is written once, with the first writer's wishes.
+    const definition = {
+      sizeBytes: 8 << 20,
+      seed: 'the-first-start-seed',
+      development: true,
+      generatorVersion: (await challengeCode('wordcount')).generatorVersion,
+      revision: 1,
+    };
     expect(first.challenges).toEqual([
-      { slug: 'wordcount', version: manifest.version, created: true },
+      {
+        slug: 'wordcount',
+        version: manifest.version,
+        created: true,
+        benchmark: definition,
+        disagreements: [],
+      },
     ]);
     expect(first.organizer?.created).toBe(true);
     const after = await counts();
-    expect(after).toEqual({ challenges: 1, versions: 1, targets: 2, users: 1, audit: 2 });
+    expect(after).toEqual({ challenges: 1, versions: 1, targets: 2, users: 1, audit: 3 });
     const user = await t.db.user.findUniqueOrThrow({ where: { email: 'org@example.test' } });
     expect(user.role).toBe('ORGANIZER');
     const hash = await passwordHashOf(user.id);
@@ -61,8 +79,12 @@ describe('seed', () => {
     expect(version.targets.map((x) => x.name).sort()).toEqual(['linux-intel', 'windows-amd']);
     expect((version.manifest as { slug: string }).slug).toBe('wordcount');
 
-    const second = await seed(t.db, { organizer });
-    expect(second.challenges[0]?.created).toBe(false);
+    // A later writer with other wishes (the manifest's size) is told, and changes nothing.
+    const second = await seed(t.db, { organizer, benchmark: ({ size }) => ({ sizeBytes: size }) });
+    expect(second.challenges[0]).toMatchObject({ created: false, benchmark: definition });
+    expect(second.challenges[0]?.disagreements).toEqual([
+      'input size 256MiB here, 8MiB in the database',
+    ]);
     expect(second.organizer).toEqual({ userId: user.id, created: false });
     expect(await counts()).toEqual(after);
     expect(await passwordHashOf(user.id)).toBe(hash);

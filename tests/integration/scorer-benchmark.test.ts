@@ -12,10 +12,19 @@ import {
 } from '../../contracts';
 import { timedInput } from '../../lib/challenge/benchmark-definition';
 import { createSubmission } from '../../lib/db/create-submission';
+import { RefusedError } from '../../lib/db/errors';
 import { getJudgingJob } from '../../lib/db/get-judging-job';
+import { listAuditLog } from '../../lib/db/list-audit-log';
+import { updateContestSettings } from '../../lib/db/update-contest-settings';
 import { scoreSubmission } from '../../scorer/score-job';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
-import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
+import {
+  acceptedSubmission,
+  leaderboardEntries,
+  makeResult,
+  makeUser,
+  registerChallenge,
+} from '../../dev/db-fixtures';
 
 let t: TestDatabase;
 let version: number;
@@ -78,6 +87,7 @@ describe('the scorer and the benchmark definition', () => {
       sizeBytes: 4 << 20,
       seed: 'the-organizer-seed',
       development: false,
+      revision: 0,
     });
     const job = await getJudgingJob(t.db, created.judgings[0]!.judgingId);
     expect(job?.benchmark).toEqual(created.benchmark);
@@ -109,5 +119,56 @@ describe('the scorer and the benchmark definition', () => {
       where: { submissionId: created.submissionId },
     });
     expect(leaderboard).toBe(0);
+  });
+});
+
+describe('changing the benchmark definition', () => {
+  const settings = { deadline: null, submissionsPerHour: null, precision: null };
+
+  it('must say what becomes of the recorded scores; a new board ranks only what follows', async () => {
+    const organizer = await makeUser(t.db, 'the-organizer');
+    const early = await makeUser(t.db);
+    await acceptedSubmission(t.db, { userId: early, version, speedup: 3 });
+    const ranked = (await leaderboardEntries(t.db, 'wordcount')).length;
+    expect(ranked).toBeGreaterThan(0);
+    const change = { ...settings, benchmarkBytes: 2 << 20 };
+
+    await expect(
+      updateContestSettings(t.db, { actorId: organizer, slug: 'wordcount', settings: change }),
+    ).rejects.toBeInstanceOf(RefusedError);
+    const before = await getJudgingJob(
+      t.db,
+      (await createSubmission(t.db, { userId: early, challengeSlug: 'wordcount', patchText: 'q' }))
+        .judgings[0]!.judgingId,
+    );
+
+    const { benchmark } = await updateContestSettings(t.db, {
+      actorId: organizer,
+      slug: 'wordcount',
+      settings: change,
+      benchmarkScores: 'new-board',
+      reason: 'the real size',
+    });
+    expect(benchmark).toEqual({ revision: before!.benchmark.revision! + 1, scores: 'new-board' });
+    expect(await leaderboardEntries(t.db, 'wordcount')).toEqual([]);
+    // The early contestant's earlier result stays theirs but is not ranked on the new board; a
+    // submission judged on the new definition is.
+    const later = await acceptedSubmission(t.db, { userId: early, version, speedup: 1.5 });
+    expect((await leaderboardEntries(t.db, 'wordcount')).map((e) => e.submissionId)).toEqual([
+      later,
+    ]);
+    const created = await createSubmission(t.db, {
+      userId: early,
+      challengeSlug: 'wordcount',
+      patchText: 'r',
+    });
+    expect(created.benchmark).toMatchObject({
+      sizeBytes: 2 << 20,
+      development: false,
+      revision: benchmark!.revision,
+    });
+    const audit = (await listAuditLog(t.db)).rows.find((r) => r.action === 'benchmark.change');
+    expect(audit?.details).toContain('a new leaderboard from now on');
+    expect(audit?.reason).toBe('the real size');
   });
 });

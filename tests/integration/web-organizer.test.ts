@@ -283,6 +283,7 @@ describe('contest settings', () => {
         benchmarkBytes: 4 << 20,
         benchmarkSeed: 'the-secret-seed',
       },
+      benchmarkScores: 'rejudge',
       reason: 'tighter precision',
     });
     expect(changed.sort()).toEqual(
@@ -352,6 +353,7 @@ describe('contest settings', () => {
         benchmarkBytes: null,
         benchmarkSeed: null,
       },
+      benchmarkScores: 'rejudge',
     });
     const cleared = await getContest(t.db, 'wordcount');
     expect(cleared.settings.precision).toBe(cleared.manifest.runPolicy.precision);

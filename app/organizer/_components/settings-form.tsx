@@ -19,6 +19,8 @@ export interface SettingsFormValues {
   seedSet: boolean;
   judgeAllTargets: boolean;
   supersedeQueued: boolean;
+  /** The contest's benchmark definition now, in one line (describeDefinition). */
+  definition: string;
   /** The manifest's values, shown as what an empty field means. */
   defaults: { submissionsPerHour: string; precision: string; benchmarkSize: string };
 }
@@ -43,6 +45,7 @@ export function SettingsForm({
       benchmarkSize: String(form.get('benchmarkSize') ?? ''),
       benchmarkSeed: String(form.get('benchmarkSeed') ?? ''),
       clearSeed: form.get('clearSeed') === 'on',
+      benchmarkScores: String(form.get('benchmarkScores') ?? ''),
       judgeAllTargets: form.get('judgeAllTargets') === 'on',
       supersedeQueued: form.get('supersedeQueued') === 'on',
       reason: String(form.get('reason') ?? ''),
@@ -132,6 +135,21 @@ export function SettingsForm({
           environment&apos;s)
         </label>
       )}
+      <label>
+        If the benchmark size or seed changes
+        <span className="hint">
+          Every score on the leaderboard was timed on the current definition ({values.definition}).
+          Say what becomes of them; the change is recorded in the audit log.
+        </span>
+        <select name="benchmarkScores" defaultValue="" {...described('benchmarkScores')}>
+          <option value="">— choose when changing the size or seed —</option>
+          <option value="rejudge">Rejudge every submission on the new definition</option>
+          <option value="new-board">
+            Start a new leaderboard (earlier submissions keep their results, unranked)
+          </option>
+        </select>
+        {error('benchmarkScores')}
+      </label>
       <label
         className="row"
         style={{ fontWeight: 400, flexWrap: 'nowrap', alignItems: 'flex-start' }}

@@ -4,7 +4,9 @@
 // ranks and ties are computed over the whole table, so they do not depend on the page.
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { describeDefinition } from '../../../../lib/challenge/benchmark-definition';
 import { db } from '../../../../lib/db/client';
+import { getContestBenchmark } from '../../../../lib/db/contest-benchmark';
 import { NotFoundError } from '../../../../lib/db/errors';
 import {
   getLeaderboardTable,
@@ -124,6 +126,7 @@ function Pages({ base, page, pages }: { base: string; page: number; pages: numbe
 export async function LeaderboardView({ slug, page }: { slug: string; page: number }) {
   const table = await load(slug);
   const result = await getContestResultState(db(), table.challenge.slug);
+  const definition = await getContestBenchmark(db(), table.challenge.slug);
   const provisional = result?.publishedAt != null;
   const pages = Math.max(1, Math.ceil(table.rows.length / PAGE_SIZE));
   if (page > pages) notFound();
@@ -164,6 +167,10 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
         <span data-testid="leaderboard-as-of">
           As of {formatDateSeconds(new Date())}; never more than {LEADERBOARD_MAX_AGE_S} s behind
           the judge.
+        </span>{' '}
+        <span data-testid="leaderboard-definition">
+          Every result here was timed on one benchmark definition:{' '}
+          <span className="mono">{describeDefinition(definition)}</span>.
         </span>
       </p>
       {labelled && (

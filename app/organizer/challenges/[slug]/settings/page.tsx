@@ -4,7 +4,9 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { formatByteSize } from '../../../../../contracts';
+import { describeDefinition } from '../../../../../lib/challenge/benchmark-definition';
 import { db } from '../../../../../lib/db/client';
+import { getContestBenchmark } from '../../../../../lib/db/contest-benchmark';
 import { getChallengeSettings } from '../../../../../lib/db/get-challenge-settings';
 import { formatDate } from '../../../../../lib/web/format';
 import { requireOrganizer } from '../../../../../lib/web/session';
@@ -38,6 +40,7 @@ export default async function ChallengeSettingsPage({
   const { manifest } = contest;
   const stored = await getChallengeSettings(db(), contest.slug);
   if (!stored) notFound();
+  const definition = await getContestBenchmark(db(), contest.slug);
 
   return (
     <>
@@ -73,6 +76,7 @@ export default async function ChallengeSettingsPage({
           seedSet: stored.benchmarkSeedSet,
           judgeAllTargets: stored.judgeAllTargets,
           supersedeQueued: stored.supersedeQueued,
+          definition: describeDefinition(definition),
           defaults: {
             submissionsPerHour: String(manifest.quota.submissionsPerHour),
             precision: String(manifest.runPolicy.precision),
