@@ -5,11 +5,19 @@
 //   npm run bench -- judge ladder [--size 64MiB] [--long-pairs 15]
 //   npm run bench -- judge overhead [--size 64MiB]
 //   npm run bench -- judge profile [--size 64MiB]   (the profile stage's share of a judging, twice)
+//   npm run bench -- judge cost [--size 32MiB] [--count 5] [--targets linux-intel,windows-amd]
+//                               [--patch 1.1x-whole-file-views] [--no-profile] [--max-pairs N] [--precision p]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { parseByteSize, type JudgingResult, type ProgressEvent } from '../contracts';
+import {
+  parseByteSize,
+  TARGET_IDS,
+  type JudgingResult,
+  type ProgressEvent,
+  type TargetId,
+} from '../contracts';
 import { REPO_ROOT } from '../lib/config/env';
 import { loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
 import { makePatch, solutionSource } from '../lib/challenge/solution-tree';
@@ -19,6 +27,8 @@ import { LADDER, TYPICAL_STEP, ladderPatch, ladderStep, prepareLadderStep } from
 import { createSandbox } from '../runner/sandbox';
 import { DEFAULT_CONFIDENCE, excessDrift, median } from '../lib/stats';
 import { describeNoiseFloor, noiseFloor } from './noise-floor';
+import { judgeCost } from './judge-cost';
+import type { HostSharing } from '../runner/judge/judging-context';
 
 const DATA_DIR = path.join(REPO_ROOT, '.data', 'bench');
 const sandbox = createSandbox('bubblewrap');
@@ -40,6 +50,11 @@ interface Options {
   precision: number | null;
   /** The run policy's host drift (relative sd between judgings) to include in every interval. */
   hostDrift: number | null;
+  /** cost: judgings per condition, the targets, the ladder patch, the profile stage. */
+  count: number;
+  targets: TargetId[];
+  patch: string;
+  profile: boolean;
 }
 
 function parseArgs(args: string[]): Options {
@@ -53,6 +68,10 @@ function parseArgs(args: string[]): Options {
     maxPairs: null,
     precision: null,
     hostDrift: null,
+    count: 5,
+    targets: ['linux-intel'],
+    patch: TYPICAL_STEP,
+    profile: true,
   };
   for (let i = 0; i < args.length; i++) {
     const value = args[i + 1];
@@ -95,6 +114,30 @@ function parseArgs(args: string[]): Options {
           throw new Error(`--host-drift: "${value}" is not a fraction between 0 and 0.2`);
         i++;
         break;
+      case '--count':
+        options.count = Number(value);
+        if (!Number.isInteger(options.count) || options.count < 1 || options.count > 10)
+          throw new Error(`--count: "${value}" is not a whole number from 1 to 10`);
+        i++;
+        break;
+      case '--targets': {
+        const targets = (value ?? '').split(',');
+        const bad = targets.find((t) => !(TARGET_IDS as readonly string[]).includes(t));
+        if (bad !== undefined)
+          throw new Error(`--targets: "${bad}" is not one of ${TARGET_IDS.join(', ')}`);
+        options.targets = targets as TargetId[];
+        i++;
+        break;
+      }
+      case '--patch':
+        if (!/^[a-z0-9-]+$/.test(value ?? ''))
+          throw new Error(`--patch: "${value}" is not the name of a ladder step (bench/ladder)`);
+        options.patch = value!;
+        i++;
+        break;
+      case '--no-profile':
+        options.profile = false;
+        break;
       case '--repeat':
         options.repeat = Number(value);
         i++;
@@ -115,19 +158,25 @@ async function judgeOnce(
   patchText: string,
   options: Options,
   mode?: 'reproducibility',
-  onProgress?: (event: ProgressEvent) => void,
+  where: {
+    target?: TargetId;
+    sharing?: HostSharing;
+    onProgress?: (event: ProgressEvent) => void;
+  } = {},
 ): Promise<JudgingResult> {
+  const target = where.target ?? 'linux-intel';
   return judge({
-    onProgress,
+    ...(where.onProgress ? { onProgress: where.onProgress } : {}),
     challenge,
-    target: 'linux-intel',
+    target,
     patchText,
     sandbox,
     dataDir: DATA_DIR,
     benchmark: { seed: 'bench-judge', sizeBytes: options.sizeBytes, rareSeparators: false },
     benchmarkSeedIsSecret: false,
     publicInput: null,
-    devMode: (await cpuVendor()) !== challenge.manifest.targets['linux-intel']?.cpuVendor,
+    devMode: (await cpuVendor()) !== challenge.manifest.targets[target]?.cpuVendor,
+    ...(where.sharing ? { sharing: where.sharing } : {}),
     runPolicy: {
       // Absent, not undefined: the judge spreads this over the manifest's policy.
       ...(options.maxPairs ? { maxPairs: options.maxPairs } : {}),
@@ -140,7 +189,7 @@ async function judgeOnce(
       },
     },
     // Only the speedup is benchmarked here: the profile stage would add a minute per judging.
-    profile: mode === 'reproducibility' ? false : undefined,
+    profile: mode === 'reproducibility' || !options.profile ? false : undefined,
   });
 }
 
@@ -398,8 +447,11 @@ async function profileCost(challenge: Challenge, options: Options): Promise<void
   const patch = await ladderPatch(TYPICAL_STEP);
   for (const label of ['baseline profiles computed', 'baseline profiles cached']) {
     const parts: { message: string; at: number }[] = [];
-    const result = await judgeOnce(challenge, patch, options, undefined, (event) => {
-      if (event.stage === 'profile') parts.push({ message: event.message, at: performance.now() });
+    const result = await judgeOnce(challenge, patch, options, undefined, {
+      onProgress: (event) => {
+        if (event.stage === 'profile')
+          parts.push({ message: event.message, at: performance.now() });
+      },
     });
     const profileMs = result.stageDurationsMs.profile ?? 0;
     const measureMs = result.stageDurationsMs.measure ?? 0;
@@ -429,5 +481,21 @@ export default async function run(args: string[]): Promise<void> {
   else if (mode === 'ladder') await ladder(challenge, options);
   else if (mode === 'overhead') await overheadOnly(challenge, options);
   else if (mode === 'profile') await profileCost(challenge, options);
-  else throw new Error(`unknown mode ${mode} (reproducibility, ladder, overhead, profile)`);
+  else if (mode === 'cost') {
+    const patch = await ladderPatch(options.patch);
+    await judgeCost(challenge, {
+      count: options.count,
+      targets: options.targets,
+      sizeBytes: options.sized ? options.sizeBytes : 32 << 20,
+      patchName: options.patch,
+      judgeOnce: (target, sharing) =>
+        judgeOnce(
+          challenge,
+          patch,
+          { ...options, sizeBytes: options.sized ? options.sizeBytes : 32 << 20 },
+          undefined,
+          { target, sharing },
+        ),
+    });
+  } else throw new Error(`unknown mode ${mode} (reproducibility, ladder, overhead, profile, cost)`);
 }

@@ -195,6 +195,21 @@ export const estimateSchema = z.object({
 });
 export type Estimate = z.infer<typeof estimateSchema>;
 
+export const measureSessionSchema = z.object({
+  id: z.string().max(100),
+  /** Most judgings timed in one round with this one, itself included (1: judged alone). */
+  entrants: z.number().int().positive(),
+  /** Rounds this judging was in (each: one baseline run, one run of every entrant). */
+  rounds: z.number().int().nonnegative(),
+  /** Baseline runs this judging's pairs used that were shared with at least one other judging. */
+  sharedBaselineRuns: z.number().int().nonnegative(),
+  /** Host time charged to this judging: its own runs and its share of every baseline run it used. */
+  hostMs: z.number().nonnegative(),
+  /** What the same runs would have cost judged alone (every baseline run charged whole). */
+  aloneHostMs: z.number().nonnegative(),
+});
+export type MeasureSession = z.infer<typeof measureSessionSchema>;
+
 export const timeSummarySchema = z.object({
   n: z.number().int(),
   minMs: z.number(),
@@ -500,6 +515,11 @@ export const judgingResultSchema = z.object({
         cpuTimeEstimate: estimateSchema.nullable().optional(),
         /** The solution's fastest run against the least time its input takes to read; absent in older results, null where the host's bandwidth is unknown. */
         plausibility: plausibilitySchema.nullable().optional(),
+        /**
+         * The session this judging was timed in: judgings of the same challenge, target and
+         * benchmark definition on one host share each round's baseline run. Absent in older results.
+         */
+        session: measureSessionSchema.optional(),
         /** Pairs discarded as disturbed, and why; absent in older results. */
         disturbance: z
           .object({

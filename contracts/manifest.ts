@@ -123,6 +123,11 @@ export const runPolicySchema = z
      * alone.
      */
     hostDrift: z.number().min(0).max(0.2).optional(),
+    /**
+     * At most this many judgings of the same challenge, target and benchmark definition share one
+     * session on a host (one baseline run per round for all of them); 1 judges each alone.
+     */
+    sessionSize: z.number().int().min(1).max(32).optional(),
   })
   .refine((p) => p.maxPairs >= p.minPairs, {
     message: 'maxPairs must be at least minPairs',

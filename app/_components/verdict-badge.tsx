@@ -18,6 +18,8 @@ export function VerdictBadge({
 }) {
   if (disqualified) return <span className="badge bad">Disqualified</span>;
   if (status === 'CANCELLED') return <span className="badge">Not judged</span>;
+  // Settled without a verdict: superseded by the author's newer submission while still queued.
+  if (status === 'DONE' && !verdict) return <span className="badge">Superseded</span>;
   if (!verdict)
     return (
       <span className="badge info">

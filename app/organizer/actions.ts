@@ -160,6 +160,7 @@ export const updateSettingsAction = safeAction(
           precision: input.precision,
           benchmarkBytes: input.benchmarkSize,
           judgeAllTargets: input.judgeAllTargets,
+          supersedeQueued: input.supersedeQueued,
           ...(input.clearSeed
             ? { benchmarkSeed: null }
             : input.benchmarkSeed !== ''

@@ -4,6 +4,7 @@ import type { JobBenchmark, JudgingJobSettings } from '../../contracts';
 import { manifestBenchmark, resolveBenchmark } from '../challenge/benchmark-definition';
 import type { Db } from './client';
 import { NotFoundError } from './errors';
+import { fairQueuePriority } from './fair-queue-priority';
 import { CHALLENGE_SETTINGS_SELECT, toJudgingJobSettings } from './judging-job-settings';
 
 export interface CreateSubmissionOptions {
@@ -23,6 +24,8 @@ export interface CreatedSubmission {
   settings?: JudgingJobSettings;
   /** The contest's benchmark definition from the database, for the jobs (lib/challenge/benchmark-definition.ts). */
   benchmark: JobBenchmark;
+  /** The judgings' place in the fair queue (lib/db/fair-queue-priority.ts). */
+  queuePriority: number;
 }
 
 export async function createSubmission(
@@ -53,6 +56,10 @@ export async function createSubmission(
       `Challenge ${options.challengeSlug} v${version.version} has no targets`,
     );
 
+  const queuePriority = await fairQueuePriority(db, {
+    userId: options.userId,
+    challengeId: version.challengeId,
+  });
   const patch = Buffer.from(options.patchText, 'utf8');
   // A nested create is one statement batch in one transaction: the judgings exist iff the submission does.
   const submission = await db.submission.create({
@@ -63,7 +70,7 @@ export async function createSubmission(
       patchText: options.patchText,
       patchSha256: createHash('sha256').update(patch).digest('hex'),
       patchBytes: patch.length,
-      judgings: { create: version.targets.map((t) => ({ targetId: t.id })) },
+      judgings: { create: version.targets.map((t) => ({ targetId: t.id, queuePriority })) },
     },
     select: {
       id: true,
@@ -79,5 +86,6 @@ export async function createSubmission(
       .sort((a, b) => a.target.localeCompare(b.target)),
     settings,
     benchmark: resolveBenchmark(manifestBenchmark(version.manifest), version.challenge),
+    queuePriority,
   };
 }

@@ -10,6 +10,8 @@ export interface ChallengeSettingsValues {
   benchmarkSeedSet: boolean;
   /** Every target judged even after a contestant fault on one (default: the others are cancelled). */
   judgeAllTargets: boolean;
+  /** A contestant's newer submission supersedes their own older one still queued. */
+  supersedeQueued: boolean;
 }
 
 /** Prisma `select` for the settings an organizer edits (update-contest-settings compares them). */
@@ -20,6 +22,7 @@ export const CONTEST_SETTINGS_SELECT = {
   benchmarkBytes: true,
   benchmarkSeed: true,
   judgeAllTargets: true,
+  supersedeQueued: true,
 } as const;
 
 export async function getChallengeSettings(

@@ -33,7 +33,10 @@ export async function getTargetQueueFigures(
   return { inProgress: row?.inProgress ?? 0, typicalMs: row?.typicalMs ?? null };
 }
 
-/** Judgings of the same target ahead of this queued one: queued before it, or already taken. */
+/**
+ * Judgings of the same target ahead of this queued one: already taken, or before it in the fair
+ * queue (a lower priority, or the same one and queued earlier: BullMQ's order).
+ */
 export async function countJudgingsAhead(
   db: Db,
   judging: { judgingId: string; queuedAt: Date },
@@ -45,6 +48,7 @@ export async function countJudgingsAhead(
     JOIN "Judging" j ON j."targetId" = t.id
     WHERE me.id = ${judging.judgingId} AND j.id <> me.id
       AND (j.status IN ('WAITING', 'JUDGING')
-           OR (j.status = 'QUEUED' AND (j."queuedAt", j.id) < (me."queuedAt", me.id)))`;
+           OR (j.status = 'QUEUED'
+               AND (j."queuePriority", j."queuedAt", j.id) < (me."queuePriority", me."queuedAt", me.id)))`;
   return row?.ahead ?? 0;
 }

@@ -19,6 +19,7 @@ export async function settleSubmission(tx: Tx, submissionId: string): Promise<Se
     select: {
       challengeId: true,
       userId: true,
+      supersededById: true,
       challengeVersion: { select: { scoringFormula: true } },
       judgings: {
         select: {
@@ -42,6 +43,9 @@ export async function settleSubmission(tx: Tx, submissionId: string): Promise<Se
     status = judgings.some((j) => j.status !== 'QUEUED' && j.status !== 'WAITING')
       ? 'JUDGING'
       : 'QUEUED';
+  } else if (submission.supersededById !== null) {
+    // Replaced by the author's newer submission before any target was judged: no verdict.
+    status = 'DONE';
   } else if (judgings.every((j) => j.verdict === 'ACCEPTED' && j.speedup !== null)) {
     status = 'DONE';
     verdict = 'ACCEPTED';

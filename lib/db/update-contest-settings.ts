@@ -27,6 +27,8 @@ export const contestSettingsUpdateSchema = z.strictObject({
   benchmarkSeed: z.string().min(8).max(4096).nullable().optional(),
   /** Judge every target even after one failed for the contestant; undefined keeps it. */
   judgeAllTargets: z.boolean().optional(),
+  /** A newer submission supersedes the author's own still-queued one; undefined keeps it. */
+  supersedeQueued: z.boolean().optional(),
 });
 export type ContestSettingsUpdate = z.infer<typeof contestSettingsUpdateSchema>;
 
@@ -74,6 +76,8 @@ export async function updateContestSettings(
     compare('benchmarkBytes', before.benchmarkBytes, settings.benchmarkBytes);
     if (settings.judgeAllTargets !== undefined)
       compare('judgeAllTargets', before.judgeAllTargets, settings.judgeAllTargets);
+    if (settings.supersedeQueued !== undefined)
+      compare('supersedeQueued', before.supersedeQueued, settings.supersedeQueued);
     if (settings.benchmarkSeed !== undefined && settings.benchmarkSeed !== before.benchmarkSeed)
       // Whether it is set, never the value: the audit log is readable by every organizer.
       changes.benchmarkSeed = {
@@ -100,6 +104,7 @@ export async function updateContestSettings(
         benchmarkBytes: settings.benchmarkBytes,
         benchmarkSeed: settings.benchmarkSeed,
         judgeAllTargets: settings.judgeAllTargets,
+        supersedeQueued: settings.supersedeQueued,
         ...(definitionChanges
           ? {
               benchmarkRevision: { increment: 1 },

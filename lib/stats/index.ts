@@ -7,3 +7,4 @@ export * from './rng';
 export * from './speedup';
 export * from './host-drift';
 export * from './location';
+export * from './session-cost';

@@ -1,6 +1,7 @@
 // Enqueuing a stored submission again (a rejudge, the reconciler): its unsettled judgings read back
 // from the database, then handed to the producer, which only queues what it is given.
 import type { Db } from '../db/client';
+import { storedQueuePriority } from '../db/fair-queue-priority';
 import { listPendingJudgingJobs } from '../db/list-pending-judging-jobs';
 import {
   enqueueJudgings,
@@ -26,10 +27,12 @@ export async function enqueueSubmission(
   } = {},
 ): Promise<EnqueuedSubmission> {
   const { judgingIds, ...enqueue } = options;
+  // Queued again where the fair queue first put it, unless the caller says (a rejudge).
+  const priority = enqueue.priority ?? (await storedQueuePriority(db, submissionId));
   return enqueueJudgings(
     queues,
     submissionId,
     await listPendingJudgingJobs(db, submissionId, judgingIds),
-    enqueue,
+    { ...enqueue, priority },
   );
 }

@@ -22,8 +22,12 @@ export interface RejudgeOutcome {
   queued: number;
 }
 
-/** Below new submissions (BullMQ runs priority 0 first), so a challenge-wide rejudge does not block the contest. */
-export const REJUDGE_PRIORITY = 10;
+/**
+ * Below new submissions (BullMQ runs the lowest priority first; a new submission gets 1 + its
+ * author's share of the queue, lib/db/fair-queue-priority.ts), so a challenge-wide rejudge does
+ * not block the contest.
+ */
+export const REJUDGE_PRIORITY = 1000;
 
 export async function rejudge(options: RejudgeOptions): Promise<RejudgeOutcome> {
   const { db, queues } = options;

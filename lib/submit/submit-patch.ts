@@ -3,13 +3,14 @@
 // the reconciler, so once stored it is never lost.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isSlug, MAX_JOB_PATCH_BYTES, type TargetId } from '../../contracts';
+import { isSlug, judgingScoreJobId, MAX_JOB_PATCH_BYTES, type TargetId } from '../../contracts';
 import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../challenge/load-manifest';
 import { inspectPatch, listFiles, type ChangedFile, type IntakeRejectionReason } from '../intake';
 import type { Db } from '../db/client';
 import { createSubmission } from '../db/create-submission';
 import { NotFoundError } from '../db/errors';
-import { enqueueJudgings, type QueueSet } from '../queue/producer';
+import { supersedeQueuedSubmissions } from '../db/supersede-queued-submissions';
+import { enqueueJudgings, withTimeout, type QueueSet } from '../queue/producer';
 
 export interface SubmitPatchOptions {
   db: Db;
@@ -185,11 +186,13 @@ export async function submitPatch(options: SubmitPatchOptions): Promise<SubmitPa
         ...(created.settings ? { settings: created.settings } : {}),
         benchmark: created.benchmark,
       })),
+      { priority: created.queuePriority },
     );
   } catch (error) {
     queued = false;
     options.onEnqueueError?.(error as Error, created.submissionId);
   }
+  await supersedeOlder(options, created.submissionId);
   return {
     ok: true,
     submissionId: created.submissionId,
@@ -197,4 +200,31 @@ export async function submitPatch(options: SubmitPatchOptions): Promise<SubmitPa
     judgings: created.judgings,
     queued,
   };
+}
+
+/**
+ * Where the organizer turned it on, the author's older submissions still waiting in the queue are
+ * settled as superseded by this one and their jobs withdrawn. A failure here loses nothing: the
+ * older submission is then judged as usual (a job a runner already holds is finished, and the
+ * scorer ignores a result for a cancelled judging).
+ */
+async function supersedeOlder(
+  options: Pick<SubmitPatchOptions, 'db' | 'queues'>,
+  submissionId: string,
+): Promise<void> {
+  try {
+    const superseded = await supersedeQueuedSubmissions(options.db, { submissionId });
+    const parents = superseded.flatMap((s) =>
+      s.judgings.map((j) => judgingScoreJobId(j.judgingId, j.round)),
+    );
+    await withTimeout(
+      Promise.all(
+        parents.map((id) => options.queues.scoreQueue().remove(id, { removeChildren: true })),
+      ),
+      options.queues.enqueueTimeoutMs,
+      `Withdrawing the jobs of submissions superseded by ${submissionId}`,
+    );
+  } catch {
+    // Judged as usual instead (see above).
+  }
 }

@@ -77,6 +77,8 @@ export const settingsFormSchema = z.strictObject({
     .transform((t) => (t === '' ? undefined : t)),
   /** Judge every target even after one failed for the contestant (absent: unchanged). */
   judgeAllTargets: z.boolean().optional(),
+  /** A newer submission supersedes the author's own still-queued one (absent: unchanged). */
+  supersedeQueued: z.boolean().optional(),
   reason: z.string().trim().max(REASON_MAX, `At most ${REASON_MAX} characters`),
 });
 export type SettingsFormInput = z.input<typeof settingsFormSchema>;

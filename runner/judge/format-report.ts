@@ -15,6 +15,7 @@ import { lineDifference } from '../../lib/challenge/first-difference';
 import { compareHotspots, shortFunctionName } from '../../lib/profile/compare-hotspots';
 import { selfSamples } from '../../lib/profile/folded-stacks';
 import { describePlausibility } from '../../lib/stats/plausibility';
+import { describeMeasureSession } from '../../lib/stats/session-cost';
 
 /** Failures whose differing lines the text report prints (every failure is named). */
 const REPORT_DIFFS = 5;
@@ -123,6 +124,13 @@ export function speedupSection(result: JudgingResult): string[] {
 function timesSection(result: JudgingResult): string[] {
   const out: string[] = [];
   const m = result.stages.measure;
+  if (m?.session) out.push(`  ${describeMeasureSession(m.session)}`);
+  // The baseline's fixed costs are paid once per host and benchmark: its build, its output on each
+  // input and its profile runs are cached (build-cache.ts, inputs.ts, baseline-profile-cache.ts).
+  if (result.stages.build?.baseline.cached)
+    out.push(
+      '  baseline: its build, expected outputs and profile reused from earlier judgings on this host',
+    );
   if (m?.disturbance) {
     const d = m.disturbance;
     const why = Object.entries(d.reasons)

@@ -223,6 +223,7 @@ export async function measureStage(
     emulated: platform.capabilities.timing === 'emulated',
     emulatedTimingNote: platform.emulatedTimingNote,
     memoryBandwidth: options.memoryBandwidth,
+    sessions: ctx.sharing.sessions,
     onProgress: (fraction, message, detail) => progress(ctx, 'measure', fraction, message, detail),
     log: (line) => log(ctx, line),
     signal: options.signal,

@@ -30,14 +30,21 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
   return ctx.result;
 }
 
-/** The stages in order; the first that ends the judging (a rejected patch, no binary, a failed required test) stops it. */
+/**
+ * The stages in order; the first that ends the judging (a rejected patch, no binary, a failed
+ * required test) stops it. Whatever runs compilers or programs takes a turn on the host, so on a
+ * runner judging several submissions nothing of one runs beside a timed run of another.
+ */
 async function runStages(ctx: JudgingContext): Promise<void> {
+  const { turns } = ctx.sharing;
   const platform = await preflight(ctx);
   if (!(await intakeStage(ctx))) return;
-  const built = await buildStage(ctx, platform);
+  const built = await turns.turn(async () => {
+    const binaries = await buildStage(ctx, platform);
+    return binaries && (await testStage(ctx, platform, binaries)) ? binaries : null;
+  });
   if (!built) return;
-  if (!(await testStage(ctx, platform, built))) return;
   const { measured, procStatBefore } = await measureStage(ctx, platform, built);
-  await profileStage(ctx, platform, built, measured);
+  await turns.turn(() => profileStage(ctx, platform, built, measured));
   await closingWarnings(ctx, procStatBefore);
 }

@@ -23,6 +23,8 @@ import { checkHostMemory } from '../host/memory';
 import type { Sandbox } from '../sandbox/sandbox';
 import { createTargetPlatform, type TargetPlatform } from '../platform';
 import { JudgingCancelledError } from './errors';
+import { soloTurns, type HostTurns } from './host-turns';
+import { createMeasureSessions, type MeasureSessions } from './measure-session';
 import { judgingHostPaths, scrubText, type HostPath } from './host-paths';
 import { createScratch, type Scratch } from './scratch';
 import type { VerdictFacts } from './verdict';
@@ -66,6 +68,16 @@ export interface JudgeOptions {
    * measure stage's plausibility check; null when it could not be measured. Absent: no check.
    */
   memoryBandwidth?: number | null;
+  /**
+   * The host this judging shares with others (a runner's): turns for what runs programs, and the
+   * measure sessions that share the baseline's runs. Absent: the judging has the host to itself.
+   */
+  sharing?: HostSharing;
+}
+
+export interface HostSharing {
+  turns: HostTurns;
+  sessions: MeasureSessions;
 }
 
 /** The judging's folders: the scratch folder, the sandbox's build folder in it, the patched tree. */
@@ -104,6 +116,8 @@ export interface JudgingContext {
   hugePageNote: string | null;
   /** The stage being timed and since when (performance.now()). */
   clock: { stage: Stage; since: number };
+  /** Turns on the host and its measure sessions (a session of one when alone). */
+  sharing: HostSharing;
 }
 
 /** Room for everything a judging writes: twice the largest file, at least 256 MiB. */
@@ -152,6 +166,10 @@ export async function createJudgingContext(options: JudgeOptions): Promise<Judgi
     shownPaths: shownPathsFor(options, dirs),
     hugePageNote: null,
     clock: { stage: 'intake', since: performance.now() },
+    sharing: options.sharing ?? {
+      turns: soloTurns,
+      sessions: createMeasureSessions(soloTurns),
+    },
   };
 }
 

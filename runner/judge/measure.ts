@@ -51,9 +51,20 @@ import {
   usedPairs,
   type PairLoop,
 } from './pair-loop';
+import { soloTurns } from './host-turns';
+import {
+  createMeasureSessions,
+  type MeasureSessions,
+  type SessionBaseline,
+  type SessionEntrant,
+  type SessionKey,
+} from './measure-session';
 import { residentLabel, sharedLibraries } from './resident-files';
 import { classifyRun, processStats, runProgram, type ProgramRun } from '../sandbox/run-program';
 import type { RunOutcome } from './verdict';
+
+/** Judgings sharing one session's baseline runs when the run policy names no size. */
+export const DEFAULT_SESSION_SIZE = 8;
 
 /** More than one CPU's worth of work means threads (or children) working in parallel. */
 const SINGLE_THREAD_UTILIZATION = 1.05;
@@ -84,6 +95,11 @@ export interface MeasureOptions {
    * plausibility check; null when the runner could not measure it, absent for no check at all.
    */
   memoryBandwidth?: number | null;
+  /**
+   * The host's measure sessions (runner/service): judgings of the same benchmark share the
+   * baseline's runs. Absent: a session of one (`perfjudge judge`).
+   */
+  sessions?: MeasureSessions;
 }
 
 export interface MeasureOutcome {
@@ -126,9 +142,7 @@ interface TimingContext extends MeasureContext {
 export async function measure(options: MeasureOptions): Promise<MeasureOutcome> {
   const ctx = await startMeasure(options);
   if (options.identicalBinaries) return notTimed(ctx);
-  const timing = await prepareTimedRuns(ctx);
-  if (!(await warmUp(timing))) return finish(timing);
-  return timePairs(timing);
+  return timePairs(await prepareTimedRuns(ctx));
 }
 
 /** The benchmark input, and the stage with nothing timed yet. */
@@ -196,12 +210,14 @@ async function prepareTimedRuns(ctx: MeasureContext): Promise<TimingContext> {
   return { ...ctx, expectedSha, thresholds, libraries, stopPolicy };
 }
 
-/** The untimed warm-up runs; false when the solution already failed in one. */
+/**
+ * The solution's untimed warm-up runs, in the turn of its first round (the baseline's are the
+ * session's); false when the solution already failed in one.
+ */
 async function warmUp(ctx: TimingContext): Promise<boolean> {
   const { warmups } = ctx.policy;
   for (let i = 0; i < warmups; i++) {
     ctx.options.onProgress(0.05, `warm-up ${i + 1}/${warmups}`);
-    await runOnce(ctx, 'baseline', 'warmup', null);
     await runOnce(ctx, 'solution', 'warmup', null);
     if (solutionFailed(ctx)) return false;
   }
@@ -209,10 +225,12 @@ async function warmUp(ctx: TimingContext): Promise<boolean> {
 }
 
 /**
- * B S pairs until the interval is tight enough or the budget is spent. A pair with a disturbed
- * run is discarded and timed again, within thresholds.maxDiscardedPairs. When the host stays
- * too busy, either the judging fails as the host's fault (the queue retries it later) or, where
- * the manifest allows it, every pair's CPU times give a labelled estimate instead.
+ * Timed pairs in a measure session (measure-session.ts): each round pairs this solution's run with
+ * the round's baseline run, shared with the other judgings in the session, until the interval is
+ * tight enough or the budget of pairs is spent. A pair with a disturbed run is discarded and timed
+ * again, within thresholds.maxDiscardedPairs. When the host stays too busy, either the judging
+ * fails as the host's fault (the queue retries it later) or, where the manifest allows it, every
+ * pair's CPU times give a labelled estimate instead.
  */
 async function timePairs(ctx: TimingContext): Promise<MeasureOutcome> {
   const loop = newPairLoop();
@@ -223,24 +241,91 @@ async function timePairs(ctx: TimingContext): Promise<MeasureOutcome> {
     thresholds: ctx.thresholds,
     solutionTasksStarted: null,
   };
-  for (let pair = 0; ; pair++) {
-    const b = await runOnce(ctx, 'baseline', 'timed', pair);
-    const s = await runOnce(ctx, 'solution', 'timed', pair);
-    if (solutionFailed(ctx)) return finish(ctx);
-    const disturbed = recordPair(loop, b, s).length > 0;
-    let budgetSpent = false;
-    if (loop.basis === 'wall-time') {
-      const step = disturbanceStep(ctx, loop);
-      if (step.refused !== null) return { ...finish(ctx), hostTooBusy: step.refused };
-      budgetSpent = step.budgetSpent;
-    }
-    const stop = stopDecision(loop, disturbed, budgetSpent, ctx.stopPolicy);
-    reportPair(ctx, loop, pair);
-    if (stop) {
-      settle(ctx, loop, stop);
-      return finish(ctx);
-    }
+  let outcome: MeasureOutcome | null = null;
+  const entrant: SessionEntrant = {
+    signal: ctx.options.signal,
+    workDir: ctx.options.workDir,
+    warmUp: () => warmUp(ctx),
+    runTimed: (pair) => runOnce(ctx, 'solution', 'timed', pair),
+    afterRound(baseline, own, pair, baselineFirst) {
+      baseline.pair = pair;
+      // Recorded in the order they ran (the evidence of one run speaks of the run before it).
+      ctx.runs.splice(ctx.runs.indexOf(own) + (baselineFirst ? 0 : 1), 0, baseline);
+      ctx.options.log(runLogLine(baseline));
+      outcome = afterPair(ctx, loop, baseline, own, pair);
+      return outcome !== null;
+    },
+  };
+  const sessions = ctx.options.sessions ?? createMeasureSessions(soloTurns);
+  ctx.options.onProgress(0.05, 'waiting for the next round of the measure session');
+  ctx.stage.session = await sessions.join(sessionKey(ctx), () => sessionBaseline(ctx), entrant);
+  // Left after a warm-up that failed: no pair was timed.
+  return outcome ?? finish(ctx);
+}
+
+/** After one timed pair: its verdict on the pair loop, and the outcome once this judging is done. */
+function afterPair(
+  ctx: TimingContext,
+  loop: PairLoop,
+  b: Run,
+  s: Run,
+  pair: number,
+): MeasureOutcome | null {
+  if (solutionFailed(ctx)) return finish(ctx);
+  const disturbed = recordPair(loop, b, s).length > 0;
+  let budgetSpent = false;
+  if (loop.basis === 'wall-time') {
+    const step = disturbanceStep(ctx, loop);
+    if (step.refused !== null) return { ...finish(ctx), hostTooBusy: step.refused };
+    budgetSpent = step.budgetSpent;
   }
+  const stop = stopDecision(loop, disturbed, budgetSpent, ctx.stopPolicy);
+  reportPair(ctx, loop, pair);
+  if (!stop) return null;
+  settle(ctx, loop, stop);
+  return finish(ctx);
+}
+
+/**
+ * Only judgings whose baseline runs are interchangeable share a session: the same baseline binary
+ * on the same input and CPU, under the same limits and disturbance rules.
+ */
+function sessionKey(ctx: TimingContext): SessionKey {
+  const { options } = ctx;
+  return {
+    key: JSON.stringify({
+      challenge: [options.challenge.manifest.slug, options.challenge.manifest.version],
+      baseline: options.baselineBinary,
+      input: ctx.input.sha256,
+      cpu: options.cpu,
+      emulated: options.emulated ?? false,
+      warmups: ctx.policy.warmups,
+      limits: ctx.limits,
+      thresholds: ctx.thresholds,
+    }),
+    size: ctx.policy.sessionSize ?? DEFAULT_SESSION_SIZE,
+  };
+}
+
+/** The session's baseline runs, made as every timed run is (the first entrant's context). */
+function sessionBaseline(ctx: TimingContext): SessionBaseline {
+  return {
+    warmups: ctx.policy.warmups,
+    async run(kind, signal, workDir) {
+      const timed = await timedRun({
+        ...timedRunSettings(ctx, ctx.options.baselineBinary),
+        workDir,
+        signal,
+      });
+      if (!timed.correct)
+        throw new JudgeError(
+          timed.outcome === 'passed'
+            ? 'the baseline output differs from the reference implementation on the benchmark input'
+            : `the baseline failed on the benchmark input: ${timed.message}`,
+        );
+      return recordedRun('baseline', kind, null, timed);
+    },
+  };
 }
 
 /**
@@ -293,42 +378,43 @@ function reportPair(ctx: TimingContext, loop: PairLoop, pair: number): void {
   );
 }
 
-/** One run of one side: timed, checked, recorded; a baseline that fails it is the judge's fault. */
+/** One run of the solution: timed, checked, recorded with how it ended. */
 async function runOnce(
   ctx: TimingContext,
-  side: Side,
+  side: 'solution',
   kind: Run['kind'],
   pair: number | null,
 ): Promise<Run> {
   const { options } = ctx;
-  const binary = side === 'baseline' ? options.baselineBinary : options.solutionBinary;
   const timed = await timedRun({
-    sandbox: options.sandbox,
-    binary,
-    input: ctx.input.path,
-    expectedSha256: ctx.expectedSha,
+    ...timedRunSettings(ctx, options.solutionBinary),
     workDir: options.workDir,
-    limits: ctx.limits,
-    cpu: options.cpu,
-    resident: [ctx.input.path, binary, ...ctx.libraries],
-    thresholds: ctx.thresholds,
-    emulated: options.emulated ?? false,
     signal: options.signal,
   });
   const run = recordedRun(side, kind, pair, timed);
   ctx.runs.push(run);
-  const { outcome, message, correct } = timed;
-  if (side === 'baseline' && !correct) {
-    throw new JudgeError(
-      outcome === 'passed'
-        ? 'the baseline output differs from the reference implementation on the benchmark input'
-        : `the baseline failed on the benchmark input: ${message}`,
-    );
-  }
-  if (side === 'solution')
-    ctx.solutionOutcomes.push(outcome === 'passed' ? (correct ? 'ok' : 'wrong-answer') : outcome);
+  const { outcome, correct } = timed;
+  ctx.solutionOutcomes.push(outcome === 'passed' ? (correct ? 'ok' : 'wrong-answer') : outcome);
   options.log(runLogLine(run, timed));
   return run;
+}
+
+/** What every timed run of a judging shares, for one of its binaries. */
+function timedRunSettings(
+  ctx: TimingContext,
+  binary: string,
+): Omit<TimedRunOptions, 'workDir' | 'signal'> {
+  return {
+    sandbox: ctx.options.sandbox,
+    binary,
+    input: ctx.input.path,
+    expectedSha256: ctx.expectedSha,
+    limits: ctx.limits,
+    cpu: ctx.options.cpu,
+    resident: [ctx.input.path, binary, ...ctx.libraries],
+    thresholds: ctx.thresholds,
+    emulated: ctx.options.emulated ?? false,
+  };
 }
 
 function recordedRun(side: Side, kind: Run['kind'], pair: number | null, timed: TimedRun): Run {
@@ -350,12 +436,15 @@ function recordedRun(side: Side, kind: Run['kind'], pair: number | null, timed: 
 }
 
 /** "timed solution #3: 1.234 s (wrong output) [disturbed: …]" */
-function runLogLine(run: Run, timed: TimedRun): string {
-  const { result, outcome, message, correct } = timed;
+function runLogLine(run: Run, timed?: TimedRun): string {
   const disturbed = run.evidence?.disturbed.length
     ? ` [disturbed: ${run.evidence.disturbed.join(', ')}]`
     : '';
-  return `${run.kind} ${run.side}${run.pair === null ? '' : ` #${run.pair + 1}`}: ${(result.wallTimeMs / 1000).toFixed(3)} s${correct ? '' : ` (${outcome === 'passed' ? 'wrong output' : message})`}${disturbed}`;
+  const failure =
+    run.correct || !timed
+      ? ''
+      : ` (${timed.outcome === 'passed' ? 'wrong output' : timed.message})`;
+  return `${run.kind} ${run.side}${run.pair === null ? '' : ` #${run.pair + 1}`}: ${(run.stats.wallMs / 1000).toFixed(3)} s${failure}${disturbed}`;
 }
 
 function solutionFailed(ctx: MeasureContext): boolean {
@@ -637,7 +726,9 @@ function toEstimate(
     pairs: e.pairs,
     method:
       basis === 'cpu-time'
-        ? e.method.replace('median-of-ratios', 'median-of-cpu-time-ratios')
+        ? e.method
+            .replace('median-of-ratios', 'median-of-cpu-time-ratios')
+            .replace('-of-log-ratios', '-of-cpu-time-log-ratios')
         : e.method,
     stopReason,
     basis,

@@ -136,10 +136,10 @@ async function processFinalSessionJob(
       `${context.attempts} on ${settings.host.hostname}: ${data.done.length} of ` +
       `${data.rounds.length} rounds done`,
   );
-  settings.onJobStart?.({
-    judgingId: job.id ?? finalSessionJobId(data.sessionId, data.part),
-    round: data.part,
-  });
+  settings.onJobStart?.(
+    { judgingId: job.id ?? finalSessionJobId(data.sessionId, data.part), round: data.part },
+    job.id ?? '',
+  );
   // The organizer's cancel flag aborts the session like a shutdown would, but the job then ends.
   const cancel = watchCancelFlag(
     settings.prefix === undefined
@@ -195,7 +195,7 @@ async function runSession(
   } finally {
     cancel.stop();
     await publisher.flush();
-    settings.onJobEnd?.();
+    settings.onJobEnd?.(context.job.id ?? '');
   }
 }
 

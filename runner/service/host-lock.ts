@@ -34,6 +34,8 @@ export interface HostLock {
   holder: LockHolder;
   /** True when a lock left by a dead process had to be broken to take this one. */
   brokeStale: LockHolder | null;
+  /** How many other takers (live processes, or other holders in this one) wait for it now. */
+  waiting(): Promise<number>;
   release(): Promise<void>;
 }
 
@@ -206,6 +208,20 @@ async function liveTicketsBefore(dir: string, seq: number): Promise<LockHolder[]
   return ahead;
 }
 
+/** How many live tickets were drawn after `seq`. */
+async function liveTicketsAfter(dir: string, seq: number): Promise<number> {
+  let count = 0;
+  for (const ticket of await listTickets(dir)) {
+    if (ticket.seq <= seq) continue;
+    const holder = await readHolder(ticket.file).then(
+      (h) => h.holder,
+      () => null,
+    );
+    if (holder && (await processAlive(holder.pid, holder.startTime))) count++;
+  }
+  return count;
+}
+
 /** Resolves when the queue folder changes, after `ms` at the latest, or when aborted. */
 function changeWaiter(dir: string): {
   next(ms: number, signal?: AbortSignal): Promise<void>;
@@ -293,6 +309,7 @@ export async function acquireHostLock(options: AcquireHostLockOptions): Promise<
           return {
             holder,
             brokeStale: attempt.brokeStale,
+            waiting: () => liveTicketsAfter(queueDir, ticket.seq),
             release: () => releaseHostLock(file, holder.token, ticket.file),
           };
         }

@@ -33,9 +33,10 @@ import { judge } from '../judge/judge';
 import type { JudgingPreCheck } from './portability-check';
 import type { Sandbox } from '../sandbox/sandbox';
 import { acquireHostLock, type HostLock } from './host-lock';
+import { createHostScheduler, type HostScheduler } from './host-scheduler';
 import { createJobPublisher } from './job-publisher';
 import { resultOutbox } from './result-outbox';
-import { stallLimitMs, startStallWatchdog } from './stall-watchdog';
+import { pausedWhileWaiting, stallLimitMs, startStallWatchdog } from './stall-watchdog';
 import { sweepStaleScratch } from './work-root';
 
 /** Abort reasons the runner gives BullMQ's per-job AbortSignal (`worker.cancelJob`). */
@@ -70,7 +71,7 @@ export interface JudgingSettings {
   progressIntervalMs?: number;
   /** A challenge secret by variable name (the benchmark seed); undefined when unset. */
   secret: (name: string) => string | undefined;
-  /** True once the shutdown grace period is over: a job fetched now is handed back at once. */
+  /** True once the runner is stopping: a job fetched now is handed back at once. */
   handingBack: () => boolean;
   /** Redis and the key prefix, for the cancel flags; without them there are none. */
   redis?: Redis;
@@ -81,9 +82,15 @@ export interface JudgingSettings {
    */
   preCheck?: JudgingPreCheck;
   /** The job in hand, for the heartbeat (a final session names its job id and part). */
-  onJobStart?: (job: Pick<JudgingJob, 'judgingId' | 'round'>) => void;
-  onJobEnd?: () => void;
+  onJobStart?: (job: Pick<JudgingJob, 'judgingId' | 'round'>, queueJobId: string) => void;
+  /** The job whose start was reported ends (a runner holds several at once). */
+  onJobEnd?: (queueJobId: string) => void;
   log: (line: string) => void;
+  /**
+   * How the judgings this process holds at once share the host (the runner's, made for its
+   * worker); absent: the processor makes its own.
+   */
+  scheduler?: HostScheduler;
 }
 
 export class PlatformError extends Error {
@@ -143,8 +150,21 @@ export type JudgingProcessor = (
 ) => Promise<JudgingJobResult>;
 
 export function createJudgingProcessor(settings: JudgingSettings): JudgingProcessor {
+  const withScheduler: JudgingSettings & { scheduler: HostScheduler } = {
+    ...settings,
+    scheduler: settings.scheduler ?? runnerHostScheduler(settings),
+  };
   // Three declared parameters: BullMQ only hands a processor an AbortSignal when it takes one.
-  return (job, token, signal) => processJudgingJob(settings, job, token, signal);
+  return (job, token, signal) => processJudgingJob(withScheduler, job, token, signal);
+}
+
+/** The host scheduler of a runner: its hold on the host lock is taken as takeHostLock takes it. */
+export function runnerHostScheduler(
+  settings: Pick<JudgingSettings, 'hostLockFile' | 'runnerId' | 'workRoot' | 'log'>,
+): HostScheduler {
+  return createHostScheduler((onWaiting) =>
+    takeHostLock(settings, (line) => settings.log(line), onWaiting, undefined),
+  );
 }
 
 /** A job in hand and what its steps share. */
@@ -189,7 +209,7 @@ async function processJudgingJob(
   );
   const context = jobContext(job, token, data, settings, publisher);
   context.note(`attempt ${context.attempt} of ${context.attempts} on ${settings.host.hostname}`);
-  settings.onJobStart?.(data);
+  settings.onJobStart?.(data, job.id ?? '');
   // The scorer's cancel flag aborts the judging like a shutdown would, but the job then ends.
   // A repeat ("rejudge N times") is the organizer's own request: the submission's flag (raised when
   // it failed on another target) does not stop it.
@@ -270,7 +290,7 @@ export function jobContext<Data>(
 /** A job cancelled before it started ends at once, without retries. */
 export async function refuseIfCancelledBefore(
   cancel: CancelWatch,
-  context: Pick<JobContext<unknown>, 'note' | 'settings'>,
+  context: Pick<JobContext<unknown>, 'note' | 'settings' | 'job'>,
   publisher: { flush(): Promise<void> },
   what: string,
 ): Promise<void> {
@@ -278,7 +298,7 @@ export async function refuseIfCancelledBefore(
   if (cancelledBefore === null) return;
   cancel.stop();
   context.note(`${what}: ${cancelledBefore}`);
-  context.settings.onJobEnd?.();
+  context.settings.onJobEnd?.(context.job.id ?? '');
   await publisher.flush();
   throw new UnrecoverableError(cancelledBefore);
 }
@@ -305,7 +325,7 @@ async function runJudging(
   } finally {
     cancel.stop();
     await publisher.flush();
-    settings.onJobEnd?.();
+    settings.onJobEnd?.(context.job.id ?? '');
   }
 }
 
@@ -478,10 +498,10 @@ async function judgeUnderHostLock(
   note: (line: string) => void,
   signal: AbortSignal | undefined,
 ): Promise<JudgingResult> {
-  const lock = await takeHostLock(
-    settings,
+  const scheduler = settings.scheduler ?? runnerHostScheduler(settings);
+  const leave = await scheduler.enter({
     note,
-    (ahead) =>
+    onWaiting: (ahead) =>
       publisher.progress({
         stage: 'waiting',
         fraction: 0,
@@ -489,7 +509,8 @@ async function judgeUnderHostLock(
         detail: { aheadForHost: ahead },
       }),
     signal,
-  );
+  });
+  const { sharing } = scheduler;
   try {
     const { challenge } = await loadJobChallenge(data, settings);
     const settled = await settings.preCheck?.(data, challenge, note, signal);
@@ -504,9 +525,12 @@ async function judgeUnderHostLock(
         `no benchmark seed: the job carries none and ${challenge.manifest.inputs.benchmark.seedEnv} ` +
           'is not set on this runner (set it where the web app and scorer run, or in the console)',
       );
-    // Measured under the host lock, so no judging disturbs it (once per host and boot, then cached).
-    const memoryBandwidth = await hostMemoryBandwidth(settings.dataDir, { log: note });
-    // The whole judging is bounded too, not only each run: a wedged one is handed back.
+    // Measured in a turn of its own, so no judging disturbs it (once per host and boot, then cached).
+    const memoryBandwidth = await sharing.turns.turn(() =>
+      hostMemoryBandwidth(settings.dataDir, { log: note }),
+    );
+    // The whole judging is bounded too, not only each run: a wedged one is handed back. Time spent
+    // waiting for the host (other judgings' turns, other entrants' rounds) is not silence.
     const watchdog = startStallWatchdog(stallLimitMs(challenge.manifest.limits));
     const judging = signal ? AbortSignal.any([signal, watchdog.signal]) : watchdog.signal;
     const result = await judge({
@@ -531,6 +555,7 @@ async function judgeUnderHostLock(
       signal: judging,
       // A development-sized contest input is labelled like a host that is not the target.
       devMode: settings.devMode || timed.development,
+      sharing: pausedWhileWaiting(sharing, watchdog),
     })
       .catch((error: unknown) => {
         throw watchdog.message() ? new PlatformError(watchdog.message()!) : error;
@@ -540,6 +565,6 @@ async function judgeUnderHostLock(
     if (wedged) throw new PlatformError(wedged);
     return { ...result, benchmark: timed };
   } finally {
-    await lock.release();
+    await leave();
   }
 }

@@ -37,6 +37,7 @@ import {
 } from './judging-processor';
 import { DEFAULT_WORK_ROOT, prepareWorkRoot } from './work-root';
 import { createFinalSessionProcessor, isFinalSessionJob } from './final-session-processor';
+import { DEFAULT_SESSION_SIZE } from '../judge/measure';
 
 export const DEFAULT_GRACE_SECONDS = 600;
 export const DEFAULT_LOCK_DURATION_MS = 60_000;
@@ -191,6 +192,8 @@ interface HostReadiness {
   platform: HostPlatform;
   devMode: boolean;
   host: HostFingerprint;
+  /** Most judgings held at once: the largest measure session of this target's challenges. */
+  sessionSize: number;
 }
 
 /** Redis and what runs on it besides the worker. */
@@ -206,9 +209,18 @@ export async function startRunnerService(options: RunnerServiceOptions): Promise
   const ready = await checkHostAndPlatform(context);
   const links = connectRedis(context, ready);
   const handingBack = { value: false };
-  const settings = judgingSettings(context, ready, links, () => handingBack.value);
+  // Holding several jobs, the worker may still be fetching one when a shutdown begins: a job that
+  // arrives once the runner is stopping goes straight back to the queue, for another runner.
+  let service: RunnerService | null = null;
+  const settings = judgingSettings(
+    context,
+    ready,
+    links,
+    () => handingBack.value || (service?.stopping ?? false),
+  );
   const worker = createWorker(context, ready, links, settings);
-  return wireShutdown(context, links, worker, handingBack);
+  service = wireShutdown(context, links, worker, handingBack);
+  return service;
 }
 
 function resolveOptions(options: RunnerServiceOptions): ServiceContext {
@@ -267,7 +279,10 @@ async function checkHostAndPlatform(context: ServiceContext): Promise<HostReadin
   });
   const mode = hostModeLine(target, spec, platform, devMode);
   if (mode) log(mode);
-  return { first, spec, platform, devMode, host };
+  const sessionSize = Math.max(
+    ...challenges.map((c) => c.manifest.runPolicy.sessionSize ?? DEFAULT_SESSION_SIZE),
+  );
+  return { first, spec, platform, devMode, host, sessionSize };
 }
 
 /** The development knobs change what is measured: refused outside development mode. */
@@ -446,6 +461,7 @@ function judgingSettings(
   const { options, runnerId } = context;
   const { heartbeat } = links;
   const portability = ready.platform.portability;
+  const inHand = new Map<string, CurrentJob>();
   return {
     target: context.target,
     runnerId,
@@ -476,15 +492,19 @@ function judgingSettings(
         }
       : {}),
     handingBack,
-    onJobStart: (job) => {
-      const current: CurrentJob = {
+    // The heartbeat names the oldest job in hand (the runner holds a session's worth at once).
+    onJobStart: (job, queueJobId) => {
+      inHand.set(queueJobId, {
         judgingId: job.judgingId,
         round: job.round,
         since: new Date().toISOString(),
-      };
-      heartbeat.setCurrentJob(current);
+      });
+      heartbeat.setCurrentJob([...inHand.values()][0] ?? null);
     },
-    onJobEnd: () => heartbeat.setCurrentJob(null),
+    onJobEnd: (queueJobId) => {
+      inHand.delete(queueJobId);
+      heartbeat.setCurrentJob([...inHand.values()][0] ?? null);
+    },
     log: context.log,
   };
 }
@@ -498,7 +518,10 @@ export function dispatchByJobName(settings: JudgingSettings) {
     isFinalSessionJob(job) ? finalSession(job, token, signal) : judging(job, token, signal);
 }
 
-/** The worker: concurrency 1, and the host lock inside the processor covers other runners. */
+/**
+ * The worker holds up to a session's worth of judgings at once: they take turns on the host and
+ * share the baseline's runs (host-scheduler.ts); the host lock covers other runners.
+ */
 function createWorker(
   context: ServiceContext,
   ready: HostReadiness,
@@ -510,7 +533,7 @@ function createWorker(
     connection: links.connection,
     prefix: options.prefix,
     name: context.runnerId,
-    concurrency: 1,
+    concurrency: ready.sessionSize,
     lockDuration: options.lockDurationMs ?? DEFAULT_LOCK_DURATION_MS,
     stalledInterval: options.stalledIntervalMs ?? DEFAULT_STALLED_INTERVAL_MS,
     maxStalledCount: options.maxStalledCount ?? DEFAULT_MAX_STALLED_COUNT,

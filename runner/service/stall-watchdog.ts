@@ -4,6 +4,7 @@
 // run and build has its own limit; this bounds the whole judging by the longest silence an honest
 // one can have: twice the longest step limit, plus a minute.
 import type { Limits } from '../../contracts';
+import type { HostSharing } from '../judge/judging-context';
 
 export const STALL_REASON = 'perfjudge: judging made no progress';
 
@@ -19,6 +20,8 @@ export interface StallWatchdog {
   signal: AbortSignal;
   /** Progress: a stage, a run, a log line. */
   touch(): void;
+  /** Not counting from now (waiting for the host) until the returned function is called. */
+  pause(): () => void;
   /** Why it fired, in words, or null. */
   message(): string | null;
   stop(): void;
@@ -31,10 +34,11 @@ export function startStallWatchdog(
   const now = options.now ?? Date.now;
   const controller = new AbortController();
   let last = now();
+  let paused = 0;
   let fired: string | null = null;
   const timer = setInterval(
     () => {
-      if (controller.signal.aborted || now() - last < limitMs) return;
+      if (controller.signal.aborted || paused > 0 || now() - last < limitMs) return;
       fired =
         `no progress for ${Math.round((now() - last) / 1000)} s (the limit of a whole judging's ` +
         `silence is ${limitMs / 1000} s): the judging is wedged, handed back to be tried again`;
@@ -48,7 +52,44 @@ export function startStallWatchdog(
     touch: () => {
       last = now();
     },
+    pause: () => {
+      paused++;
+      let resumed = false;
+      return () => {
+        if (resumed) return;
+        resumed = true;
+        paused--;
+        last = now();
+      };
+    },
     message: () => fired,
     stop: () => clearInterval(timer),
+  };
+}
+
+/**
+ * The judging's share of the host with the watchdog paused while it waits: for a turn (other
+ * judgings' builds and rounds go first), and through its measure session, whose rounds also time
+ * the other entrants (each of its own runs is still bounded by its limit and the sandbox's).
+ */
+export function pausedWhileWaiting(sharing: HostSharing, watchdog: StallWatchdog): HostSharing {
+  return {
+    turns: {
+      turn(work) {
+        const resume = watchdog.pause();
+        return sharing.turns
+          .turn(() => {
+            resume();
+            return work();
+          })
+          .finally(resume);
+      },
+    },
+    sessions: {
+      join(key, baseline, entrant) {
+        const resume = watchdog.pause();
+        return sharing.sessions.join(key, baseline, entrant).finally(resume);
+      },
+    },
   };
 }

@@ -94,11 +94,14 @@ describe('judge', () => {
     expect(cases.every((c) => c.outcome === 'passed')).toBe(true);
     expect(cases.some((c) => c.group === 'public')).toBe(true);
     const m = result.stages.measure!;
-    // B S B S …: one warm-up each, then pairs, alternating. A pair disturbed by other work on the
-    // CPU (the other test worker) is discarded and timed again, so there may be more than four;
-    // four are used (all of them when the host was too busy and the CPU-time fallback counted).
+    // The solution's warm-up (the baseline's is the session's), then pairs: each the round's
+    // baseline run and the solution's, in the order drawn for the round. A pair disturbed by other
+    // work on the CPU (the other test worker) is discarded and timed again, so there may be more
+    // than four; four are used (all of them when the host was too busy and the CPU-time fallback
+    // counted).
     const order = m.runs.map((r) => `${r.kind[0]}${r.side[0]}`).join(' ');
-    expect(order).toMatch(/^wb ws( tb ts)+$/);
+    expect(order).toMatch(/^ws( (tb ts|ts tb))+$/);
+    expect(m.session).toMatchObject({ entrants: 1, sharedBaselineRuns: 0 });
     const used = m.runs.filter(
       (r) => r.kind === 'timed' && (!r.discarded || m.estimate!.basis === 'cpu-time'),
     );

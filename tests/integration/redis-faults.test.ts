@@ -260,7 +260,11 @@ describe('Redis loses every key', () => {
     const { web, scorer: scorerQueues } = queueSets();
     const submitted = await submit(web, userId);
     expect(submitted.queued).toBe(true);
-    expect(await web.judgeQueue('linux-intel').getJobCounts('wait')).toEqual({ wait: 1 });
+    // Waiting for a runner, with its place in the fair queue (a priority).
+    expect(await web.judgeQueue('linux-intel').getJobCounts('wait', 'prioritized')).toEqual({
+      wait: 0,
+      prioritized: 1,
+    });
 
     await redis.flushAll();
     expect(await dbsize()).toBe(0);

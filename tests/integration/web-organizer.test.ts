@@ -304,6 +304,7 @@ describe('contest settings', () => {
       benchmarkBytes: 4 << 20,
       benchmarkSeedSet: true,
       judgeAllTargets: false,
+      supersedeQueued: false,
     });
 
     // New submissions and re-enqueued judgings carry the settings to the runners.

@@ -19,6 +19,8 @@ import {
 import { runProfile } from '../../runner/judge/profile-stage';
 import type { Sandbox } from '../../runner/sandbox';
 import type { TargetPlatform } from '../../runner/platform';
+import { soloTurns } from '../../runner/judge/host-turns';
+import { createMeasureSessions } from '../../runner/judge/measure-session';
 
 const WORK = '/tmp/perfjudge-judging-test';
 
@@ -70,6 +72,7 @@ async function context(overrides: Partial<JudgingContext> = {}) {
     shownPaths: [{ host: WORK, shown: '/judge/work' }],
     hugePageNote: null,
     clock: { stage: 'intake', since: performance.now() },
+    sharing: { turns: soloTurns, sessions: createMeasureSessions(soloTurns) },
     ...overrides,
   };
   return { ctx, events, lines, disposed: () => disposed };

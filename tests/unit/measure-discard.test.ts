@@ -129,12 +129,11 @@ describe('the measure loop with disturbed pairs', () => {
   it('gives a labelled CPU-time estimate instead where the manifest allows it', async () => {
     const out = await measureWith(() => true, { cpuTimeFallback: true });
     expect(out.hostTooBusy).toBeUndefined();
-    // The basis says CPU time; the method names the judge's estimator (measure.ts's CPU-time
-    // relabelling of the method name still matches the former median-of-ratios name only).
+    // The basis says CPU time, and so does the method's name.
     expect(out.stage.estimate).toMatchObject({
       speedup: 1.25,
       basis: 'cpu-time',
-      method: 'signed-rank-hodges-lehmann-of-log-ratios',
+      method: 'signed-rank-hodges-lehmann-of-cpu-time-log-ratios',
     });
     expect(out.warnings.join('\n')).toMatch(/estimated from CPU time instead/);
   });

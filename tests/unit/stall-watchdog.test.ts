@@ -1,7 +1,10 @@
 // A judging is bounded as a whole: silent past the limit (twice the longest step's, plus a minute)
 // it is aborted as wedged, with a message saying so; progress keeps it alive.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createHostTurns } from '../../runner/judge/host-turns';
+import { createMeasureSessions } from '../../runner/judge/measure-session';
 import {
+  pausedWhileWaiting,
   STALL_REASON,
   stallLimitMs,
   startStallWatchdog,
@@ -30,6 +33,25 @@ describe('the stall watchdog', () => {
     expect(watchdog.signal.aborted).toBe(true);
     expect(watchdog.signal.reason).toBe(STALL_REASON);
     expect(watchdog.message()).toMatch(/no progress for 1[01] s .*wedged, handed back/);
+    watchdog.stop();
+  });
+
+  it('does not count the time a judging waits for the host (turns, its session)', async () => {
+    vi.useFakeTimers();
+    const watchdog = startStallWatchdog(10_000, { checkEveryMs: 1_000 });
+    let release!: () => void;
+    const othersTurn = new Promise<void>((resolve) => (release = resolve));
+    const turns = createHostTurns();
+    void turns.turn(() => othersTurn);
+    const sharing = pausedWhileWaiting({ turns, sessions: createMeasureSessions(turns) }, watchdog);
+    const mine = sharing.turns.turn(() => Promise.resolve('built'));
+    vi.advanceTimersByTime(60_000);
+    expect(watchdog.signal.aborted).toBe(false);
+    release();
+    await expect(mine).resolves.toBe('built');
+    // Counting again once its turn came: silent past the limit, it fires.
+    vi.advanceTimersByTime(11_000);
+    expect(watchdog.signal.aborted).toBe(true);
     watchdog.stop();
   });
 });

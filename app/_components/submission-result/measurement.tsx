@@ -9,6 +9,7 @@ import {
   formatSpeedupInterval,
 } from '../../../lib/web/format';
 import { describeHostDrift } from '../../../lib/stats/host-drift';
+import { describeMeasureSession } from '../../../lib/stats/session-cost';
 import { runsChartData, stopReasonText } from '../../../lib/web/submission-result';
 import { RunsChart } from '../charts/runs-chart';
 
@@ -149,6 +150,12 @@ function TimingBasis({ measure }: { measure: Measure }) {
           {d.discardedPairs === 0
             ? 'no pair was disturbed'
             : `${d.discardedPairs} disturbed pair${d.discardedPairs === 1 ? '' : 's'} discarded and timed again`}
+        </span>
+      )}
+      {measure.session && (
+        <span className="muted" data-testid="measure-session">
+          {' · '}
+          {describeMeasureSession(measure.session)}
         </span>
       )}
     </p>

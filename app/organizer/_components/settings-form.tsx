@@ -18,6 +18,7 @@ export interface SettingsFormValues {
   benchmarkSize: string;
   seedSet: boolean;
   judgeAllTargets: boolean;
+  supersedeQueued: boolean;
   /** The contest's benchmark definition now, in one line (describeDefinition). */
   definition: string;
   /** The manifest's values, shown as what an empty field means. */
@@ -46,6 +47,7 @@ export function SettingsForm({
       clearSeed: form.get('clearSeed') === 'on',
       benchmarkScores: String(form.get('benchmarkScores') ?? ''),
       judgeAllTargets: form.get('judgeAllTargets') === 'on',
+      supersedeQueued: form.get('supersedeQueued') === 'on',
       reason: String(form.get('reason') ?? ''),
     };
     const parsed = settingsFormSchema.safeParse(input);
@@ -155,6 +157,14 @@ export function SettingsForm({
         <input type="checkbox" name="judgeAllTargets" defaultChecked={values.judgeAllTargets} />{' '}
         Judge every target even after a submission failed on one (by default its other targets are
         not judged: it can no longer be accepted)
+      </label>
+      <label
+        className="row"
+        style={{ fontWeight: 400, flexWrap: 'nowrap', alignItems: 'flex-start' }}
+      >
+        <input type="checkbox" name="supersedeQueued" defaultChecked={values.supersedeQueued} /> A
+        contestant&apos;s newer submission supersedes their own older one still waiting in the queue
+        (settled as superseded, its patch kept; by default every submission is judged)
       </label>
       {field('reason', 'Note for the audit log (optional)', `At most ${REASON_MAX} characters.`, {
         type: 'text',

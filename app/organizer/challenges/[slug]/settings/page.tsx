@@ -75,6 +75,7 @@ export default async function ChallengeSettingsPage({
           benchmarkSize: stored.benchmarkBytes !== null ? exactSize(stored.benchmarkBytes) : '',
           seedSet: stored.benchmarkSeedSet,
           judgeAllTargets: stored.judgeAllTargets,
+          supersedeQueued: stored.supersedeQueued,
           definition: describeDefinition(definition),
           defaults: {
             submissionsPerHour: String(manifest.quota.submissionsPerHour),

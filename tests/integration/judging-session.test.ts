@@ -1,0 +1,237 @@
+// A measure session judged by the real processes: a `perfjudge runner` (linux-intel, --dev-mode,
+// small inputs, its own host lock), a `perfjudge scorer`, PostgreSQL and Redis. Two submissions
+// queued together share one session; one of them fails its output check in the middle of it and
+// leaves while the other goes on; a third arrives while the session is timing and joins it at a
+// later round. Each keeps its own verdict and interval; the shared baseline runs are said.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  judgeQueueName,
+  judgingJobId,
+  judgingResultSchema,
+  progressEventSchema,
+  type Manifest,
+} from '../../contracts';
+import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { env, REPO_ROOT } from '../../lib/config/env';
+import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';
+import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
+import { submitPatch } from '../../lib/submit/submit-patch';
+import { CliProcesses, stopProcess } from '../helpers/cli-processes';
+import { deleteKeys } from '../helpers/queue';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeUser } from '../../dev/db-fixtures';
+
+const FAST = readFileSync(
+  path.join(REPO_ROOT, 'challenges/wordcount/submissions/accepted/fast-hash-table.patch'),
+  'utf8',
+);
+const REDIS_URL = env().REDIS_URL;
+const PREFIX = `test-session-${randomBytes(4).toString('hex')}`;
+const PAIRS = 40;
+
+/**
+ * The baseline's algorithm, but on an input over 1.5 MiB (the 8 MiB benchmark; no test input is
+ * that large: the largest edge case is a 1 MiB word) it
+ * drops its last line in about 3 runs of 5: the stack's random address (ASLR) decides, so it passes
+ * the test stage and fails one of its timed runs, most often after some correct ones.
+ */
+const FLAKY_SOLUTION = `#include "wordcount.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <sys/stat.h>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+std::vector<WordCount> wordcount(std::string filePath) {
+  std::unordered_map<std::string, int> m;
+  std::ifstream in{filePath, std::ios::binary};
+  std::string s;
+  while (in >> s) m[s]++;
+  std::vector<WordCount> out;
+  for (auto &p : m) out.emplace_back(WordCount{p.second, std::move(p.first)});
+  std::sort(out.begin(), out.end(), std::greater<WordCount>());
+  struct stat st {};
+  auto at = reinterpret_cast<std::uintptr_t>(&st);
+  if (stat(filePath.c_str(), &st) == 0 && st.st_size > (3 << 19) && (at >> 12) % 5 < 3)
+    out.pop_back();
+  return out;
+}
+`;
+
+/** A patch that makes wordcount.cpp exactly FLAKY_SOLUTION, whatever the template holds. */
+async function flakyPatch(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-flaky-'));
+  try {
+    await cp(path.join(REPO_ROOT, 'challenges/wordcount/template'), path.join(dir, 'a'), {
+      recursive: true,
+    });
+    await cp(path.join(dir, 'a'), path.join(dir, 'b'), { recursive: true });
+    await writeFile(path.join(dir, 'b/wordcount.cpp'), FLAKY_SOLUTION);
+    const diff = await promisify(execFile)(
+      'git',
+      ['diff', '--no-index', '--no-prefix', 'a/wordcount.cpp', 'b/wordcount.cpp'],
+      { cwd: dir },
+    ).catch((error: { stdout: string }) => error);
+    // The folders a/ and b/ stand for git's own prefixes.
+    return diff.stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+let database: TestDatabase;
+let redis: Redis;
+let queues: QueueSet;
+let lockDir: string;
+const processes = new CliProcesses({ redisUrl: REDIS_URL, prefix: PREFIX });
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const { manifest } = await loadChallenge('wordcount');
+  await upsertChallengeVersion(database.db, {
+    ...manifest,
+    targets: { 'linux-intel': manifest.targets['linux-intel'] },
+  } as Manifest);
+  // An 8 MiB benchmark, and a precision no judging reaches: every entrant runs its PAIRS pairs
+  // (about a second a round), so the session is still timing long after the late one arrives.
+  await database.db.challenge.update({
+    where: { slug: 'wordcount' },
+    data: { benchmarkBytes: 8 << 20, precision: 0.0001 },
+  });
+  redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  queues = createQueueSet({ connection: redis, prefix: PREFIX });
+  lockDir = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-session-lock-'));
+});
+
+afterAll(async () => {
+  processes.killAll();
+  await queues?.close();
+  if (redis) {
+    await deleteKeys(redis, `${PREFIX}:*`);
+    await redis.quit();
+  }
+  await database?.drop();
+  if (lockDir) await rm(lockDir, { recursive: true, force: true });
+});
+
+async function submit(userId: string, patchText: string) {
+  const submitted = await submitPatch({
+    db: database.db,
+    queues,
+    userId,
+    challengeSlug: 'wordcount',
+    patchText,
+  });
+  if (!submitted.ok) throw new Error(submitted.message);
+  return submitted;
+}
+
+/** Resolves once the judging's job reports its measure stage (its session has started). */
+async function untilTiming(judgingId: string, logs: () => string): Promise<void> {
+  const queue = queues.judgeQueue('linux-intel');
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    const job = await queue.getJob(judgingJobId(judgingId, 0));
+    const progress = progressEventSchema.safeParse(job?.progress);
+    if (progress.success && progress.data.stage === 'measure') return;
+    if (Date.now() > deadline) throw new Error(`never timed\n${logs()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function settled(submissionId: string, logs: () => string) {
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    const s = await database.db.submission.findUniqueOrThrow({
+      where: { id: submissionId },
+      select: { status: true, verdict: true, judgings: { select: { result: true } } },
+    });
+    if (s.status === 'DONE' || s.status === 'FAILED') {
+      const result = judgingResultSchema.parse(s.judgings[0]?.result);
+      return { verdict: s.verdict, result };
+    }
+    if (Date.now() > deadline) throw new Error(`not judged in time\n${logs()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+it('queued judgings share a session; one fails mid-session, one joins late', async () => {
+  const runner = processes.start(
+    [
+      'runner',
+      '--target',
+      'linux-intel',
+      '--dev-mode',
+      '--public-size',
+      '256KiB',
+      '--runs',
+      String(PAIRS),
+      '--no-deterministic',
+      '--host-lock',
+      path.join(lockDir, 'judging.lock'),
+    ],
+    {},
+    new RegExp(`serving ${judgeQueueName('linux-intel')}`),
+  );
+  const scorer = processes.start(
+    ['scorer', '--reconcile-every', '0'],
+    { DATABASE_URL: database.url },
+    /scorer ready/,
+  );
+  await Promise.all([runner.isReady, scorer.isReady]);
+  const logs = () => processes.logs(4000);
+
+  const [alice, bob, carol] = await Promise.all([1, 2, 3].map(() => makeUser(database.db)));
+  const first = await submit(alice!, FAST);
+  const flaky = await submit(bob!, await flakyPatch());
+  await untilTiming(first.judgings[0]!.judgingId, logs);
+  const late = await submit(carol!, FAST);
+
+  const a = await settled(first.submissionId, logs);
+  const w = await settled(flaky.submissionId, logs);
+  const l = await settled(late.submissionId, logs);
+  expect(a.verdict, logs()).toBe('ACCEPTED');
+  expect(l.verdict, logs()).toBe('ACCEPTED');
+  expect(w.verdict, w.result.message).toBe('WRONG_ANSWER');
+  // Wrong on the benchmark input, in the measure stage: every test passed.
+  const failedCases = w.result.stages.test?.cases.filter((c) => c.outcome !== 'passed') ?? [];
+  expect(failedCases.map((c) => `${c.group}/${c.name}: ${c.message}`)).toEqual([]);
+
+  const session = (r: Awaited<ReturnType<typeof settled>>) => r.result.stages.measure!.session!;
+  // One session: the same id, and baseline runs shared.
+  expect(session(w).id).toBe(session(a).id);
+  expect(session(l).id).toBe(session(a).id);
+  expect(session(a).entrants).toBeGreaterThanOrEqual(2);
+  expect(session(a).sharedBaselineRuns).toBeGreaterThan(0);
+  expect(session(l).sharedBaselineRuns).toBeGreaterThan(0);
+  // It joined after the first rounds, so its last rounds (after the first one left) were its own.
+  expect(session(l).sharedBaselineRuns).toBeLessThan(PAIRS);
+  expect(session(a).hostMs).toBeLessThan(session(a).aloneHostMs);
+  // The one that failed left early; the others each timed their own pairs.
+  expect(session(w).rounds).toBeLessThan(PAIRS);
+  expect(session(a).rounds).toBe(PAIRS);
+  expect(session(l).rounds).toBe(PAIRS);
+  // Each its own interval, around a speedup of the same patch.
+  for (const r of [a, l]) {
+    const e = r.result.stages.measure!.estimate!;
+    expect(e.pairs).toBe(PAIRS);
+    expect(e.ciLow).toBeLessThanOrEqual(e.speedup);
+    expect(e.ciHigh).toBeGreaterThanOrEqual(e.speedup);
+  }
+
+  expect(await stopProcess(runner.child)).toBe(0);
+  expect(await stopProcess(scorer.child)).toBe(0);
+}, 600_000);
