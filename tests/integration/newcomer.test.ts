@@ -564,13 +564,24 @@ it('a judge host added as the README says joins the platform and judges a submis
   await until('the README runner to serve', 120_000, async () =>
     secondOutput.includes('serving judge-linux-intel') ? true : undefined,
   );
-  // Two submissions at once: npm start's runner takes the first, the README runner the second
-  // (it waits for the host lock, then judges). Both are the drill's submissions in flight.
-  inFlight = [await submit(p), await submit(p)];
-  // It takes one at once, then waits for the host lock (the drill goes on meanwhile).
-  await until('the README runner to take a job', 240_000, async () =>
-    /job judging-\S+: attempt 1 of 3/.test(secondOutput) ? true : undefined,
+  // Two submissions at once. An idle runner holds a session's worth of jobs (they share the
+  // baseline's runs), so npm start's linux-intel runner is paused (SIGSTOP) while they are
+  // queued: the README runner takes them, as a host added beside a busy one would. Both are the
+  // drill's submissions in flight.
+  const first = processesOfClone().find(
+    (l) => /perfjudge\.mjs runner --target linux-intel/.test(l) && !l.includes('readme-runner'),
   );
+  if (!first) throw new Error(`npm start's linux-intel runner is not running`);
+  const firstPid = Number(first.split(':')[0]);
+  process.kill(firstPid, 'SIGSTOP');
+  try {
+    inFlight = [await submit(p), await submit(p)];
+    await until('the README runner to take a job', 240_000, async () =>
+      /job judging-\S+: attempt 1 of 3/.test(secondOutput) ? true : undefined,
+    );
+  } finally {
+    process.kill(firstPid, 'SIGCONT');
+  }
 }, 400_000);
 
 it('fault drill: kill -9 of a runner and the scorer, Redis flushed and restarted, PostgreSQL restarted', async () => {
@@ -622,7 +633,7 @@ it('fault drill: kill -9 of a runner and the scorer, Redis flushed and restarted
   };
   const backIn: Record<string, number> = {};
 
-  // 1. kill -9 of npm start's linux-intel runner, mid-judging.
+  // 1. kill -9 of npm start's linux-intel runner (idle or judging: it comes back either way).
   let mark = output.length;
   process.kill(pidOf(/perfjudge\.mjs runner --target linux-intel/), 'SIGKILL');
   backIn.runner = await back('runner linux-intel', mark);
