@@ -5,6 +5,7 @@
 // the reconciler re-queueing a lost part from its recorded rounds, and repeats recorded beside the
 // submission. The runner is a FAKE (tests/helpers/final-fixtures.ts: a worker that returns
 // contract-valid rounds and results); the real session runner is tested with runner/final.
+import { REJUDGE_PRIORITY } from '../../lib/submit/rejudge';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -632,7 +633,8 @@ describe('rejudge N times', () => {
     });
     const job = await queues.judgeQueue('linux-intel').getJob(repeatJobId(rows[0]!.id));
     expect(judgingJobSchema.parse(job?.data).repeat).toEqual({ repeatId: rows[0]!.id });
-    expect(job?.opts.priority).toBe(10);
+    // Below every contestant's new submissions, as a challenge-wide rejudge.
+    expect(job?.opts.priority).toBe(REJUDGE_PRIORITY);
 
     runners(queues, { repeatSpeedup: 2.4 });
     const repeats = await until('three repeats recorded', async () => {

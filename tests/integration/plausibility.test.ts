@@ -16,14 +16,15 @@ import { formatReport } from '../../runner/judge/format-report';
 import { ensureInput } from '../../lib/challenge/inputs';
 import { challengeWithLimits, judgeForTest, makePatch, TEST_DATA_DIR } from '../helpers/judging';
 
-const BENCHMARK_BYTES = 8 << 20;
+const BENCHMARK_BYTES = 64 << 20;
 /**
- * The memory bandwidth these judgings assume: 8 MiB at 2 GB/s is a least time of 4.2 ms, between
- * a cheat's fastest run (0.04–1.6 ms measured: the clock starts at exec, after the sandbox's
- * set-up) and the fast parser's (8.4–12.2 ms measured on this VM, quiet and loaded), a factor of 2
- * from either. (At 0.8 GB/s, 10.5 ms, an honest run of 8.4 ms in CI was flagged.) The host's
- * measured figure (7–25 GB/s on this VM: 0.3–1.2 ms for 8 MiB, 11 ms for a 256 MiB benchmark
- * input at 24 GB/s) must not flag the honest run either, tested below.
+ * The memory bandwidth these judgings assume: 64 MiB at 2 GB/s is a least time of 33.6 ms,
+ * between a cheat's fastest run (0.04–1.6 ms on a quiet host, up to 16 ms on a loaded one: the
+ * clock starts at exec, after the sandbox's set-up, but a loaded host delays the exec and exit
+ * themselves) and the fast parser's (8.4–12.2 ms for 8 MiB measured on this VM, so about 70 ms
+ * and more for 64 MiB), a factor of 2 from either. (At 8 MiB the least time was 4.2 ms, and
+ * cheats on a loaded host took 7–16 ms: not flagged.) The host's measured figure (7–25 GB/s on
+ * this VM: 3–10 ms for 64 MiB) must not flag the honest run either, tested below.
  */
 const ASSUMED_BANDWIDTH = 2e9;
 

@@ -135,9 +135,10 @@ function expectTaskClockNearRusage(r: SandboxResult): number {
   expect(taskClock.status).toBe('counted');
   expect(taskClock.unit).toBe('msec');
   const gap = cpuMs(r) - taskClock.value!;
-  // Never more than the OS saw; less by the set-up (bwrap, our init: about 10 ms here).
+  // Never more than the OS saw; less by the set-up (bwrap, our init, and as root the staging of
+  // the mount sources the sandbox user could not reach: 10–25 ms here, more on a loaded host).
   expect(gap).toBeGreaterThan(-1);
-  expect(gap).toBeLessThan(15 + 0.05 * cpuMs(r));
+  expect(gap).toBeLessThan(35 + 0.05 * cpuMs(r));
   return gap;
 }
 
