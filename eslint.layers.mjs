@@ -1,6 +1,6 @@
 // The direction of dependencies between our folders, enforced by `perfjudge/layers` (eslint.config.mjs
 // applies it to every source file; tests/unit/eslint-layers.test.ts shows it failing a wrong-way
-// import). The target layering is in the README's "Architecture" section; a rule below is one that
+// import). The target layering is in docs/architecture.md; a rule below is one that
 // holds today. Each rule names the files it applies to (path prefixes from the repository root),
 // what they must not import (our folders or modules, "*" for all of ours, or packages) and the
 // exceptions it allows.

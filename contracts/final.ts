@@ -1,4 +1,4 @@
-// The final evaluation's contract (README, Organizers: "Provisional and final rankings"): what a
+// The final evaluation's contract (docs/organizers.md, "Provisional and final rankings"): what a
 // final session job carries to a runner, what each round it times looks like, what it returns,
 // and (contracts/judging.ts plausibilitySchema) the plausibility figure every entrant gets.
 //

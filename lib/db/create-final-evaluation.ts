@@ -1,4 +1,4 @@
-// The database side of starting a contest's final evaluation (README, Organizers): the evaluation
+// The database side of starting a contest's final evaluation (docs/organizers.md): the evaluation
 // with its secret seed, one entrant per finalist, one session per target, and the audit record, in
 // one transaction that also refuses a second evaluation while one is running. The caller
 // (lib/submit/final-evaluation.ts) checks the timeline and enqueues the sessions.

@@ -1,4 +1,4 @@
-// The final ranking (README, Organizers: "Provisional and final rankings"): from the rounds of a
+// The final ranking (docs/organizers.md, "Provisional and final rankings"): from the rounds of a
 // final evaluation's sessions, each finalist's speedup per target with its interval, the combined
 // score by the manifest's formula, and places decided by pairwise comparisons of the finalists'
 // round-by-round results at a stated family-wise error rate (Holm-corrected): finalists the judge

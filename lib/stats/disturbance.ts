@@ -12,7 +12,7 @@ export interface DisturbanceThresholds {
 }
 
 /**
- * Defaults, from plain interleaved runs on a 2-core VM (README, How the judge guards against noise): on a quiet host other
+ * Defaults, from plain interleaved runs on a 2-core VM (docs/judging.md, How the judge guards against noise): on a quiet host other
  * tasks take 0–10 ms of a 1–2 s run on the pinned CPU (under 1%), so 5% is far above the quiet floor
  * yet well under the 15–50% a co-scheduled busy loop takes. A run slowed 5% moves one pairwise ratio
  * by about half the ~10% run-to-run variation every run has anyway; the median of ratios absorbs
@@ -41,7 +41,7 @@ export const TICK_ALLOWANCE = 2;
  * morning 25–33% of the bench's pairs were clean and four judgings kept from them read 1.067–1.151
  * (quiet, the same morning: 1.048–1.107, median 1.072); with loops 2 s in every 5, 56–62% were
  * clean, and an evening's full load left 50–75% clean with every figure within 1.3% of the quiet
- * median (README, How the judge guards against noise). Half sits between the two.
+ * median (docs/judging.md, How the judge guards against noise). Half sits between the two.
  */
 export const MIN_CLEAN_SHARE = 0.5;
 /**

@@ -1,4 +1,4 @@
-// The organizer's final evaluation (README, Organizers: "Provisional and final rankings"): started
+// The organizer's final evaluation (docs/organizers.md, "Provisional and final rankings"): started
 // after the deadline (or once the contest is closed), one session per target timed by the runners
 // (a flow per session part: lib/queue/producer.ts), ranked by the scorer when every session is done,
 // published by the organizer. Each step is audit-logged in the database layer.

@@ -1,4 +1,4 @@
-// No host paths in anything a contestant sees (README, Security model): the judging's result (build logs and
+// No host paths in anything a contestant sees (docs/security.md): the judging's result (build logs and
 // compiler messages, test output, messages, warnings) and its progress messages name the judge's
 // folders by neutral names — the patched tree is /judge/src, the harness /judge/harness — never
 // the checkout's or the scratch folder's absolute paths on the runner. One place rewrites them, as

@@ -1,5 +1,5 @@
 // The runner service: a BullMQ worker on one target's judge queue that runs the judge library,
-// one judging at a time per host. It needs Redis only — never the database (README.md, Architecture).
+// one judging at a time per host. It needs Redis only — never the database (docs/architecture.md).
 //
 // Locks: BullMQ renews each active job's lock every lockDuration/4 from this process's event loop;
 // a runner that dies stops renewing, its lock expires and the next stalled check (stalledInterval,

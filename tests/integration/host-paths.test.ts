@@ -1,4 +1,4 @@
-// No host paths in what a contestant sees (README, Security model): a build error and a wrong answer judged for
+// No host paths in what a contestant sees (docs/security.md): a build error and a wrong answer judged for
 // real show the tree as /judge/src and the run's folder under /judge/work, never the checkout's or
 // the runner's scratch folder's absolute paths.
 import { readFile } from 'node:fs/promises';

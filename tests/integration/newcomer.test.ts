@@ -12,7 +12,7 @@
 // root (as CI runs), with every folder of theirs 0700, and as an unprivileged user judging from a
 // read-only current folder.
 //
-// Then a second runner started exactly as the README's "Add judge
+// Then a second runner started exactly as docs/organizers.md's "Add judge
 // hosts" recipe says (same machine: the platform's Redis, the same host lock, its own work root)
 // joins and judges a submission; and the fault drill, with two submissions in flight: kill -9 of
 // npm start's runner and of the scorer, Redis restarted (its append-only file keeps the queue),
@@ -71,7 +71,7 @@ const PREFIX = `newcomer-${process.pid}`;
 let platform:
   | { base: string; publicUrl: string; cookie: string; pgPort: number; redisPort: number }
   | undefined;
-/** The second runner, started as the README says. */
+/** The second runner, started as docs/organizers.md says. */
 let second: ChildProcess | undefined;
 let secondOutput = '';
 /** The drill's submissions, in flight while the faults happen. */

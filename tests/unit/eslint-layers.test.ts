@@ -193,7 +193,7 @@ describe('the layers rule', () => {
       'runner/service/runner-service.ts',
       'cli/commands/runner.ts',
       'cli/commands/doctor.ts',
-      // The files whose wrong-way imports were moved down (README, "Architecture").
+      // The files whose wrong-way imports were moved down (docs/architecture.md).
       'lib/auth/auth.ts',
       'lib/auth/auth-limits.ts',
       'lib/queue/producer.ts',

@@ -1,6 +1,6 @@
 // The final ranking (lib/ranking): the paired test and the correction it rests on, checked against
 // known values; the ranking's rules on hand-made rounds; and simulated final evaluations with known
-// true speedups, which check what the README promises: finalists that differ by more than the noise
+// true speedups, which check what docs/organizers.md promises: finalists that differ by more than the noise
 // come out in the right order, equal ones share a place, and separating equal finalists happens at
 // most as often as the stated error rate.
 import { describe, expect, it } from 'vitest';
