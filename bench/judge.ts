@@ -130,7 +130,7 @@ function parseArgs(args: string[]): Options {
         break;
       }
       case '--patch':
-        if (!/^[a-z0-9-]+$/.test(value ?? ''))
+        if (!/^[a-z0-9][a-z0-9.-]*$/.test(value ?? ''))
           throw new Error(`--patch: "${value}" is not the name of a ladder step (bench/ladder)`);
         options.patch = value!;
         i++;
