@@ -51,7 +51,7 @@ function usedPairs(result: JudgingResult): TimedPair[] {
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
-const sec = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const sec = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 3 : 1)} s`;
 
 function row(label: string, j: Judged): string {
   const m = j.result.stages.measure;
@@ -62,7 +62,8 @@ function row(label: string, j: Judged): string {
     `  ${label}  ${e.speedup.toFixed(3)} [${e.ciLow.toFixed(3)}, ${e.ciHigh.toFixed(3)}] ` +
     `±${pct(e.halfWidthRel)}  ${String(e.pairs).padStart(3)} pairs (${e.stopReason})  ` +
     `host ${sec(s.hostMs).padStart(8)} (alone ${sec(s.aloneHostMs)})  ` +
-    `${s.sharedBaselineRuns}/${s.rounds} baseline runs shared  verdict after ${j.seconds.toFixed(0)} s`
+    `${s.sharedBaselineRuns}/${s.rounds} baseline runs shared  verdict after ${j.seconds.toFixed(0)} s  ` +
+    `(medians: baseline ${sec(m.baseline?.medianMs ?? NaN)}, solution ${sec(m.solution?.medianMs ?? NaN)})`
   );
 }
 
