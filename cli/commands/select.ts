@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { TOKEN_FILE } from '../../lib/kit/workflow';
 import { selectFinal } from '../../lib/submit/final-client';
-import { SubmitClientError } from '../../lib/submit/submit-client';
+import { ApiClientError } from '../../lib/submit/api-client';
 import { readToken, type TokenOptions } from '../api-token';
 import type { SetExitCode } from './set-exit-code';
 
@@ -37,9 +37,9 @@ export function registerSelectCommand(program: Command, setExitCode: SetExitCode
         process.stdout.write(`Submission ${id} is your final one for ${options.challenge}\n`);
         setExitCode(0);
       } catch (error) {
-        if (!(error instanceof SubmitClientError)) throw error;
+        if (!(error instanceof ApiClientError)) throw error;
         process.stderr.write(`perfjudge select: ${error.message}\n`);
-        setExitCode(error.failure === 'rejected' ? 1 : 2);
+        setExitCode(error.exitCode);
       }
     });
 }

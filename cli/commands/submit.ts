@@ -5,7 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { MAX_JOB_PATCH_BYTES } from '../../contracts';
-import { postSubmission, SubmitClientError } from '../../lib/submit/submit-client';
+import { ApiClientError } from '../../lib/submit/api-client';
+import { postSubmission } from '../../lib/submit/submit-client';
 import { submitCommand, TOKEN_FILE } from '../../lib/kit/workflow';
 import { readToken, type TokenOptions } from '../api-token';
 import { followToVerdict } from '../follow-submission';
@@ -94,9 +95,9 @@ export function registerSubmitCommand(program: Command, setExitCode: SetExitCode
           );
         setExitCode(0);
       } catch (error) {
-        if (!(error instanceof SubmitClientError)) throw error;
+        if (!(error instanceof ApiClientError)) throw error;
         process.stderr.write(`perfjudge submit: ${error.message}\n`);
-        setExitCode(error.failure === 'rejected' || error.failure === 'too-large' ? 1 : 2);
+        setExitCode(error.exitCode);
       }
     });
 }
