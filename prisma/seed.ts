@@ -13,6 +13,7 @@ import { db, type Db } from '../lib/db/client';
 import { defineBenchmarkOnce } from '../lib/db/contest-benchmark';
 import { upsertChallengeVersion } from '../lib/db/upsert-challenge-version';
 import { upsertOrganizer } from '../lib/db/upsert-organizer';
+import { DEFAULT_CHALLENGE } from '../lib/challenge/default-challenge';
 
 export interface SeedOptions {
   organizer?: { email: string; password: string };
@@ -40,7 +41,7 @@ export interface SeedReport {
 
 export async function seed(database: Db, options: SeedOptions = {}): Promise<SeedReport> {
   const report: SeedReport = { challenges: [], organizer: null };
-  for (const slug of options.challenges ?? ['wordcount']) {
+  for (const slug of options.challenges ?? [DEFAULT_CHALLENGE]) {
     const { manifest } = await loadChallenge(slug);
     const { challengeVersionId, created } = await upsertChallengeVersion(database, manifest);
     if (created)

@@ -37,8 +37,9 @@ import {
   startPrivateRedis,
   waitFor,
 } from './lib-start-services';
+import { DEFAULT_CHALLENGE } from '../lib/challenge/default-challenge';
 
-const CHALLENGES = ['wordcount'];
+const CHALLENGES = [DEFAULT_CHALLENGE];
 const BIN = path.join(REPO_ROOT, 'bin', 'perfjudge.mjs');
 const NEXT_BIN = path.join(REPO_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 /** `next start` with client addresses from the connection (lib/net/client-address.ts). */

@@ -7,6 +7,7 @@ import { selectFinal } from '../../lib/submit/final-client';
 import { ApiClientError } from '../../lib/submit/api-client';
 import { readToken, type TokenOptions } from '../api-token';
 import type { SetExitCode } from './set-exit-code';
+import { DEFAULT_CHALLENGE } from '../../lib/challenge/default-challenge';
 
 interface SelectCliOptions extends TokenOptions {
   server: string;
@@ -24,7 +25,7 @@ export function registerSelectCommand(program: Command, setExitCode: SetExitCode
     .requiredOption('--server <url>', 'the platform, e.g. https://contest.example.org')
     .option('--token <token>', 'your API token (visible to other local users in the process list)')
     .option('--token-file <file>', `read the API token from this file (e.g. ${TOKEN_FILE})`)
-    .option('-c, --challenge <slug>', 'the challenge', 'wordcount')
+    .option('-c, --challenge <slug>', 'the challenge', DEFAULT_CHALLENGE)
     .action(async (id: string, options: SelectCliOptions) => {
       const token = await readToken(options);
       try {
