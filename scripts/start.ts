@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import {
+  AppError,
   formatByteSize,
   parseByteSize,
   TARGET_IDS,
@@ -324,8 +325,9 @@ async function healthy(url: string): Promise<boolean> {
 }
 
 /** A step that cannot go on: said once, and everything started so far is stopped. */
-class StartFailure extends Error {
+class StartFailure extends AppError {
   override name = 'StartFailure';
+  readonly code = 'unavailable' as const;
 }
 
 /**
@@ -735,7 +737,7 @@ async function startServices(
         (error: unknown) => {
           const reason =
             error instanceof ChildExitedError
-              ? (error.lines.filter((l) => l.trim()).at(-1) ?? `exit ${error.code}`)
+              ? (error.lines.filter((l) => l.trim()).at(-1) ?? `exit ${error.exitCode}`)
               : (error as Error).message;
           notServed.push(`${target}: not served (${reason})`);
         },

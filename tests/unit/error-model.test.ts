@@ -9,6 +9,8 @@ import { QueueTimeoutError } from '../../lib/queue/producer';
 import { errorResponse, HTTP_STATUS, HttpError, httpStatus } from '../../lib/web/api-errors';
 import { JudgeError } from '../../runner/judge/errors';
 import { IntakeRejectionError } from '../../lib/intake/reasons';
+import { ApiClientError } from '../../lib/submit/api-client';
+import { PlatformError } from '../../runner/service/judging-processor';
 
 describe('the error model', () => {
   it('gives every error raised on purpose a code and a fault', () => {
@@ -21,6 +23,17 @@ describe('the error model', () => {
     expect(new ConfigError('PORT: not a number').fault).toBe('platform');
     expect(faultOf(new Error('a bug'))).toBe('platform');
     expect(new TimeoutError('slow')).toBeInstanceOf(AppError);
+    // The CLI's client errors and the runner's are in the same model.
+    expect(new ApiClientError('rejected', 'the patch was rejected')).toMatchObject({
+      code: 'rejected',
+      fault: 'contestant',
+      exitCode: 1,
+    });
+    expect(new ApiClientError('unreachable', 'cannot reach')).toMatchObject({
+      fault: 'platform',
+      exitCode: 2,
+    });
+    expect(new PlatformError('cannot load challenge x').fault).toBe('platform');
   });
 
   it('maps every code to a status, chosen once', () => {
