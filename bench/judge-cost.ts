@@ -180,7 +180,11 @@ async function interleaved(
 export async function judgeCost(challenge: Challenge, options: CostOptions): Promise<void> {
   console.log(
     `judge cost: ${options.patchName} on ${options.sizeBytes >> 20} MiB, ${options.count} judgings ` +
-      `alone then ${options.count} queued together, per target (${os.cpus().length} CPUs; ` +
+      `alone and ${options.count} queued together, interleaved, per target (${os.cpus().length} ` +
+      `CPUs, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}; ` +
       `policy ${JSON.stringify(challenge.manifest.runPolicy)})`,
   );
   const summary: string[] = [];
