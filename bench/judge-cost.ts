@@ -61,7 +61,8 @@ function row(label: string, j: Judged): string {
   const s = m?.session;
   if (!e || !s) return `  ${label}  ${j.result.verdict}: ${j.result.message.slice(0, 200)}`;
   return (
-    `  ${label}  ${e.speedup.toFixed(3)} [${e.ciLow.toFixed(3)}, ${e.ciHigh.toFixed(3)}] ` +
+    `  ${label}  ${e.basis === 'cpu-time' ? 'CPU-time ' : ''}${e.speedup.toFixed(3)} ` +
+    `[${e.ciLow.toFixed(3)}, ${e.ciHigh.toFixed(3)}] ` +
     `±${pct(e.halfWidthRel)}  ${String(e.pairs).padStart(3)} pairs (${e.stopReason})  ` +
     `host ${sec(s.hostMs).padStart(8)} (alone ${sec(s.aloneHostMs)})  ` +
     `${s.sharedBaselineRuns}/${s.rounds} baseline runs shared  verdict after ${j.seconds.toFixed(0)} s  ` +
