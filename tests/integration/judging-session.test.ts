@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -114,6 +114,8 @@ beforeAll(async () => {
   redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   queues = createQueueSet({ connection: redis, prefix: PREFIX });
   lockDir = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-session-lock-'));
+  // The sandbox's user reaches the work root inside it.
+  await chmod(lockDir, 0o755);
 });
 
 afterAll(async () => {
@@ -182,6 +184,10 @@ it('queued judgings share a session; one fails mid-session, one joins late', asy
       '--no-deterministic',
       '--host-lock',
       path.join(lockDir, 'judging.lock'),
+      // Its own work root: with a private host lock, another runner on this host (another test)
+      // would sweep the shared default's judging folders as a dead runner's.
+      '--work-root',
+      path.join(lockDir, 'work'),
     ],
     {},
     new RegExp(`serving ${judgeQueueName('linux-intel')}`),
