@@ -28,6 +28,7 @@ import { CliProcesses, stopProcess } from '../helpers/cli-processes';
 import { deleteKeys } from '../helpers/queue';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeUser } from '../../dev/db-fixtures';
+import { sweepStaleScratch } from '../../runner/service/work-root';
 
 const FAST = readFileSync(
   path.join(REPO_ROOT, 'challenges/wordcount/submissions/accepted/fast-hash-table.patch'),
@@ -126,7 +127,11 @@ afterAll(async () => {
     await redis.quit();
   }
   await database?.drop();
-  if (lockDir) await rm(lockDir, { recursive: true, force: true });
+  if (lockDir) {
+    // A judging cut short leaves its scratch folder (a tmpfs mounted on it, as root).
+    await sweepStaleScratch(path.join(lockDir, 'work'));
+    await rm(lockDir, { recursive: true, force: true });
+  }
 });
 
 async function submit(userId: string, patchText: string) {
