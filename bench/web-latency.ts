@@ -22,7 +22,7 @@ import { quantileOfSorted, sorted } from '../lib/stats';
 import type { Db } from '../lib/db/client';
 import { refreshLeaderboardEntry } from '../lib/db/refresh-leaderboard-entry';
 import { formatScore } from '../lib/web/format';
-import { CACHE_STATUS_HEADER } from '../lib/web/leaderboard-response-cache';
+import { CACHE_STATUS_HEADER } from '../lib/web/response-cache';
 import { createTestDatabase } from '../dev/database';
 import { seedWeb } from './seed-web';
 import { freePort } from '../lib/net/free-port';

@@ -24,7 +24,7 @@ import { hostFingerprint } from '../host/fingerprint';
 import { checkHostMemory } from '../host/memory';
 import type { Sandbox } from '../sandbox/sandbox';
 import { portabilityPreCheck } from './portability-check';
-import { hostPlatform, matchTargetHost, type HostPlatform } from '../platform';
+import { hostPlatform, type HostPlatform } from '../platform';
 import { startHeartbeat, type CurrentJob, type Heartbeat } from '../../lib/queue/runner-heartbeat';
 import { DEFAULT_HOST_LOCK_FILE } from './host-lock';
 import { startHostProbe, type HostProbe } from './host-probe';
@@ -106,29 +106,6 @@ export interface RunnerService {
   readonly stopping: boolean;
   /** Resolves once the service has shut down. */
   closed: Promise<void>;
-}
-
-export interface HostMatch {
-  matches: boolean;
-  /** A Windows target on a Linux host that has Wine: judged emulated. */
-  emulated: boolean;
-  /** `wine --version` when emulated. */
-  wine: string | null;
-  hostOs: string;
-  hostVendor: string;
-  target: Target;
-}
-
-export async function targetHostMatch(target: Target): Promise<HostMatch> {
-  const match = await matchTargetHost(target);
-  return {
-    matches: match.matches,
-    emulated: match.emulator !== null,
-    wine: match.emulator,
-    hostOs: match.hostOs,
-    hostVendor: match.hostVendor,
-    target,
-  };
 }
 
 /** Every challenge on disk that has this target. */

@@ -205,10 +205,4 @@ describe('the layers rule', () => {
         file,
       ).toEqual([]);
   });
-
-  it('is part of npm test: scripts/test.sh lints the whole tree', async () => {
-    expect(await readFile(path.join(REPO_ROOT, 'scripts/test.sh'), 'utf8')).toMatch(
-      /^npx eslint \.$/m,
-    );
-  });
 });
