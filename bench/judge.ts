@@ -163,11 +163,13 @@ async function judgeOnce(
     target?: TargetId;
     sharing?: HostSharing;
     onProgress?: (event: ProgressEvent) => void;
+    onLog?: (line: string) => void;
   } = {},
 ): Promise<JudgingResult> {
   const target = where.target ?? 'linux-intel';
   return judge({
     ...(where.onProgress ? { onProgress: where.onProgress } : {}),
+    ...(where.onLog ? { onLog: where.onLog } : {}),
     challenge,
     target,
     patchText,
@@ -453,11 +455,16 @@ async function profileCost(challenge: Challenge, options: Options): Promise<void
   );
   for (const label of ['baseline profiles computed', 'baseline profiles cached']) {
     const load = os.loadavg()[0]!.toFixed(1);
-    const result = await judgeOnce(challenge, patch, options);
+    const built: string[] = [];
+    const result = await judgeOnce(challenge, patch, options, undefined, {
+      onLog: (line) => {
+        if (line.startsWith('cachegrind: built')) built.push(line);
+      },
+    });
     const profileMs = result.stageDurationsMs.profile ?? 0;
     const measure = result.stages.measure;
     console.log(
-      `${label}: ${result.verdict}; profile ${s(profileMs)} of ${s(result.durationMs)} judged ` +
+      `${label}: ${result.verdict}${result.verdict === 'ACCEPTED' ? '' : ` (${result.message.slice(0, 200)})`}; profile ${s(profileMs)} of ${s(result.durationMs)} judged ` +
         `(${((100 * profileMs) / result.durationMs).toFixed(1)}%); measure ${s(result.stageDurationsMs.measure)} ` +
         `(${measure?.estimate?.pairs ?? 0} pairs; medians: baseline ${s(measure?.baseline?.medianMs)}, ` +
         `solution ${s(measure?.solution?.medianMs)}); load average ${load} → ${os.loadavg()[0]!.toFixed(1)}`,
@@ -466,7 +473,7 @@ async function profileCost(challenge: Challenge, options: Options): Promise<void
     console.log(
       `  parts: ${Object.entries(parts)
         .map(([part, ms]) => `${part} ${s(ms)}`)
-        .join(', ')}`,
+        .join(', ')}${built.length ? ` (${built.join('; ')})` : ''}`,
     );
     const sampled = result.stages.profile?.sampled;
     console.log(

@@ -196,7 +196,11 @@ async function deterministicCounts(
   const { limits, inputs } = challenge.manifest;
   const flags = deterministicFlagsFor(options.toolchain);
   const toolchain = { ...options.toolchain, flags };
+  const buildStarted = performance.now();
   const { baseline, solutionBinary } = await deterministicBuilds(options, toolchain);
+  options.log(
+    `cachegrind: built for ${flags.join(' ')} in ${((performance.now() - buildStarted) / 1000).toFixed(1)} s`,
+  );
   const input = await ensureInput(
     challenge,
     {
