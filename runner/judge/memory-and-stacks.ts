@@ -52,6 +52,7 @@ async function profileSide(
   const { limits } = options.challenge.manifest;
   const programInside = profiledProgramPath();
   let memoryRun: MemoryProfileRun | undefined;
+  // Under the sampler even when only the stacks are wanted (no Linux host lacks the sampler).
   const runSide = async (): Promise<SandboxResult> => {
     memoryRun = await profileMemory({
       sandbox: options.sandbox,
