@@ -105,6 +105,9 @@ async function reconcileSubmission(
       log(`submission ${submissionId}: score job ${parent.id} had failed, retried`);
     } else if (parent.state === 'unknown' && child === 'unknown') {
       missing.push(judging.judgingId);
+    } else if (child === 'active') {
+      // A runner holds it (after a Redis loss, perhaps a job it took before and holds on to):
+      // however its judging ends, the next pass sees what is left and repairs it then.
     } else if (parent.state === 'completed' || parent.state === 'unknown' || child === 'unknown') {
       // Scored without it, or half of its flow lost: nothing in the queue will change that.
       stuck.push({

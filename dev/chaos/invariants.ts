@@ -7,6 +7,8 @@ import type { FaultKind } from './plan';
 
 export interface FaultRecord {
   kind: FaultKind;
+  /** kill-runner: whose runner. */
+  target?: string;
   /** When it struck (Date.now()). */
   at: number;
   /** When what it stopped was back (= at for a Redis flush). */
@@ -142,6 +144,9 @@ function checkSettled(records: ChaosRecords, violations: string[]): number {
       lost++;
       violations.push(`submission ${s.id} ended ${s.status} ${s.verdict ?? ''}`.trim());
     }
+  // A submission the reconciler calls stuck needs an organizer's rejudge: lost to the platform.
+  for (const { line } of records.scorerLines)
+    if (/cannot finish; rejudge it/.test(line)) violations.push(`the reconciler said: ${line}`);
   for (const j of records.judgings) {
     if (j.status !== 'DONE' && j.status !== 'CANCELLED')
       violations.push(`judging ${j.id} (${j.target}) is still ${j.status}`);
@@ -197,7 +202,19 @@ function checkDefinition(records: ChaosRecords, violations: string[]): void {
     );
 }
 
-/** Re-runs only of work in flight at a fault: an earlier start of the job was running then. */
+/**
+ * Whether a fault could cut this start short: a Redis loss takes every job in flight (its lock
+ * with it), a runner's kill the jobs that runner held. The scorer's faults and PostgreSQL's do not
+ * reach a runner (it has no database), so they explain no re-run.
+ */
+function cutShort(fault: FaultRecord, start: Start): boolean {
+  const inFlight = start.at <= fault.at && (start.end === null || start.end >= fault.at);
+  if (!inFlight) return false;
+  if (fault.kind === 'redis-flush') return true;
+  return fault.kind === 'kill-runner' && start.source.startsWith(`runner-${fault.target}#`);
+}
+
+/** Re-runs only of work in flight at a fault that could cut it short. */
 function checkReRuns(records: ChaosRecords, violations: string[]): number {
   const starts = runnerStarts(records.runnerLines, records.killed);
   let reRuns = 0;
@@ -207,12 +224,9 @@ function checkReRuns(records: ChaosRecords, violations: string[]): number {
     for (const again of all.slice(1)) {
       reRuns++;
       const earlier = all.filter((s) => s.at < again.at);
-      const cutBy = records.faults.find((f) =>
-        earlier.some((s) => s.at <= f.at && (s.end === null || s.end >= f.at)),
-      );
-      if (!cutBy)
+      if (!records.faults.some((f) => earlier.some((s) => cutShort(f, s))))
         violations.push(
-          `job ${jobId} was judged again (${again.source}) though no fault struck while it was judged`,
+          `job ${jobId} was judged again (${again.source}) though no fault cut its judging short`,
         );
     }
   return reRuns;

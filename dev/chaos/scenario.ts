@@ -32,7 +32,7 @@ import {
 } from '../../scripts/lib-start-services';
 import { sweepStaleScratch } from '../../runner/service/work-root';
 import { makeUser } from '../db-fixtures';
-import { deleteKeys } from '../redis-keys';
+import { deleteKeys, flushKeys } from '../redis-keys';
 import { TEST_DATA_DIR } from '../test-data-dir';
 import {
   judgeChaos,
@@ -360,7 +360,13 @@ async function injectFaults(drill: Drill, faults: PlannedFault[]): Promise<void>
     await sleep(fault.delayMs);
     const at = Date.now();
     const detail = await inject(drill, fault);
-    drill.faults.push({ kind: fault.kind, at, until: Date.now(), detail });
+    drill.faults.push({
+      kind: fault.kind,
+      ...(fault.target ? { target: fault.target } : {}),
+      at,
+      until: Date.now(),
+      detail,
+    });
     drill.options.log(`fault ${fault.kind}: ${detail}`);
   }
 }
@@ -383,8 +389,8 @@ async function inject(drill: Drill, fault: PlannedFault): Promise<string> {
       await drill.secondScorer.start();
       return 'a second scorer started with a 256 MiB benchmark size and another seed';
     case 'redis-flush': {
-      const keys = await deleteKeys(drill.redis, `${drill.prefix}:*`);
-      return `Redis lost the drill's ${keys} keys`;
+      const keys = await flushKeys(drill.redis, `${drill.prefix}:*`);
+      return `Redis lost the drill's ${keys} keys at once`;
     }
     case 'postgres-restart': {
       const { port } = drill.postgres;

@@ -25,6 +25,7 @@ import { submitPatch } from '../../lib/submit/submit-patch';
 import { reconcile } from '../../scorer/reconcile';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
+import { flushKeys } from '../../dev/redis-keys';
 
 const SUBMISSIONS = path.join(REPO_ROOT, 'challenges/wordcount/submissions');
 const PATCH = readFileSync(path.join(SUBMISSIONS, 'accepted/baseline-copy.patch'), 'utf8');
@@ -325,20 +326,25 @@ describe('rejudge', () => {
 });
 
 describe('the reconciler and the scorer at the same moment', () => {
-  /** Takes the queue's next job and completes it, as a runner or the scorer would. */
-  async function completeNext(name: string, q: QueueSet, value: unknown): Promise<void> {
+  /** Takes the queue's next job and completes it (or only takes it), as a runner or the scorer would. */
+  async function completeNext(
+    name: string,
+    q: QueueSet,
+    value: unknown,
+    { keepActive = false } = {},
+  ): Promise<void> {
     const worker = new Worker(name, null, { connection: redis, prefix: q.prefix, autorun: false });
     try {
       const token = randomBytes(8).toString('hex');
       const job = await worker.getNextJob(token);
       if (!job) throw new Error(`no job waiting in ${name}`);
-      await job.moveToCompleted(value, token, false);
+      if (!keepActive) await job.moveToCompleted(value, token, false);
     } finally {
       await worker.close();
     }
   }
 
-  it('a judging recorded between its listing and the look at Redis is not called stuck', async () => {
+  it('calls stuck neither a judging recorded between its listing and the look at Redis, nor one a runner holds after a Redis loss', async () => {
     // A database and a prefix of its own: the reconciler sees only this test's submissions, and
     // the next job of each queue is this test's.
     const own = await createTestDatabase();
@@ -402,6 +408,22 @@ describe('the reconciler and the scorer at the same moment', () => {
       expect(listed).toBe(true);
       expect(report.checked).toBeGreaterThanOrEqual(1);
       expect(report.stuck).toEqual([]);
+
+      // Just after a Redis loss: a runner still holds the judging's job, its score parent is
+      // gone. Not stuck while the runner holds it: the next pass repairs what its end leaves.
+      const held = await submit();
+      const windows = held.judgings.find((j) => j.target === 'windows-amd')!;
+      await flushKeys(redis, `${PREFIX}-race:*`);
+      await q.judgeQueue('windows-amd').add(
+        'judge',
+        {},
+        {
+          jobId: judgingJobId(windows.judgingId, windows.round),
+        },
+      );
+      await completeNext('judge-windows-amd', q, undefined, { keepActive: true });
+      const afterLoss = await reconcile(own.db, q, { olderThanMs: 0 });
+      expect(afterLoss.stuck).toEqual([]);
     } finally {
       await q.close();
       await deletePrefixKeys(`${PREFIX}-race`);

@@ -11,8 +11,12 @@
 // re-runs only of work in flight at a fault, health answering throughout (the health logic itself,
 // lib/web/health.ts, asked every 250 ms: starting the web app would cost CI a build).
 // The seed is printed; replay one with PERFJUDGE_CHAOS_SEED=<seed>.
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { expect, it } from 'vitest';
 import { env } from '../../lib/config/env';
+import { TEST_DATA_DIR } from '../../dev/test-data-dir';
 import { formatFigures } from '../../dev/chaos/invariants';
 import { CI_CHAOS_PATCHES, FAULT_KINDS, newSeed } from '../../dev/chaos/plan';
 import { runChaos } from '../../dev/chaos/scenario';
@@ -24,6 +28,10 @@ it('judges every submission once on the contest’s definition through seeded fa
   const replay = `PERFJUDGE_CHAOS_SEED=${SEED} npx vitest run tests/integration/chaos.test.ts`;
   console.log(`chaos seed ${SEED} (replay: ${replay})`);
   const lines: string[] = [];
+  // Every service's lines, in arrival order, for a failure.
+  const logFile = path.join(TEST_DATA_DIR, `chaos-${SEED}.log`);
+  await mkdir(TEST_DATA_DIR, { recursive: true });
+  const serviceLog = createWriteStream(logFile);
   const report = await runChaos({
     seed: SEED,
     submissions: SUBMISSIONS,
@@ -31,11 +39,15 @@ it('judges every submission once on the contest’s definition through seeded fa
     arrivalMs: 10_000,
     patches: CI_CHAOS_PATCHES,
     settleTimeoutMs: 240_000,
-    log: (line) => lines.push(line),
-  });
+    log: (line) => {
+      lines.push(line);
+      serviceLog.write(`${new Date().toISOString()} [drill] ${line}\n`);
+    },
+    echo: (line) => serviceLog.write(`${line}\n`),
+  }).finally(() => serviceLog.end());
   const { figures, violations } = report.verdict;
   console.log(`chaos seed ${SEED}:\n${formatFigures(figures, report.wallMs)}`);
-  const context = `seed ${SEED} (replay: ${replay})\n${lines.join('\n')}\n${report.logs()}`;
+  const context = `seed ${SEED} (replay: ${replay}; every line: ${logFile})\n${lines.join('\n')}\n${report.logs()}`;
   expect(violations, context).toEqual([]);
   expect(figures.submissions, context).toBe(SUBMISSIONS);
   for (const kind of FAULT_KINDS) expect(figures.faults[kind], kind).toBeGreaterThanOrEqual(1);

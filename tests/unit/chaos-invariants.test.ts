@@ -118,6 +118,13 @@ describe('the chaos invariants', () => {
     expect(violations.join('\n')).toMatch(/j2 \(windows-amd\) ended JUDGE_ERROR/);
   });
 
+  it('count a submission the reconciler calls stuck as a violation', () => {
+    const records = clean();
+    const said = 'T reconcile: submission s1: judgings j2 (JUDGING, …) cannot finish; rejudge it';
+    records.scorerLines.push(line(3000, 'scorer#1', said));
+    expect(judgeChaos(records, 2).violations).toEqual([`the reconciler said: ${said}`]);
+  });
+
   it('count a judging recorded twice as duplicated', () => {
     const records = clean();
     records.scorerLines.push(line(2000, 'second-scorer#1', 'T judging-j1-r0: j1:recorded → DONE'));
@@ -145,18 +152,33 @@ describe('the chaos invariants', () => {
       line(3900, 'runner-linux-intel#2', 'job judging-j1-r0: ACCEPTED in 0.9 s'),
     ];
     records.killed.set('runner-linux-intel#1', 500);
-    records.faults = [{ kind: 'kill-runner', at: 500, until: 2500, detail: '' }];
+    records.faults = [
+      { kind: 'kill-runner', target: 'linux-intel', at: 500, until: 2500, detail: '' },
+    ];
     expect(runnerStarts(records.runnerLines, records.killed)[0]!.end).toBe(500);
     expect(judgeChaos(records, 2)).toMatchObject({ violations: [], figures: { reRuns: 1 } });
 
-    // The same fault, but it struck after j1's first judging had ended: nothing explains a second.
+    // The other target's runner killed, or the scorer: neither reaches j1's judging.
+    for (const fault of [
+      { kind: 'kill-runner' as const, target: 'windows-amd', at: 500, until: 2500, detail: '' },
+      { kind: 'kill-scorer' as const, at: 500, until: 2500, detail: '' },
+    ]) {
+      records.faults = [fault];
+      expect(judgeChaos(records, 2).violations).toEqual([
+        expect.stringMatching(/judging-j1-r0 was judged again .* no fault cut its judging short/),
+      ]);
+    }
+
+    // A Redis loss while it was judged does (its lock goes with the keys); one after it ended not.
+    records.faults = [{ kind: 'redis-flush', at: 500, until: 500, detail: '' }];
+    expect(judgeChaos(records, 2).violations).toEqual([]);
     records.runnerLines.splice(
       1,
       0,
       line(400, 'runner-linux-intel#1', 'job judging-j1-r0: ACCEPTED in 0.3 s'),
     );
     expect(judgeChaos(records, 2).violations).toEqual([
-      'job judging-j1-r0 was judged again (runner-linux-intel#2) though no fault struck while it was judged',
+      'job judging-j1-r0 was judged again (runner-linux-intel#2) though no fault cut its judging short',
     ]);
   });
 
