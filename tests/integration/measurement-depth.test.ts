@@ -79,8 +79,16 @@ describe('measurement depth', () => {
     for (const side of [sampled.baseline, sampled.solution]) {
       expect(side.samples).toBeGreaterThan(20);
       const frames = side.stacks.flatMap((s) => s.frames);
-      expect(frames).toContain('main');
       expect(frames.some((f) => f.startsWith('wordcount'))).toBe(true);
+    }
+    // The baseline unwinds up to main. The solution's wordcount keeps a 64 KiB buffer on its stack,
+    // more than the 8 KiB perf copies with a sample: its stacks stop at wordcount, whose caller is
+    // unknown (docs/profiles.md), and never pass through another program's frames.
+    expect(sampled.baseline.stacks.flatMap((s) => s.frames)).toContain('main');
+    for (const { frames } of sampled.solution.stacks) {
+      const at = frames.findIndex((f) => f.startsWith('wordcount'));
+      if (at > 0 && !frames.includes('main'))
+        expect(frames.slice(0, at), frames.join(';')).toEqual(['[unknown address]']);
     }
     // The second judging reused the baseline's profile (same build, input and host).
     expect(second.stages.profile!.sampled!.baseline).toEqual(sampled.baseline);
