@@ -13,7 +13,7 @@ export default tseslint.config(
       '.next/**',
       '.next-*/**',
       'coverage/**',
-      'lib/db/generated/**',
+      'lib/server/db/generated/**',
       'next-env.d.ts',
     ],
   },
@@ -39,10 +39,10 @@ export default tseslint.config(
     },
   },
   // Tool configuration files run outside the app and read their own environment.
-  // Tool configuration files run outside the app and read their own environment; lib/config is the
+  // Tool configuration files run outside the app and read their own environment; lib/core/config is the
   // one module of the app that reads it.
   {
-    files: ['*.config.ts', '*.config.mjs', 'lib/config/**'],
+    files: ['*.config.ts', '*.config.mjs', 'lib/core/config/**'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   // The browser tests' global setup hands its URLs to the test workers through the environment

@@ -37,15 +37,15 @@ const JUDGE_LIBRARY = [
 /** The core: shared schemas and rules every process may use (contracts/ first of all). */
 const CORE = [
   'contracts/',
-  'lib/config/',
-  'lib/async/',
-  'lib/net/',
-  'lib/challenge/',
-  'lib/stats/',
-  'lib/ranking/',
-  'lib/access/',
-  'lib/intake/',
-  'lib/profile/',
+  'lib/core/config/',
+  'lib/core/async/',
+  'lib/core/net/',
+  'lib/core/challenge/',
+  'lib/core/stats/',
+  'lib/core/ranking/',
+  'lib/core/access/',
+  'lib/core/intake/',
+  'lib/core/profile/',
   'challenges/',
 ];
 const DB_PACKAGES = ['@prisma/', 'prisma', 'pg'];
@@ -69,8 +69,8 @@ export const LAYER_RULES = [
   {
     files: [
       'runner/',
-      'lib/queue/connection',
-      'lib/queue/runner-heartbeat',
+      'lib/server/queue/connection',
+      'lib/server/queue/runner-heartbeat',
       'cli/commands/runner',
       'cli/commands/doctor',
     ],
@@ -78,8 +78,8 @@ export const LAYER_RULES = [
     allow: [
       ...CORE,
       'runner/',
-      'lib/queue/connection',
-      'lib/queue/runner-heartbeat',
+      'lib/server/queue/connection',
+      'lib/server/queue/runner-heartbeat',
       'cli/option-values',
       'cli/usage-error',
       'cli/challenge-args',
@@ -89,7 +89,7 @@ export const LAYER_RULES = [
   },
   {
     files: [...JUDGE_LIBRARY, 'cli/commands/doctor', 'cli/challenge-args'],
-    forbid: ['runner/service/', 'lib/queue/', 'bullmq', 'ioredis'],
+    forbid: ['runner/service/', 'lib/server/queue/', 'bullmq', 'ioredis'],
     why: 'the judge library runs without a queue: perfjudge judge and doctor (packed for contestants) need no Redis',
   },
   {
@@ -103,8 +103,8 @@ export const LAYER_RULES = [
     why: 'the web app and the data layer never load code that drives compilers or sandboxes',
   },
   {
-    files: ['lib/db/'],
-    forbid: ['lib/web/', 'lib/auth/', 'lib/submit/', 'lib/queue/', 'lib/kit/'],
+    files: ['lib/server/db/'],
+    forbid: ['lib/server/web/', 'lib/server/auth/', 'lib/server/submit/', 'lib/server/queue/', 'lib/server/kit/'],
     why: 'the data layer reads and writes the database only: access and ranking rules come from the core',
   },
   {
@@ -124,13 +124,13 @@ export const LAYER_RULES = [
     why: "the web app and the data layer take intake and every other shared rule from the core: runner/ is the judge hosts' code",
   },
   {
-    files: ['lib/auth/'],
-    forbid: ['lib/web/'],
-    why: 'accounts sit below the web app: sign-in takes password lengths, client addresses and rate limits from lib/access, lib/net and lib/queue',
+    files: ['lib/server/auth/'],
+    forbid: ['lib/server/web/'],
+    why: 'accounts sit below the web app: sign-in takes password lengths, client addresses and rate limits from lib/core/access, lib/core/net and lib/server/queue',
   },
   {
-    files: ['lib/queue/'],
-    forbid: ['lib/db/', 'lib/submit/', 'lib/web/', 'lib/auth/', ...DB_PACKAGES],
+    files: ['lib/server/queue/'],
+    forbid: ['lib/server/db/', 'lib/server/submit/', 'lib/server/web/', 'lib/server/auth/', ...DB_PACKAGES],
     why: 'the queue carries the jobs its callers hand it and never reads the database',
   },
   {

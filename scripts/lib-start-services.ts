@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { startChild, type Child } from './lib-start-process';
-import { freePort } from '../lib/net/free-port';
+import { freePort } from '../lib/core/net/free-port';
 
 const exec = promisify(execFile);
 

@@ -1,7 +1,7 @@
 // Supervision in `npm start`: a child that dies (a runner killed with -9, the scorer crashing, the
 // private Redis shut down) is started again with backoff, its death and return logged with the
 // reason, while the others keep serving. The platform stops only when asked. What it knows is
-// published for /api/health and the organizer console (lib/queue/service-status.ts).
+// published for /api/health and the organizer console (lib/server/queue/service-status.ts).
 import type { ServiceStatus } from '../contracts';
 import type { Child } from './lib-start-process';
 

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
+import { loadChallenge, type Challenge } from '../lib/core/challenge/load-manifest';
 
 const execFileAsync = promisify(execFile);
 

@@ -37,8 +37,8 @@ if (major < 20 || (major === 20 && minor < 19)) {
   process.exit(1);
 }
 
-// The one variable read here rather than in lib/config: zod is not installed yet when this runs.
-// The orchestrator validates it again with the others (lib/config/start-env.ts).
+// The one variable read here rather than in lib/core/config: zod is not installed yet when this runs.
+// The orchestrator validates it again with the others (lib/core/config/start-env.ts).
 // eslint-disable-next-line no-restricted-syntax
 const skipInstall = process.env.PERFJUDGE_START_SKIP_INSTALL === '1';
 
@@ -57,7 +57,7 @@ if (!skipInstall) {
   // The generated client is gitignored; regenerate only when the schema changed, so a second
   // start does not touch it (and so does not look like a source change to the web build check).
   const schema = path.join(root, 'prisma', 'schema.prisma');
-  const client = path.join(root, 'lib', 'db', 'generated', 'prisma', 'client.ts');
+  const client = path.join(root, 'lib', 'server', 'db', 'generated', 'prisma', 'client.ts');
   if (mtime(client) < mtime(schema)) {
     say('generating the Prisma client');
     run('bash', ['scripts/db-generate.sh'], 'generating the Prisma client');

@@ -17,17 +17,17 @@ import {
   type Target,
   type TargetId,
 } from '../contracts';
-import { describeDefinition } from '../lib/challenge/benchmark-definition';
-import { listChallenges, loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
-import { challengeSecret, ConfigError, env, REPO_ROOT } from '../lib/config/env';
-import { childEnvironment, startEnv, type StartEnv } from '../lib/config/start-env';
-import { createDbClient } from '../lib/db/client';
-import { applyMigrations } from '../lib/db/migrate';
+import { describeDefinition } from '../lib/core/challenge/benchmark-definition';
+import { listChallenges, loadChallenge, type Challenge } from '../lib/core/challenge/load-manifest';
+import { challengeSecret, ConfigError, env, REPO_ROOT } from '../lib/core/config/env';
+import { childEnvironment, startEnv, type StartEnv } from '../lib/core/config/start-env';
+import { createDbClient } from '../lib/server/db/client';
+import { applyMigrations } from '../lib/server/db/migrate';
 import { seed } from '../prisma/seed';
 import { matchTargetHost, type TargetHostMatch } from '../runner/platform';
-import { ensureInput, referenceSha256, type InputSpec } from '../lib/challenge/inputs';
-import { createHttpConnection } from '../lib/queue/connection';
-import { startSupervisorPublisher, type SupervisorPublisher } from '../lib/queue/service-status';
+import { ensureInput, referenceSha256, type InputSpec } from '../lib/core/challenge/inputs';
+import { createHttpConnection } from '../lib/server/queue/connection';
+import { startSupervisorPublisher, type SupervisorPublisher } from '../lib/server/queue/service-status';
 import { ChildExitedError, runPrefixed, startChild, type Child } from './lib-start-process';
 import { Supervisor, type Supervised } from './lib-start-supervise';
 import {
@@ -41,7 +41,7 @@ import {
 const CHALLENGES = ['wordcount'];
 const BIN = path.join(REPO_ROOT, 'bin', 'perfjudge.mjs');
 const NEXT_BIN = path.join(REPO_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
-/** `next start` with client addresses from the connection (lib/net/client-address.ts). */
+/** `next start` with client addresses from the connection (lib/core/net/client-address.ts). */
 const WEB_SERVER = path.join(REPO_ROOT, 'scripts', 'web-server.mjs');
 
 /** When `npm start` began (scripts/start.mjs sets it before installing anything). */

@@ -2,11 +2,11 @@
 // (host, current job, last heartbeat) and the queue depths.
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { db } from '../../lib/db/client';
-import { listChallengeStates } from '../../lib/db/list-challenge-states';
-import { formatCount, formatDate } from '../../lib/web/format';
-import { getOrganizerStatus } from '../../lib/web/organizer-status';
-import { requireOrganizer } from '../../lib/web/session';
+import { db } from '../../lib/server/db/client';
+import { listChallengeStates } from '../../lib/server/db/list-challenge-states';
+import { formatCount, formatDate } from '../../lib/server/web/format';
+import { getOrganizerStatus } from '../../lib/server/web/organizer-status';
+import { requireOrganizer } from '../../lib/server/web/session';
 import { AccountsUnderAttack } from './_components/accounts-under-attack';
 import { ConsoleNav } from './_components/console-nav';
 import { RunnerHostReport } from './_components/runner-host-report';

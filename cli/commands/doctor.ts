@@ -4,7 +4,7 @@
 // it ships in the contestants' packed CLI.
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { env } from '../../lib/config/env';
+import { env } from '../../lib/core/config/env';
 import { hostReport } from '../../runner/host/doctor';
 import { formatHostReport } from '../../runner/host/format-host-report';
 import { createSandbox } from '../../runner/sandbox';

@@ -7,7 +7,7 @@ import {
   challengeCode,
   hasChallengeCode,
   type ChallengeCode,
-} from '../../lib/challenge/challenge-code';
+} from '../../lib/core/challenge/challenge-code';
 import { resolveChallenge } from '../challenge-args';
 import { UsageError } from '../usage-error';
 import type { SetExitCode } from '.';

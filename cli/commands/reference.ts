@@ -5,7 +5,7 @@ import {
   challengeCode,
   hasChallengeCode,
   registeredChallengeCodes,
-} from '../../lib/challenge/challenge-code';
+} from '../../lib/core/challenge/challenge-code';
 import { UsageError } from '../usage-error';
 import type { SetExitCode } from '.';
 

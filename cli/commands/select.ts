@@ -2,9 +2,9 @@
 // their accepted submissions counts in the final evaluation (until the deadline).
 // Exit 0 selected, 1 refused (not accepted, disqualified, the selection closed), 2 otherwise.
 import type { Command } from 'commander';
-import { TOKEN_FILE } from '../../lib/kit/workflow';
-import { selectFinal } from '../../lib/submit/final-client';
-import { SubmitClientError } from '../../lib/submit/submit-client';
+import { TOKEN_FILE } from '../../lib/server/kit/workflow';
+import { selectFinal } from '../../lib/server/submit/final-client';
+import { SubmitClientError } from '../../lib/server/submit/submit-client';
 import { readToken, type TokenOptions } from '../api-token';
 import type { SetExitCode } from './set-exit-code';
 

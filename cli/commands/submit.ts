@@ -5,8 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { MAX_JOB_PATCH_BYTES } from '../../contracts';
-import { postSubmission, SubmitClientError } from '../../lib/submit/submit-client';
-import { submitCommand, TOKEN_FILE } from '../../lib/kit/workflow';
+import { postSubmission, SubmitClientError } from '../../lib/server/submit/submit-client';
+import { submitCommand, TOKEN_FILE } from '../../lib/server/kit/workflow';
 import { readToken, type TokenOptions } from '../api-token';
 import { followToVerdict } from '../follow-submission';
 import { UsageError } from '../usage-error';

@@ -9,7 +9,7 @@ import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { env, REPO_ROOT } from '../../lib/config/env';
+import { env, REPO_ROOT } from '../../lib/core/config/env';
 import { seed } from '../../prisma/seed';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { E2E_VARIABLES, ORGANIZER, reuseBuild } from './support/e2e-env';
@@ -20,7 +20,7 @@ import {
   stopService,
   type Service,
 } from './support/processes';
-import { freePort } from '../../lib/net/free-port';
+import { freePort } from '../../lib/core/net/free-port';
 
 const BIN = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
 const NEXT_BIN = path.join(REPO_ROOT, 'node_modules/next/dist/bin/next');

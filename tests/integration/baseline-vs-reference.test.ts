@@ -12,8 +12,8 @@ import {
   referenceOutput,
   referenceOutputSha256,
 } from '../../challenges/wordcount/reference/wordcount-reference';
-import { loadEdgeCases, type EdgeCase } from '../../lib/challenge/edge-cases';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { loadEdgeCases, type EdgeCase } from '../../lib/core/challenge/edge-cases';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
 import { cachedBuild } from '../../runner/build';
 import { TEST_DATA_DIR } from '../helpers/judging';
 

@@ -1,4 +1,4 @@
-// The challenge package contract (lib/challenge/challenge-package.ts): every folder under
+// The challenge package contract (lib/core/challenge/challenge-package.ts): every folder under
 // challenges/ keeps it, and a copied wordcount under a new slug fails with each problem named
 // before anything is built. Also maxsubarray's own code: its generator and its reference.
 import { createHash } from 'node:crypto';
@@ -8,13 +8,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { maxSubarrayInputChunks } from '../../challenges/maxsubarray/generator';
 import { main } from '../../cli/main';
-import { challengeCode, registeredChallengeCodes } from '../../lib/challenge/challenge-code';
+import { challengeCode, registeredChallengeCodes } from '../../lib/core/challenge/challenge-code';
 import {
   challengePackageProblems,
   checkChallengePackage,
-} from '../../lib/challenge/challenge-package';
-import { loadEdgeCases, parseEdgeCase } from '../../lib/challenge/edge-cases';
-import { CHALLENGES_DIR, listChallenges, loadChallenge } from '../../lib/challenge/load-manifest';
+} from '../../lib/core/challenge/challenge-package';
+import { loadEdgeCases, parseEdgeCase } from '../../lib/core/challenge/edge-cases';
+import { CHALLENGES_DIR, listChallenges, loadChallenge } from '../../lib/core/challenge/load-manifest';
 
 let dir: string;
 beforeAll(async () => {

@@ -1,14 +1,14 @@
-// The error model (contracts/errors.ts) and its one map to HTTP statuses (lib/web/api-errors.ts).
+// The error model (contracts/errors.ts) and its one map to HTTP statuses (lib/server/web/api-errors.ts).
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError, ERROR_CODES, faultOf } from '../../contracts/errors';
-import { TimeoutError } from '../../lib/async/timeout';
-import { ConfigError } from '../../lib/config/env';
-import { NotFoundError } from '../../lib/db/errors';
-import { QueueTimeoutError } from '../../lib/queue/producer';
-import { errorResponse, HTTP_STATUS, HttpError, httpStatus } from '../../lib/web/api-errors';
+import { TimeoutError } from '../../lib/core/async/timeout';
+import { ConfigError } from '../../lib/core/config/env';
+import { NotFoundError } from '../../lib/server/db/errors';
+import { QueueTimeoutError } from '../../lib/server/queue/producer';
+import { errorResponse, HTTP_STATUS, HttpError, httpStatus } from '../../lib/server/web/api-errors';
 import { JudgeError } from '../../runner/judge/errors';
-import { IntakeRejectionError } from '../../lib/intake/reasons';
+import { IntakeRejectionError } from '../../lib/core/intake/reasons';
 
 describe('the error model', () => {
   it('gives every error raised on purpose a code and a fault', () => {

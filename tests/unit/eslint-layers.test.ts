@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../lib/config/env';
+import { REPO_ROOT } from '../../lib/core/config/env';
 
 const eslint = new ESLint({ cwd: REPO_ROOT });
 
@@ -20,22 +20,22 @@ describe('the layers rule', () => {
     expect(
       await layerErrors(
         'runner/judge/wrong-way.ts',
-        "import { db } from '../../lib/db/client';\nexport const x = db;\n",
+        "import { db } from '../../lib/server/db/client';\nexport const x = db;\n",
       ),
     ).toEqual([
-      'runner/judge/wrong-way.ts must not import lib/db/client: runners need Redis only: no database, Prisma or web code on a judge host.',
+      'runner/judge/wrong-way.ts must not import lib/server/db/client: runners need Redis only: no database, Prisma or web code on a judge host.',
     ]);
     expect(
       await layerErrors(
         'runner/service/wrong-way.ts',
-        "import { PrismaClient } from '@prisma/client';\nimport { enqueueSubmission } from '../../lib/queue/producer';\nexport const x = [PrismaClient, enqueueSubmission];\n",
+        "import { PrismaClient } from '@prisma/client';\nimport { enqueueSubmission } from '../../lib/server/queue/producer';\nexport const x = [PrismaClient, enqueueSubmission];\n",
       ),
     ).toHaveLength(2);
     // Type-only and dynamic imports count too: the rule is about what depends on what.
     expect(
       await layerErrors(
         'cli/commands/runner.ts',
-        "import type { Db } from '../../lib/db/client';\nexport const load = () => import('../../scorer/service');\nexport type X = Db;\n",
+        "import type { Db } from '../../lib/server/db/client';\nexport const load = () => import('../../scorer/service');\nexport type X = Db;\n",
       ),
     ).toHaveLength(2);
   });
@@ -44,7 +44,7 @@ describe('the layers rule', () => {
     expect(
       await layerErrors(
         'cli/commands/doctor.ts',
-        "import { Queue } from 'bullmq';\nimport { db } from '../../lib/db/client';\nexport const x = [Queue, db];\n",
+        "import { Queue } from 'bullmq';\nimport { db } from '../../lib/server/db/client';\nexport const x = [Queue, db];\n",
       ),
     ).toHaveLength(2);
     expect(
@@ -101,25 +101,25 @@ describe('the layers rule', () => {
     expect(
       await layerErrors(
         'contracts/wrong-way.ts',
-        "import { env } from '../lib/config/env';\nexport const x = env;\n",
+        "import { env } from '../lib/core/config/env';\nexport const x = env;\n",
       ),
     ).toHaveLength(1);
     expect(
       await layerErrors(
-        'lib/challenge/wrong-way.ts',
+        'lib/core/challenge/wrong-way.ts',
         "import { db } from '../db/client';\nexport const x = db;\n",
       ),
     ).toHaveLength(1);
   });
 
-  it('keeps lib/ and app/ off runner/: intake rules come from the core (lib/intake)', async () => {
+  it('keeps lib/ and app/ off runner/: intake rules come from the core (lib/core/intake)', async () => {
     expect(
       await layerErrors(
-        'lib/submit/wrong-way.ts',
+        'lib/server/submit/wrong-way.ts',
         "import { inspectPatch } from '../../runner/intake';\nexport const x = inspectPatch;\n",
       ),
     ).toEqual([
-      "lib/submit/wrong-way.ts must not import runner/intake: the web app and the data layer take intake and every other shared rule from the core: runner/ is the judge hosts' code.",
+      "lib/server/submit/wrong-way.ts must not import runner/intake: the web app and the data layer take intake and every other shared rule from the core: runner/ is the judge hosts' code.",
     ]);
     expect(
       await layerErrors(
@@ -127,10 +127,10 @@ describe('the layers rule', () => {
         "import { judge } from '../../runner/judge/judge';\nexport const x = judge;\n",
       ),
     ).toHaveLength(1);
-    // lib/intake is in the core: it imports nothing above it.
+    // lib/core/intake is in the core: it imports nothing above it.
     expect(
       await layerErrors(
-        'lib/intake/wrong-way.ts',
+        'lib/core/intake/wrong-way.ts',
         "import { submitPatch } from '../submit/submit-patch';\nexport const x = submitPatch;\n",
       ),
     ).toHaveLength(1);
@@ -139,20 +139,20 @@ describe('the layers rule', () => {
   it('keeps sign-in below the web app and the queue off the database', async () => {
     expect(
       await layerErrors(
-        'lib/auth/wrong-way.ts',
+        'lib/server/auth/wrong-way.ts',
         "import { webQueues } from '../web/services';\nexport const x = webQueues;\n",
       ),
     ).toEqual([
-      'lib/auth/wrong-way.ts must not import lib/web/services: accounts sit below the web app: sign-in takes password lengths, client addresses and rate limits from lib/access, lib/net and lib/queue.',
+      'lib/server/auth/wrong-way.ts must not import lib/server/web/services: accounts sit below the web app: sign-in takes password lengths, client addresses and rate limits from lib/core/access, lib/core/net and lib/server/queue.',
     ]);
     expect(
       await layerErrors(
-        'lib/queue/wrong-way.ts',
+        'lib/server/queue/wrong-way.ts',
         "import type { Db } from '../db/client';\nimport { getJudgingJob } from '../db/get-judging-job';\nexport const x = getJudgingJob;\nexport type X = Db;\n",
       ),
     ).toEqual([
-      'lib/queue/wrong-way.ts must not import lib/db/client: the queue carries the jobs its callers hand it and never reads the database.',
-      'lib/queue/wrong-way.ts must not import lib/db/get-judging-job: the queue carries the jobs its callers hand it and never reads the database.',
+      'lib/server/queue/wrong-way.ts must not import lib/server/db/client: the queue carries the jobs its callers hand it and never reads the database.',
+      'lib/server/queue/wrong-way.ts must not import lib/server/db/get-judging-job: the queue carries the jobs its callers hand it and never reads the database.',
     ]);
   });
 
@@ -185,7 +185,7 @@ describe('the layers rule', () => {
     expect(
       await layerErrors(
         'runner/judge/right-way.ts',
-        "import { z } from 'zod';\nimport { slugSchema } from '../../contracts';\nimport { loadChallenge } from '../../lib/challenge/load-manifest';\nimport { createSandbox } from '../sandbox';\nexport const x = [z, slugSchema, loadChallenge, createSandbox];\n",
+        "import { z } from 'zod';\nimport { slugSchema } from '../../contracts';\nimport { loadChallenge } from '../../lib/core/challenge/load-manifest';\nimport { createSandbox } from '../sandbox';\nexport const x = [z, slugSchema, loadChallenge, createSandbox];\n",
       ),
     ).toEqual([]);
     for (const file of [
@@ -194,10 +194,10 @@ describe('the layers rule', () => {
       'cli/commands/runner.ts',
       'cli/commands/doctor.ts',
       // The files whose wrong-way imports were moved down (docs/architecture.md).
-      'lib/auth/auth.ts',
-      'lib/auth/auth-limits.ts',
-      'lib/queue/producer.ts',
-      'lib/submit/submit-patch.ts',
+      'lib/server/auth/auth.ts',
+      'lib/server/auth/auth-limits.ts',
+      'lib/server/queue/producer.ts',
+      'lib/server/submit/submit-patch.ts',
       'bench/host-lock.ts',
     ])
       expect(

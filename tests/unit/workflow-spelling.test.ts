@@ -1,11 +1,11 @@
-// One spelling of every contestant command: the workflow (lib/kit/workflow.ts) is what the kit's
+// One spelling of every contestant command: the workflow (lib/server/kit/workflow.ts) is what the kit's
 // README, the challenge page, the account page and the CLI's help print, and no document spells a
 // submit command any other way.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../lib/config/env';
-import { contestantWorkflow, submitCommand } from '../../lib/kit/workflow';
+import { REPO_ROOT } from '../../lib/core/config/env';
+import { contestantWorkflow, submitCommand } from '../../lib/server/kit/workflow';
 
 async function documents(dir: string, out: string[] = []): Promise<string[]> {
   for (const e of await readdir(path.join(REPO_ROOT, dir), { withFileTypes: true })) {

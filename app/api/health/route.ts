@@ -5,13 +5,13 @@
 // the web app still serves); used by `npm start`, the compose file's health check and load
 // balancers. Never cached.
 import { TARGET_IDS, type TargetId } from '../../../contracts';
-import { withTimeout } from '../../../lib/async/timeout';
-import { db } from '../../../lib/db/client';
-import { queuePrefix } from '../../../lib/queue/connection';
-import { listSupervisorReports, serviceProblems } from '../../../lib/queue/service-status';
-import { webCounters } from '../../../lib/queue/web-counters';
+import { withTimeout } from '../../../lib/core/async/timeout';
+import { db } from '../../../lib/server/db/client';
+import { queuePrefix } from '../../../lib/server/queue/connection';
+import { listSupervisorReports, serviceProblems } from '../../../lib/server/queue/service-status';
+import { webCounters } from '../../../lib/server/queue/web-counters';
 // The heartbeat module itself, not runner/service/index.ts: the web must not load the judge.
-import { listRunners } from '../../../lib/queue/runner-heartbeat';
+import { listRunners } from '../../../lib/server/queue/runner-heartbeat';
 
 export const dynamic = 'force-dynamic';
 

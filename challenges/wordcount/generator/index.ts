@@ -1,6 +1,6 @@
 // The wordcount input generator: a deterministic, streaming, fixed-memory synthetic Hungarian
 // Wikipedia XML dump of any size, from a seed. Used by `perfjudge gen` and the judge.
-import { writeChunksToFile } from '../../../lib/challenge/challenge-code';
+import { writeChunksToFile } from '../../../lib/core/challenge/challenge-code';
 import { DumpWriter } from './dump-writer';
 import { fnv1a32, mix32, Xoshiro128 } from './prng';
 import { Vocabulary } from './vocabulary';
