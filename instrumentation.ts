@@ -11,7 +11,7 @@ export function register(): void {
     const { env } = await import('./lib/core/config/env');
     if (!env().DATABASE_URL) return;
     const { db } = await import('./lib/server/db/client');
-    const { sayBenchmarkDisagreements } = await import('./lib/server/db/contest-benchmark');
+    const { sayBenchmarkDisagreements } = await import('./lib/server/db/contest/contest-benchmark');
     await sayBenchmarkDisagreements(db(), (line) => console.warn(`web: ${line}`));
   })().catch((error: Error) =>
     console.warn(`web: benchmark definition not checked: ${error.message}`),

@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 import { judgingJobId, judgingScoreJobId, type Manifest } from '../contracts';
 import { loadChallenge } from '../lib/core/challenge/load-manifest';
 import { env, REPO_ROOT } from '../lib/core/config/env';
-import { upsertChallengeVersion } from '../lib/server/db/upsert-challenge-version';
+import { upsertChallengeVersion } from '../lib/server/db/contest/upsert-challenge-version';
 import { startProcess, stop } from './cli-process';
 import { createHttpConnection } from '../lib/server/queue/connection';
 import { createQueueSet } from '../lib/server/queue/producer';

@@ -11,8 +11,8 @@ import { createDbClient } from '../lib/server/db/client';
 import { env } from '../lib/core/config/env';
 import { hashPassword } from '../lib/core/access/password';
 import type { Db } from '../lib/server/db/client';
-import { CREDENTIAL_PROVIDER } from '../lib/server/db/create-user';
-import { refreshLeaderboardEntry } from '../lib/server/db/refresh-leaderboard-entry';
+import { CREDENTIAL_PROVIDER } from '../lib/server/db/accounts/create-user';
+import { refreshLeaderboardEntry } from '../lib/server/db/leaderboard/refresh-leaderboard-entry';
 import { makeResult, registerChallenge } from '../dev/db-fixtures';
 
 export interface SeedWebOptions {

@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { REPO_ROOT } from '../lib/core/config/env';
 import { quantileOfSorted, sorted } from '../lib/core/stats';
 import type { Db } from '../lib/server/db/client';
-import { refreshLeaderboardEntry } from '../lib/server/db/refresh-leaderboard-entry';
+import { refreshLeaderboardEntry } from '../lib/server/db/leaderboard/refresh-leaderboard-entry';
 import { formatScore } from '../lib/server/web/format';
 import { CACHE_STATUS_HEADER } from '../lib/server/web/leaderboard-response-cache';
 import { createTestDatabase } from '../dev/database';

@@ -9,10 +9,10 @@ import {
 } from '../contracts';
 import { loadChallenge } from '../lib/core/challenge/load-manifest';
 import type { Db } from '../lib/server/db/client';
-import { createSubmission } from '../lib/server/db/create-submission';
-import { createUser } from '../lib/server/db/create-user';
-import { recordJudgingResult } from '../lib/server/db/record-judging-result';
-import { upsertChallengeVersion } from '../lib/server/db/upsert-challenge-version';
+import { createSubmission } from '../lib/server/db/submissions/create-submission';
+import { createUser } from '../lib/server/db/accounts/create-user';
+import { recordJudgingResult } from '../lib/server/db/judgings/record-judging-result';
+import { upsertChallengeVersion } from '../lib/server/db/contest/upsert-challenge-version';
 
 /** The wordcount manifest (targets linux-intel and windows-amd) under another slug, formula or version. */
 export async function registerChallenge(

@@ -8,11 +8,11 @@ import { challengeCode } from '../lib/core/challenge/challenge-code';
 import { loadChallenge } from '../lib/core/challenge/load-manifest';
 import { environmentBenchmarkProposal } from '../lib/core/config/benchmark-environment';
 import { ConfigError, env } from '../lib/core/config/env';
-import { appendAuditLog } from '../lib/server/db/append-audit-log';
+import { appendAuditLog } from '../lib/server/db/audit/append-audit-log';
 import { db, type Db } from '../lib/server/db/client';
-import { defineBenchmarkOnce } from '../lib/server/db/contest-benchmark';
-import { upsertChallengeVersion } from '../lib/server/db/upsert-challenge-version';
-import { upsertOrganizer } from '../lib/server/db/upsert-organizer';
+import { defineBenchmarkOnce } from '../lib/server/db/contest/contest-benchmark';
+import { upsertChallengeVersion } from '../lib/server/db/contest/upsert-challenge-version';
+import { upsertOrganizer } from '../lib/server/db/accounts/upsert-organizer';
 
 export interface SeedOptions {
   organizer?: { email: string; password: string };

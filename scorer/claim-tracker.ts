@@ -12,9 +12,9 @@ import {
   type FinalRound,
   type TargetId,
 } from '../contracts';
-import { claimJudging } from '../lib/server/db/claim-judging';
-import { claimRepeatJudging } from '../lib/server/db/claim-repeat-judging';
-import { recordFinalSessionProgress } from '../lib/server/db/record-final-session-progress';
+import { claimJudging } from '../lib/server/db/judgings/claim-judging';
+import { claimRepeatJudging } from '../lib/server/db/judgings/claim-repeat-judging';
+import { recordFinalSessionProgress } from '../lib/server/db/final/record-final-session-progress';
 import type { Db } from '../lib/server/db/client';
 import type { QueueSet } from '../lib/server/queue/producer';
 

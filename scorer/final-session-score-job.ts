@@ -12,8 +12,8 @@ import {
 } from '../contracts';
 import type { Db } from '../lib/server/db/client';
 import { InvalidResultError, NotFoundError } from '../lib/server/db/errors';
-import { failFinalEvaluation } from '../lib/server/db/fail-final-evaluation';
-import { recordFinalSessionResult } from '../lib/server/db/record-final-session-result';
+import { failFinalEvaluation } from '../lib/server/db/final/fail-final-evaluation';
+import { recordFinalSessionResult } from '../lib/server/db/final/record-final-session-result';
 import type { ScoreLog } from './score-job';
 
 export interface FinalSessionScoreReturn {

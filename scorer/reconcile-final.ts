@@ -13,12 +13,12 @@ import {
   targetIdSchema,
 } from '../contracts';
 import type { Db } from '../lib/server/db/client';
-import { getFinalSessionJobs } from '../lib/server/db/get-final-session-jobs';
-import { getRepeatJudgingJob } from '../lib/server/db/get-repeat-judging-job';
+import { getFinalSessionJobs } from '../lib/server/db/final/get-final-session-jobs';
+import { getRepeatJudgingJob } from '../lib/server/db/judgings/get-repeat-judging-job';
 import {
   listUnfinishedFinalParts,
   listUnfinishedRepeats,
-} from '../lib/server/db/list-unfinished-final-work';
+} from '../lib/server/db/final/list-unfinished-final-work';
 import {
   enqueueFinalSessionParts,
   enqueueRepeatJudgings,

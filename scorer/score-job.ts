@@ -12,14 +12,14 @@ import {
 } from '../contracts';
 import type { Db } from '../lib/server/db/client';
 import { InvalidResultError, NotFoundError } from '../lib/server/db/errors';
-import { getJudgingJob } from '../lib/server/db/get-judging-job';
-import { recordHostCalibration } from '../lib/server/db/record-host-calibration';
-import { listCancelledJudgings } from '../lib/server/db/list-cancelled-judgings';
+import { getJudgingJob } from '../lib/server/db/judgings/get-judging-job';
+import { recordHostCalibration } from '../lib/server/db/judgings/record-host-calibration';
+import { listCancelledJudgings } from '../lib/server/db/judgings/list-cancelled-judgings';
 import {
   recordJudgingResult,
   type CancelledJudging,
   type RecordJudgingResultOutcome,
-} from '../lib/server/db/record-judging-result';
+} from '../lib/server/db/judgings/record-judging-result';
 import { benchmarkMismatch } from '../lib/core/challenge/benchmark-definition';
 import { judgeErrorResult } from './judge-error-result';
 

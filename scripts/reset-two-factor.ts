@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { env } from '../lib/core/config/env';
 import { db } from '../lib/server/db/client';
-import { resetTwoFactor } from '../lib/server/db/reset-two-factor';
+import { resetTwoFactor } from '../lib/server/db/accounts/reset-two-factor';
 
 try {
   const email = z.email('give the account e-mail: npm run account:reset-two-factor -- EMAIL');

@@ -3,13 +3,13 @@
 // Node's built-ins only: it installs the system packages (scripts/install-system-deps.sh), the npm
 // dependencies (`npm ci`, when node_modules is missing or older than the lock file — the same check
 // as scripts/test.sh) and the Prisma client, then hands over to the TypeScript orchestrator
-// (scripts/start.ts), which validates the rest of the environment with zod.
+// (scripts/start/main.ts), which validates the rest of the environment with zod.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// The start-up clock starts here, before any install, and scripts/start.ts reports against it.
+// The start-up clock starts here, before any install, and scripts/start/main.ts reports against it.
 // eslint-disable-next-line no-restricted-syntax
 process.env.PERFJUDGE_START_BEGAN_AT ??= String(Date.now());
 
@@ -66,6 +66,6 @@ if (!skipInstall) {
 
 const { register } = await import('tsx/esm/api');
 register();
-const { main } = await import('./start.ts');
+const { main } = await import('./start/main.ts');
 // Exit rather than wait for the event loop to drain: every child and store is stopped by now.
 process.exit(await main());

@@ -16,7 +16,7 @@ import {
 } from '../lib/core/net/client-address';
 import { auth } from '../lib/server/auth/auth';
 import { createPgPool, databaseUrl } from '../lib/server/db/client';
-import { submissionPageVersion } from '../lib/server/db/submission-page-version';
+import { submissionPageVersion } from '../lib/server/db/submissions/submission-page-version';
 import { leaderboardPolicy } from '../lib/server/web/leaderboard-response-cache';
 import { cachingResponses } from '../lib/server/web/response-cache';
 import { submissionPagePolicy } from '../lib/server/web/submission-page-cache';

@@ -1,7 +1,7 @@
 // What the owner is told on signing in after several wrong passwords at their account (the
 // sign-in guard's `signInReport`, counted from the audit log).
 import Link from 'next/link';
-import type { FailedSignInReport } from '../../lib/server/db/record-sign-in';
+import type { FailedSignInReport } from '../../lib/server/db/accounts/record-sign-in';
 import { formatDate } from '../../lib/server/web/format';
 
 export function SignInReport({

@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { authClient } from '../../lib/server/auth/auth-client';
-import type { FailedSignInReport } from '../../lib/server/db/record-sign-in';
+import type { FailedSignInReport } from '../../lib/server/db/accounts/record-sign-in';
 
 const totpSchema = z
   .string()

@@ -3,9 +3,9 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { db } from '../../lib/server/db/client';
-import { createApiToken } from '../../lib/server/db/create-api-token';
-import { listApiTokens } from '../../lib/server/db/list-api-tokens';
-import { revokeApiToken } from '../../lib/server/db/revoke-api-token';
+import { createApiToken } from '../../lib/server/db/accounts/create-api-token';
+import { listApiTokens } from '../../lib/server/db/accounts/list-api-tokens';
+import { revokeApiToken } from '../../lib/server/db/accounts/revoke-api-token';
 import { ActionError, safeAction } from '../../lib/server/web/safe-action';
 
 /** Enough for every laptop and CI job a contestant has; revoked ones do not count. */

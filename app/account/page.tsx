@@ -3,8 +3,8 @@
 import type { Metadata } from 'next';
 import { env } from '../../lib/core/config/env';
 import { db } from '../../lib/server/db/client';
-import { listApiTokens } from '../../lib/server/db/list-api-tokens';
-import { listChallenges } from '../../lib/server/db/list-challenges';
+import { listApiTokens } from '../../lib/server/db/accounts/list-api-tokens';
+import { listChallenges } from '../../lib/server/db/contest/list-challenges';
 import { formatDate } from '../../lib/server/web/format';
 import { requireUser } from '../../lib/server/web/session';
 import { CreateTokenForm, RevokeTokenButton } from './token-forms';

@@ -3,13 +3,13 @@
 // input parsed with zod) and each change is audit-logged by the data function it calls.
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { closeContest } from '../../lib/server/db/close-contest';
+import { closeContest } from '../../lib/server/db/contest/close-contest';
 import { db } from '../../lib/server/db/client';
-import { disqualifySubmission } from '../../lib/server/db/disqualify-submission';
+import { disqualifySubmission } from '../../lib/server/db/submissions/disqualify-submission';
 import { ConflictError, NotFoundError, RefusedError } from '../../lib/server/db/errors';
-import { publishSolutions } from '../../lib/server/db/publish-solutions';
-import { reinstateSubmission } from '../../lib/server/db/reinstate-submission';
-import { updateContestSettings } from '../../lib/server/db/update-contest-settings';
+import { publishSolutions } from '../../lib/server/db/contest/publish-solutions';
+import { reinstateSubmission } from '../../lib/server/db/submissions/reinstate-submission';
+import { updateContestSettings } from '../../lib/server/db/contest/update-contest-settings';
 import {
   cancelFinalEvaluation,
   publishFinalResults,

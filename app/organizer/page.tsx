@@ -3,7 +3,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { db } from '../../lib/server/db/client';
-import { listChallengeStates } from '../../lib/server/db/list-challenge-states';
+import { listChallengeStates } from '../../lib/server/db/contest/list-challenge-states';
 import { formatCount, formatDate } from '../../lib/server/web/format';
 import { getOrganizerStatus } from '../../lib/server/web/organizer-status';
 import { requireOrganizer } from '../../lib/server/web/session';

@@ -63,7 +63,7 @@ export function registerScorerCommand(program: Command, setExitCode: SetExitCode
       const { startScorer } = await import('../../scorer/scorer');
       const { describeBackbone, logLine, openBackbone, shutdownSignal } =
         await import('../../scorer/service');
-      const { sayBenchmarkDisagreements } = await import('../../lib/server/db/contest-benchmark');
+      const { sayBenchmarkDisagreements } = await import('../../lib/server/db/contest/contest-benchmark');
       const { within } = await import('../../scorer/scorer');
       const { startSupervisorPublisher } = await import('../../lib/server/queue/service-status');
       const { createHttpConnection, queuePrefix } = await import('../../lib/server/queue/connection');

@@ -19,8 +19,8 @@ import {
 import { DEFAULT_FINAL_ERROR_RATE, MIN_FINAL_ROUNDS } from '../../contracts/final';
 import { roundsToSeparateFinalists } from '../../lib/core/ranking/places';
 import { createDbClient, type Db } from '../../lib/server/db/client';
-import { createSubmission } from '../../lib/server/db/create-submission';
-import { recordJudgingResult } from '../../lib/server/db/record-judging-result';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
 import { makeResult } from '../../dev/db-fixtures';
 import { newContestant, signInAsOrganizer, signUp, type Contestant } from './support/accounts';
 import { e2eDatabaseUrl } from './support/e2e-env';

@@ -8,8 +8,8 @@
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import type { FinalRanking } from '../../lib/core/ranking/final-ranking';
 import { createDbClient, type Db } from '../../lib/server/db/client';
-import { createSubmission } from '../../lib/server/db/create-submission';
-import { recordJudgingResult } from '../../lib/server/db/record-judging-result';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
 import { makeResult, makeUser } from '../../dev/db-fixtures';
 import { signInAsOrganizer } from './support/accounts';
 import { e2eDatabaseUrl } from './support/e2e-env';

@@ -17,8 +17,8 @@ import {
   type TargetId,
 } from '../../contracts';
 import type { Db } from '../../lib/server/db/client';
-import { createSubmission } from '../../lib/server/db/create-submission';
-import { recordJudgingResult } from '../../lib/server/db/record-judging-result';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
 import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 
 /** A registered challenge (wordcount's manifest under `slug`) whose deadline is in the past. */

@@ -25,8 +25,8 @@ import {
 } from '../../contracts';
 import { env, REPO_ROOT } from '../../lib/core/config/env';
 import type { Db } from '../../lib/server/db/client';
-import { createApiToken } from '../../lib/server/db/create-api-token';
-import { verifyApiToken } from '../../lib/server/db/verify-api-token';
+import { createApiToken } from '../../lib/server/db/accounts/create-api-token';
+import { verifyApiToken } from '../../lib/server/db/accounts/verify-api-token';
 import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
 import { submitPatch } from '../../lib/server/submit/submit-patch';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';

@@ -9,7 +9,7 @@ import { loadChallenge } from '../../lib/core/challenge/load-manifest';
 import { verifyPassword } from '../../lib/core/access/password';
 import { ConflictError } from '../../lib/server/db/errors';
 import { applyMigrations, MIGRATIONS_DIR } from '../../lib/server/db/migrate';
-import { upsertChallengeVersion } from '../../lib/server/db/upsert-challenge-version';
+import { upsertChallengeVersion } from '../../lib/server/db/contest/upsert-challenge-version';
 import { seed } from '../../prisma/seed';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 

@@ -8,7 +8,7 @@ import { Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeQueueName, judgingJobSchema } from '../../contracts';
 import { REPO_ROOT } from '../../lib/core/config/env';
-import { countJudgingsAhead } from '../../lib/server/db/get-target-queue-figures';
+import { countJudgingsAhead } from '../../lib/server/db/judgings/get-target-queue-figures';
 import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
 import { submitPatch } from '../../lib/server/submit/submit-patch';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REPO_ROOT } from '../../lib/core/config/env';
-import { createApiToken } from '../../lib/server/db/create-api-token';
+import { createApiToken } from '../../lib/server/db/accounts/create-api-token';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeUser, registerChallenge } from '../../dev/db-fixtures';
 import { acceptedSubmission } from '../helpers/final-fixtures';

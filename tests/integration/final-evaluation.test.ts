@@ -21,13 +21,13 @@ import {
 } from '../../contracts';
 import { challengeSecret, env } from '../../lib/core/config/env';
 import type { Db } from '../../lib/server/db/client';
-import { clearFinalSelection } from '../../lib/server/db/clear-final-selection';
+import { clearFinalSelection } from '../../lib/server/db/final/clear-final-selection';
 import { NotFoundError, RefusedError } from '../../lib/server/db/errors';
-import { getFinalEvaluation } from '../../lib/server/db/get-final-evaluation';
-import { listFinalists } from '../../lib/server/db/list-finalists';
-import { listRepeatJudgings } from '../../lib/server/db/list-repeat-judgings';
-import { recordFinalSessionProgress } from '../../lib/server/db/record-final-session-progress';
-import { selectFinalSubmission } from '../../lib/server/db/select-final-submission';
+import { getFinalEvaluation } from '../../lib/server/db/final/get-final-evaluation';
+import { listFinalists } from '../../lib/server/db/final/list-finalists';
+import { listRepeatJudgings } from '../../lib/server/db/judgings/list-repeat-judgings';
+import { recordFinalSessionProgress } from '../../lib/server/db/final/record-final-session-progress';
+import { selectFinalSubmission } from '../../lib/server/db/final/select-final-submission';
 import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
 import {
   cancelFinalEvaluation,

@@ -21,7 +21,7 @@ import {
 } from '../../contracts';
 import { loadChallenge } from '../../lib/core/challenge/load-manifest';
 import { env, REPO_ROOT } from '../../lib/core/config/env';
-import { upsertChallengeVersion } from '../../lib/server/db/upsert-challenge-version';
+import { upsertChallengeVersion } from '../../lib/server/db/contest/upsert-challenge-version';
 import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
 import { submitPatch } from '../../lib/server/submit/submit-patch';
 import { CliProcesses, stopProcess } from '../helpers/cli-processes';

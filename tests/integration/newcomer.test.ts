@@ -37,7 +37,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../lib/core/config/env';
-import { newApiToken } from '../../lib/server/db/api-token-hash';
+import { newApiToken } from '../../lib/server/db/accounts/api-token-hash';
 import { CLI_PACKAGE_PATH, kitDownloadPath } from '../../lib/server/kit/workflow';
 import { freePort } from '../../lib/core/net/free-port';
 

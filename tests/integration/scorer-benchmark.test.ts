@@ -11,11 +11,11 @@ import {
   type TargetId,
 } from '../../contracts';
 import { timedInput } from '../../lib/core/challenge/benchmark-definition';
-import { createSubmission } from '../../lib/server/db/create-submission';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
 import { RefusedError } from '../../lib/server/db/errors';
-import { getJudgingJob } from '../../lib/server/db/get-judging-job';
-import { listAuditLog } from '../../lib/server/db/list-audit-log';
-import { updateContestSettings } from '../../lib/server/db/update-contest-settings';
+import { getJudgingJob } from '../../lib/server/db/judgings/get-judging-job';
+import { listAuditLog } from '../../lib/server/db/audit/list-audit-log';
+import { updateContestSettings } from '../../lib/server/db/contest/update-contest-settings';
 import { scoreSubmission } from '../../scorer/score-job';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import {

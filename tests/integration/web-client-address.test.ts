@@ -17,8 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKOFF_BASE_S, FREE_FAILURES, SIGN_IN_PER_ADDRESS } from '../../lib/server/auth/auth-limits';
 import { DEVICE_COOKIE } from '../../lib/server/auth/device-cookie';
 import { env, REPO_ROOT } from '../../lib/core/config/env';
-import { createUser } from '../../lib/server/db/create-user';
-import { resetTwoFactor } from '../../lib/server/db/reset-two-factor';
+import { createUser } from '../../lib/server/db/accounts/create-user';
+import { resetTwoFactor } from '../../lib/server/db/accounts/reset-two-factor';
 import { freePort } from '../../lib/core/net/free-port';
 import { CLIENT_ADDRESS_HEADER } from '../../lib/core/net/client-address';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
@@ -126,7 +126,7 @@ const signUp = (email: string, from: string, headers = forgedHeaders()) =>
   post('/api/auth/sign-up/email', { email, password: PASSWORD, name: 'Someone' }, from, headers);
 
 /**
- * The newest modification time of what `next build` compiles. (Not scripts/start.ts's own copy:
+ * The newest modification time of what `next build` compiles. (Not scripts/start/main.ts's own copy:
  * importing that module would resolve to start.mjs, which starts the whole platform.)
  */
 function newestSource(): number {

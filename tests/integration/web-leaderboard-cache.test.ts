@@ -7,8 +7,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { disqualifySubmission } from '../../lib/server/db/disqualify-submission';
-import { getLeaderboardTable } from '../../lib/server/db/get-leaderboard-table';
+import { disqualifySubmission } from '../../lib/server/db/submissions/disqualify-submission';
+import { getLeaderboardTable } from '../../lib/server/db/leaderboard/get-leaderboard-table';
 import { leaderboardCsv } from '../../lib/server/web/leaderboard-export';
 import {
   LEADERBOARD_MAX_AGE_S,

@@ -2,12 +2,12 @@
 // results, submission counts, labels, shared ranks, ties, and disqualified submissions kept out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Verdict } from '../../contracts';
-import { createSubmission } from '../../lib/server/db/create-submission';
-import { disqualifySubmission } from '../../lib/server/db/disqualify-submission';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { disqualifySubmission } from '../../lib/server/db/submissions/disqualify-submission';
 import { NotFoundError } from '../../lib/server/db/errors';
-import { getLeaderboardTable } from '../../lib/server/db/get-leaderboard-table';
-import { getMyRanks } from '../../lib/server/db/get-my-ranks';
-import { recordJudgingResult } from '../../lib/server/db/record-judging-result';
+import { getLeaderboardTable } from '../../lib/server/db/leaderboard/get-leaderboard-table';
+import { getMyRanks } from '../../lib/server/db/leaderboard/get-my-ranks';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
 import { leaderboardCsv } from '../../lib/server/web/leaderboard-export';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';

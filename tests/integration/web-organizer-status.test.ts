@@ -3,7 +3,7 @@
 // crash or a hang) once Redis is down.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSubmission } from '../../lib/server/db/create-submission';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeUser, registerChallenge } from '../../dev/db-fixtures';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis';

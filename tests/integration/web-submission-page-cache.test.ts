@@ -1,5 +1,5 @@
 // The production server's cache of settled submission pages (lib/server/web/submission-page-cache.ts,
-// lib/server/db/submission-page-version.ts) in front of a real HTTP upstream that renders what the page
+// lib/server/db/submissions/submission-page-version.ts) in front of a real HTTP upstream that renders what the page
 // shows from the real PostgreSQL: every write the page shows (a rejudge, a disqualification, a new
 // submission of the viewer's, a final choice, the solutions published, the author renamed, a final
 // evaluation started) reaches the next request; a write the page does not show keeps the copy;
@@ -13,12 +13,12 @@ import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPgPool } from '../../lib/server/db/client';
-import { createSubmission } from '../../lib/server/db/create-submission';
-import { disqualifySubmission } from '../../lib/server/db/disqualify-submission';
-import { publishSolutions } from '../../lib/server/db/publish-solutions';
-import { requestRejudge } from '../../lib/server/db/request-rejudge';
-import { selectFinalSubmission } from '../../lib/server/db/select-final-submission';
-import { submissionPageVersion } from '../../lib/server/db/submission-page-version';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { disqualifySubmission } from '../../lib/server/db/submissions/disqualify-submission';
+import { publishSolutions } from '../../lib/server/db/contest/publish-solutions';
+import { requestRejudge } from '../../lib/server/db/judgings/request-rejudge';
+import { selectFinalSubmission } from '../../lib/server/db/final/select-final-submission';
+import { submissionPageVersion } from '../../lib/server/db/submissions/submission-page-version';
 import { cachingResponses } from '../../lib/server/web/response-cache';
 import {
   SUBMISSION_PAGE_MAX_AGE_S,

@@ -11,15 +11,15 @@ import {
   judgingResultSchema,
   type JudgingResult,
 } from '../../contracts';
-import { createSubmission } from '../../lib/server/db/create-submission';
-import { getJudgingBuildLog } from '../../lib/server/db/get-judging-build-log';
-import { getSubmissionPatch } from '../../lib/server/db/get-submission-patch';
-import { getSubmissionView, type SubmissionViewer } from '../../lib/server/db/get-submission-view';
-import { listMySubmissions, runningBest } from '../../lib/server/db/list-my-submissions';
-import { recordJudgingResult } from '../../lib/server/db/record-judging-result';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { getJudgingBuildLog } from '../../lib/server/db/judgings/get-judging-build-log';
+import { getSubmissionPatch } from '../../lib/server/db/submissions/get-submission-patch';
+import { getSubmissionView, type SubmissionViewer } from '../../lib/server/db/submissions/get-submission-view';
+import { listMySubmissions, runningBest } from '../../lib/server/db/submissions/list-my-submissions';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
 import { createHttpConnection } from '../../lib/server/queue/connection';
 import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
-import { getSubmissionStatus } from '../../lib/server/db/get-submission-status';
+import { getSubmissionStatus } from '../../lib/server/db/submissions/get-submission-status';
 import {
   progressFromStatus,
   readQueueEstimates,

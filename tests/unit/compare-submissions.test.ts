@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JudgingView } from '../../lib/server/db/get-submission-view';
+import type { JudgingView } from '../../lib/server/db/submissions/get-submission-view';
 import { compareSubmissions } from '../../lib/server/web/compare-submissions';
 
 function judging(target: string, speedup: number | null): JudgingView {

@@ -152,7 +152,7 @@ describe('the layers rule', () => {
       ),
     ).toEqual([
       'lib/server/queue/wrong-way.ts must not import lib/server/db/client: the queue carries the jobs its callers hand it and never reads the database.',
-      'lib/server/queue/wrong-way.ts must not import lib/server/db/get-judging-job: the queue carries the jobs its callers hand it and never reads the database.',
+      'lib/server/queue/wrong-way.ts must not import lib/server/db/judgings/get-judging-job: the queue carries the jobs its callers hand it and never reads the database.',
     ]);
   });
 

@@ -1,6 +1,6 @@
 // The leaderboard exports: CSV quoting and formula defusing, Markdown escaping, labels and ties.
 import { describe, expect, it } from 'vitest';
-import type { LeaderboardTable } from '../../lib/server/db/get-leaderboard-table';
+import type { LeaderboardTable } from '../../lib/server/db/leaderboard/get-leaderboard-table';
 import {
   cellLabels,
   CPU_TIME_EXPLANATION,

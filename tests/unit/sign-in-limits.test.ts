@@ -12,7 +12,7 @@ import {
   issueDeviceCookie,
   trustedDeviceId,
 } from '../../lib/server/auth/device-cookie';
-import type { SignInAccount } from '../../lib/server/db/get-sign-in-account';
+import type { SignInAccount } from '../../lib/server/db/accounts/get-sign-in-account';
 import { totp } from '../helpers/totp';
 
 const SECRET = 'a-secret-of-at-least-thirty-two-characters!';

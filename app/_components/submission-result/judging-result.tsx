@@ -1,7 +1,7 @@
 // One target's finished judging: verdict and message, then what each stage produced. A JUDGE_ERROR
 // is shown as the platform's fault, never as the contestant's failure.
 import { STAGES, type JudgingResult } from '../../../contracts';
-import type { JudgingView } from '../../../lib/server/db/get-submission-view';
+import type { JudgingView } from '../../../lib/server/db/submissions/get-submission-view';
 import { formatDate, formatMs } from '../../../lib/server/web/format';
 import { uniqueNotes } from '../../../lib/server/web/submission-result';
 import { verdictLabel } from '../verdict-badge';

@@ -4,7 +4,7 @@
 // leaderboard is then labelled provisional). Nothing while there is no evaluation.
 import Link from 'next/link';
 import { db } from '../../../lib/server/db/client';
-import { getContestResultState } from '../../../lib/server/db/get-contest-result-state';
+import { getContestResultState } from '../../../lib/server/db/contest/get-contest-result-state';
 import { formatDate } from '../../../lib/server/web/format';
 
 export async function FinalBanner({

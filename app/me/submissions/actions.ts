@@ -5,9 +5,9 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { db } from '../../../lib/server/db/client';
-import { clearFinalSelection } from '../../../lib/server/db/clear-final-selection';
+import { clearFinalSelection } from '../../../lib/server/db/final/clear-final-selection';
 import { NotFoundError, RefusedError } from '../../../lib/server/db/errors';
-import { selectFinalSubmission } from '../../../lib/server/db/select-final-submission';
+import { selectFinalSubmission } from '../../../lib/server/db/final/select-final-submission';
 import { idSchema, slugSchema } from '../../../lib/server/web/organizer-settings-form';
 import { ActionError, safeAction } from '../../../lib/server/web/safe-action';
 

@@ -5,7 +5,7 @@ import {
   listAccountsUnderAttack,
   UNDER_ATTACK_AFTER,
   UNDER_ATTACK_WINDOW_MS,
-} from '../../../lib/server/db/list-accounts-under-attack';
+} from '../../../lib/server/db/accounts/list-accounts-under-attack';
 import { formatCount, formatDate } from '../../../lib/server/web/format';
 
 export async function AccountsUnderAttack() {

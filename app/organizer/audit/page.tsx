@@ -2,7 +2,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { db } from '../../../lib/server/db/client';
-import { listAuditLog } from '../../../lib/server/db/list-audit-log';
+import { listAuditLog } from '../../../lib/server/db/audit/list-audit-log';
 import { formatDate } from '../../../lib/server/web/format';
 import { requireOrganizer } from '../../../lib/server/web/session';
 import { ConsoleNav } from '../_components/console-nav';

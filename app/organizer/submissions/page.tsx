@@ -4,7 +4,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { TARGET_IDS } from '../../../contracts';
 import { db } from '../../../lib/server/db/client';
-import { listSubmissionsForOrganizer } from '../../../lib/server/db/list-submissions-for-organizer';
+import { listSubmissionsForOrganizer } from '../../../lib/server/db/submissions/list-submissions-for-organizer';
 import { formatBytes, formatDate, formatScore, formatSpeedup } from '../../../lib/server/web/format';
 import {
   organizerSubmissionsHref,

@@ -2,8 +2,8 @@
 // or your best, and see speedups, times, memory, instruction counts and counters side by side with
 // the change. A plain GET form (?compare=<id>|best): it works without JavaScript and can be linked.
 import Link from 'next/link';
-import type { SubmissionView } from '../../../lib/server/db/get-submission-view';
-import type { ComparableSubmissions } from '../../../lib/server/db/list-comparable-submissions';
+import type { SubmissionView } from '../../../lib/server/db/submissions/get-submission-view';
+import type { ComparableSubmissions } from '../../../lib/server/db/submissions/list-comparable-submissions';
 import type { TargetComparison, ComparisonRow } from '../../../lib/server/web/compare-submissions';
 import {
   formatBytes,

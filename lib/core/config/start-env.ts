@@ -1,4 +1,4 @@
-// The variables `npm start` (scripts/start.ts) reads, validated at start-up like lib/core/config/env.ts.
+// The variables `npm start` (scripts/start/main.ts) reads, validated at start-up like lib/core/config/env.ts.
 // Separate from env.ts because several of them must be told apart from their defaults there
 // (REDIS_URL, PERFJUDGE_PUBLIC_URL): unset means "start a private one" or "derive from PORT".
 import { z } from 'zod';

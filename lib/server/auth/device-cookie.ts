@@ -4,7 +4,7 @@
 // account's id and to its current password hash, so changing the password revokes every one.
 // A cookie for another account, a forged, expired or revoked one is simply not trusted.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { SignInAccount } from '../db/get-sign-in-account';
+import type { SignInAccount } from '../db/accounts/get-sign-in-account';
 
 export const DEVICE_COOKIE = 'perfjudge_device';
 /** How long a device cookie is believed after the sign-in that issued it. */

@@ -9,8 +9,8 @@
 import type { BetterAuthPlugin } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { db } from '../db/client';
-import { getSignInAccount } from '../db/get-sign-in-account';
-import { recordFailedSignIn, recordSignIn } from '../db/record-sign-in';
+import { getSignInAccount } from '../db/accounts/get-sign-in-account';
+import { recordFailedSignIn, recordSignIn } from '../db/accounts/record-sign-in';
 import { clientAddressOf } from '../../core/net/client-address';
 import {
   accountEmailSchema,

@@ -1,8 +1,8 @@
 // Enqueuing a stored submission again (a rejudge, the reconciler): its unsettled judgings read back
 // from the database, then handed to the producer, which only queues what it is given.
 import type { Db } from '../db/client';
-import { storedQueuePriority } from '../db/fair-queue-priority';
-import { listPendingJudgingJobs } from '../db/list-pending-judging-jobs';
+import { storedQueuePriority } from '../db/judgings/fair-queue-priority';
+import { listPendingJudgingJobs } from '../db/judgings/list-pending-judging-jobs';
 import {
   enqueueJudgings,
   type EnqueuedSubmission,

@@ -1,5 +1,5 @@
 // The client side of the final evaluation's API, for `perfjudge final …`, `select` and `repeat`:
-//   GET  <server>/api/challenges/<slug>/final           the evaluation (lib/server/db/get-final-evaluation.ts)
+//   GET  <server>/api/challenges/<slug>/final           the evaluation (lib/server/db/final/get-final-evaluation.ts)
 //   POST <server>/api/challenges/<slug>/final           start it (organizers)
 //   POST <server>/api/challenges/<slug>/final/publish   publish it (organizers)
 //   POST <server>/api/challenges/<slug>/final/cancel    { reason } (organizers)

@@ -15,14 +15,14 @@ import {
   type TargetId,
 } from '../../../contracts';
 import { manifestBenchmark, resolveBenchmark } from '../../core/challenge/benchmark-definition';
-import { cancelFinalEvaluationRecord } from '../db/cancel-final-evaluation';
+import { cancelFinalEvaluationRecord } from '../db/final/cancel-final-evaluation';
 import type { Db } from '../db/client';
-import { createFinalEvaluation } from '../db/create-final-evaluation';
+import { createFinalEvaluation } from '../db/final/create-final-evaluation';
 import { NotFoundError, RefusedError } from '../db/errors';
-import { getContest } from '../db/get-contest';
-import { getFinalSessionJobs } from '../db/get-final-session-jobs';
-import { BENCHMARK_DEFINITION_SELECT } from '../db/judging-job-settings';
-import { publishFinalResultsRecord } from '../db/publish-final-results';
+import { getContest } from '../db/contest/get-contest';
+import { getFinalSessionJobs } from '../db/final/get-final-session-jobs';
+import { BENCHMARK_DEFINITION_SELECT } from '../db/judgings/judging-job-settings';
+import { publishFinalResultsRecord } from '../db/final/publish-final-results';
 import {
   enqueueFinalSessionParts,
   queueRedis,

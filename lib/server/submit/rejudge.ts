@@ -2,7 +2,7 @@
 // (audit-logged), the previous round's waiting jobs withdrawn, the new round queued.
 import { judgingScoreJobId, scoreJobId } from '../../../contracts';
 import type { Db } from '../db/client';
-import { requestRejudge } from '../db/request-rejudge';
+import { requestRejudge } from '../db/judgings/request-rejudge';
 import { withTimeout, type QueueSet } from '../queue/producer';
 import { enqueueSubmission } from './enqueue-submission';
 
@@ -24,7 +24,7 @@ export interface RejudgeOutcome {
 
 /**
  * Below new submissions (BullMQ runs the lowest priority first; a new submission gets 1 + its
- * author's share of the queue, lib/server/db/fair-queue-priority.ts), so a challenge-wide rejudge does
+ * author's share of the queue, lib/server/db/judgings/fair-queue-priority.ts), so a challenge-wide rejudge does
  * not block the contest.
  */
 export const REJUDGE_PRIORITY = 1000;

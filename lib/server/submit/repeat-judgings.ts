@@ -2,8 +2,8 @@
 // beside the submission (JudgingRepeat), never changing its verdict, score or leaderboard row.
 import { judgingJobSchema, type JudgingJob, type TargetId } from '../../../contracts';
 import type { Db } from '../db/client';
-import { createRepeatJudgings } from '../db/create-repeat-judgings';
-import { getJudgingJob } from '../db/get-judging-job';
+import { createRepeatJudgings } from '../db/judgings/create-repeat-judgings';
+import { getJudgingJob } from '../db/judgings/get-judging-job';
 import { enqueueRepeatJudgings, type QueueSet } from '../queue/producer';
 import { REJUDGE_PRIORITY } from './rejudge';
 

@@ -7,9 +7,9 @@ import { isSlug, judgingScoreJobId, MAX_JOB_PATCH_BYTES, type TargetId } from '.
 import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../../core/challenge/load-manifest';
 import { inspectPatch, listFiles, type ChangedFile, type IntakeRejectionReason } from '../../core/intake';
 import type { Db } from '../db/client';
-import { createSubmission } from '../db/create-submission';
+import { createSubmission } from '../db/submissions/create-submission';
 import { NotFoundError } from '../db/errors';
-import { supersedeQueuedSubmissions } from '../db/supersede-queued-submissions';
+import { supersedeQueuedSubmissions } from '../db/submissions/supersede-queued-submissions';
 import { enqueueJudgings, withTimeout, type QueueSet } from '../queue/producer';
 
 export interface SubmitPatchOptions {

@@ -7,7 +7,7 @@ import { formatByteSize, type HostMemory } from '../../../contracts';
 import { describeHostMemory } from '../../core/challenge/host-conditions';
 import { loadChallenge } from '../../core/challenge/load-manifest';
 import { db } from '../db/client';
-import { getContest } from '../db/get-contest';
+import { getContest } from '../db/contest/get-contest';
 import { env } from '../../core/config/env';
 import { CLI_PACKAGE_PATH, contestantWorkflow, type WorkflowStep } from '../kit/workflow';
 import { archiveName } from './challenge-files';

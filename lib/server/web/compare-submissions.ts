@@ -1,7 +1,7 @@
 // "Compare with my previous submission": two submissions' figures side by side per target, with the
 // change from the other one to this one. Pure: the page gives it two submission views.
 import type { JudgingResult } from '../../../contracts';
-import type { JudgingView } from '../db/get-submission-view';
+import type { JudgingView } from '../db/submissions/get-submission-view';
 
 export interface ComparisonRow {
   /** What is compared ("speedup", "solution median time", a counter's name). */

@@ -2,8 +2,8 @@
 // who may call them: the CLI's `perfjudge final …`, `select` and `repeat` commands speak this.
 import { z } from 'zod';
 import { MAX_FINAL_ROUNDS, MIN_FINAL_ROUNDS, slugSchema, targetIdSchema } from '../../../contracts';
-import { MAX_REPEATS, MIN_REPEATS } from '../db/create-repeat-judgings';
-import type { FinalEntrantView, FinalEvaluationView } from '../db/get-final-evaluation';
+import { MAX_REPEATS, MIN_REPEATS } from '../db/judgings/create-repeat-judgings';
+import type { FinalEntrantView, FinalEvaluationView } from '../db/final/get-final-evaluation';
 import { HttpError } from './api-errors';
 import { submissionIdSchema } from './submission-id';
 import type { SessionUser } from './session';

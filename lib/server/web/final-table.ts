@@ -1,7 +1,7 @@
 // The final leaderboard as the public page and its exports show it, built once from the
-// evaluation's view (lib/server/db/get-final-evaluation.ts): ranked finalists best first with their place
+// evaluation's view (lib/server/db/final/get-final-evaluation.ts): ranked finalists best first with their place
 // label, per-target figures in the targets' order, and the finalists a session excluded after them.
-import type { FinalEvaluationView } from '../db/get-final-evaluation';
+import type { FinalEvaluationView } from '../db/final/get-final-evaluation';
 import { placeLabel, sharedWith } from './final-words';
 
 export interface FinalTargetCell {

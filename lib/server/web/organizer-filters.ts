@@ -2,7 +2,7 @@
 // validated on its own, so one bad value is named and dropped instead of failing the whole page.
 import { z } from 'zod';
 import { firstIssue, slugSchema, TARGET_IDS, VERDICTS } from '../../../contracts';
-import type { OrganizerSubmissionFilters } from '../db/list-submissions-for-organizer';
+import type { OrganizerSubmissionFilters } from '../db/submissions/list-submissions-for-organizer';
 
 export const SUBMISSION_STATUSES = ['QUEUED', 'JUDGING', 'DONE', 'FAILED'] as const;
 export const VERDICT_FILTERS = [...VERDICTS, 'DISQUALIFIED'] as const;

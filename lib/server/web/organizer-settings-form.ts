@@ -1,10 +1,10 @@
 // The challenge settings form: what the browser checks as the organizer types and the server
-// action checks again, turning the form's text into the values lib/server/db/update-contest-settings takes.
+// action checks again, turning the form's text into the values lib/server/db/contest/update-contest-settings takes.
 import { z } from 'zod';
 import { MAX_BENCHMARK_BYTES, MIN_BENCHMARK_BYTES } from '../../../contracts/jobs';
 import { formatByteSize, parseByteSize } from '../../../contracts/size';
 import { slugSchema } from '../../../contracts/slug';
-import { MAX_SUBMISSIONS_PER_HOUR } from '../db/contest-settings-limits';
+import { MAX_SUBMISSIONS_PER_HOUR } from '../db/contest/contest-settings-limits';
 
 export const REASON_MAX = 500;
 

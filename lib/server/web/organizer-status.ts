@@ -4,7 +4,7 @@
 import 'server-only';
 import { SCORE_QUEUE, TARGET_IDS, type RunnerHeartbeat, type ServiceStatus } from '../../../contracts';
 import { db } from '../db/client';
-import { listJudgingSubmissions } from '../db/list-judging-submissions';
+import { listJudgingSubmissions } from '../db/judgings/list-judging-submissions';
 import { queuePrefix } from '../queue/connection';
 import { withTimeout } from '../queue/producer';
 import { listSupervisorReports } from '../queue/service-status';

@@ -7,7 +7,7 @@ import { cache } from 'react';
 import { auth } from '../auth/auth';
 import { env } from '../../core/config/env';
 import { db } from '../db/client';
-import { verifyApiToken } from '../db/verify-api-token';
+import { verifyApiToken } from '../db/accounts/verify-api-token';
 
 export interface SessionUser {
   id: string;

@@ -10,7 +10,7 @@
 // progress is live. The render carries the visitor's cookies and nothing else of theirs, so Next
 // checks the session itself, as for any request.
 import { createHash } from 'node:crypto';
-import type { SubmissionPageVersion } from '../db/submission-page-version';
+import type { SubmissionPageVersion } from '../db/submissions/submission-page-version';
 import type { CacheAddress, CachePolicy } from './response-cache';
 import { submissionIdSchema } from './submission-id';
 

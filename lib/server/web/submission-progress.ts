@@ -1,7 +1,7 @@
 // The live state of a submission, per target: the judging row's status from PostgreSQL merged with
 // the runner's latest progress event on its BullMQ job. Shared by the submission page (first
 // render), GET /api/submissions/[id] (the polling fallback) and the events stream. Queue positions
-// and time estimates come from the judging rows (lib/server/db/get-target-queue-figures.ts); a runner's
+// and time estimates come from the judging rows (lib/server/db/judgings/get-target-queue-figures.ts); a runner's
 // own figures (detail: host-lock position, pairs, ETA) win when it sends them.
 import 'server-only';
 import {
@@ -19,12 +19,12 @@ import {
   getSubmissionStatus,
   type JudgingStatusRow,
   type SubmissionStatusRow,
-} from '../db/get-submission-status';
+} from '../db/submissions/get-submission-status';
 import {
   countJudgingsAhead,
   getTargetQueueFigures,
   type TargetQueueFigures,
-} from '../db/get-target-queue-figures';
+} from '../db/judgings/get-target-queue-figures';
 import type { LiveStage, PairFigures } from './progress-words';
 import type { QueueSet } from '../queue/producer';
 import { withTimeout } from '../queue/producer';

@@ -4,8 +4,8 @@
 import { z } from 'zod';
 import { MAX_JOB_PATCH_BYTES, slugSchema } from '../../../contracts';
 import { db as defaultDb, type Db } from '../db/client';
-import { countRecentSubmissions } from '../db/count-recent-submissions';
-import { getContest } from '../db/get-contest';
+import { countRecentSubmissions } from '../db/submissions/count-recent-submissions';
+import { getContest } from '../db/contest/get-contest';
 import { NotFoundError } from '../db/errors';
 import { previewPatch, submitPatch, type PreviewPatchResult } from '../submit/submit-patch';
 import { consumeRate, SUBMIT_BURST } from '../queue/rate-limit';

@@ -2,8 +2,8 @@
 // contestant has left.
 import 'server-only';
 import { db } from '../db/client';
-import { countRecentSubmissions } from '../db/count-recent-submissions';
-import { getContest } from '../db/get-contest';
+import { countRecentSubmissions } from '../db/submissions/count-recent-submissions';
+import { getContest } from '../db/contest/get-contest';
 
 export interface SubmitPageData {
   slug: string;

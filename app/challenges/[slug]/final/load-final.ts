@@ -1,8 +1,8 @@
 // What the final leaderboard page and its exports share: the checked slug, the contest, and the
 // published final evaluation as a table (null before publication; unknown challenge: NotFoundError).
 import { db } from '../../../../lib/server/db/client';
-import { getContest } from '../../../../lib/server/db/get-contest';
-import { getFinalEvaluation } from '../../../../lib/server/db/get-final-evaluation';
+import { getContest } from '../../../../lib/server/db/contest/get-contest';
+import { getFinalEvaluation } from '../../../../lib/server/db/final/get-final-evaluation';
 import { finalTable, type FinalTable } from '../../../../lib/server/web/final-table';
 import { leaderboardSlugSchema } from '../../../../lib/server/web/leaderboard-slug';
 

@@ -7,7 +7,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { FinalRankingTable, RankingWarnings } from '../../../_components/final-ranking-table';
 import { db } from '../../../../lib/server/db/client';
-import { getRankingWarnings } from '../../../../lib/server/db/get-ranking-warnings';
+import { getRankingWarnings } from '../../../../lib/server/db/leaderboard/get-ranking-warnings';
 import { NotFoundError } from '../../../../lib/server/db/errors';
 import { formatDate } from '../../../../lib/server/web/format';
 import { errorRateSentence, formatErrorRate } from '../../../../lib/server/web/final-words';

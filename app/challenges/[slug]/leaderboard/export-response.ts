@@ -4,7 +4,7 @@ import { db } from '../../../../lib/server/db/client';
 import {
   getLeaderboardTable,
   type LeaderboardTable,
-} from '../../../../lib/server/db/get-leaderboard-table';
+} from '../../../../lib/server/db/leaderboard/get-leaderboard-table';
 import { leaderboardSlugSchema } from '../../../../lib/server/web/leaderboard-slug';
 
 export async function leaderboardDownload(

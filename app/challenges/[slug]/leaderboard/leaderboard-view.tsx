@@ -6,13 +6,13 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { describeDefinition } from '../../../../lib/core/challenge/benchmark-definition';
 import { db } from '../../../../lib/server/db/client';
-import { getContestBenchmark } from '../../../../lib/server/db/contest-benchmark';
+import { getContestBenchmark } from '../../../../lib/server/db/contest/contest-benchmark';
 import { NotFoundError } from '../../../../lib/server/db/errors';
 import {
   getLeaderboardTable,
   type LeaderboardTable,
   type LeaderboardTargetCell,
-} from '../../../../lib/server/db/get-leaderboard-table';
+} from '../../../../lib/server/db/leaderboard/get-leaderboard-table';
 import {
   formatDate,
   formatDateSeconds,
@@ -26,7 +26,7 @@ import { TIE_RULE } from '../../../../lib/core/ranking/leaderboard-ties';
 import { LEADERBOARD_MAX_AGE_S } from '../../../../lib/server/web/leaderboard-freshness';
 import { leaderboardRowKey } from '../../../../lib/server/web/leaderboard-row-key';
 import { CpuTimeNote } from './cpu-time-note';
-import { getContestResultState } from '../../../../lib/server/db/get-contest-result-state';
+import { getContestResultState } from '../../../../lib/server/db/contest/get-contest-result-state';
 import { FinalBanner } from '../final-banner';
 import { OwnRowMarker } from './own-row';
 

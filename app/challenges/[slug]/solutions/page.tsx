@@ -9,7 +9,7 @@ import {
   listPublishedSolutions,
   PUBLISHED_SOLUTIONS_LIMIT,
   type PublishedSolutions,
-} from '../../../../lib/server/db/list-published-solutions';
+} from '../../../../lib/server/db/contest/list-published-solutions';
 import { formatDate, formatScore, formatSpeedup } from '../../../../lib/server/web/format';
 import { leaderboardSlugSchema } from '../../../../lib/server/web/leaderboard-slug';
 

@@ -3,7 +3,7 @@
 import { notFound } from 'next/navigation';
 import { db } from '../../../../lib/server/db/client';
 import { NotFoundError } from '../../../../lib/server/db/errors';
-import { getContest, type Contest } from '../../../../lib/server/db/get-contest';
+import { getContest, type Contest } from '../../../../lib/server/db/contest/get-contest';
 import { slugSchema } from '../../../../lib/server/web/organizer-settings-form';
 
 export async function findContest(slug: string): Promise<Contest> {

@@ -1,7 +1,7 @@
 // GET /submissions/[id]/patch: the submission's patch as plain text (what `git apply` takes), for
 // its author and the organizers, and for everyone once the solutions are published; 404 otherwise.
 import { db } from '../../../../lib/server/db/client';
-import { getSubmissionPatch } from '../../../../lib/server/db/get-submission-patch';
+import { getSubmissionPatch } from '../../../../lib/server/db/submissions/get-submission-patch';
 import { HttpError, route } from '../../../../lib/server/web/api-errors';
 import { requestUser } from '../../../../lib/server/web/session';
 import { submissionIdSchema } from '../../../../lib/server/web/submission-id';

@@ -2,9 +2,9 @@
 // → 200 { challenge, submissionId }; 404 not theirs; 409 not accepted, disqualified, or the
 // selection is closed. DELETE: back to their best provisional submission → 200.
 import { db } from '../../../../../lib/server/db/client';
-import { clearFinalSelection } from '../../../../../lib/server/db/clear-final-selection';
+import { clearFinalSelection } from '../../../../../lib/server/db/final/clear-final-selection';
 import { NotFoundError } from '../../../../../lib/server/db/errors';
-import { selectFinalSubmission } from '../../../../../lib/server/db/select-final-submission';
+import { selectFinalSubmission } from '../../../../../lib/server/db/final/select-final-submission';
 import { HttpError, route } from '../../../../../lib/server/web/api-errors';
 import {
   challengeSlugParamSchema,

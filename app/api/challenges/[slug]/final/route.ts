@@ -5,7 +5,7 @@
 // → 201 { evaluationId, finalists, sessions, queuedParts }; 409 before the deadline, while one runs,
 // or without finalists.
 import { db } from '../../../../../lib/server/db/client';
-import { getFinalEvaluation } from '../../../../../lib/server/db/get-final-evaluation';
+import { getFinalEvaluation } from '../../../../../lib/server/db/final/get-final-evaluation';
 import { startFinalEvaluation } from '../../../../../lib/server/submit/final-evaluation';
 import { HttpError, route } from '../../../../../lib/server/web/api-errors';
 import {

@@ -2,7 +2,7 @@
 // reason } → 201 { seriesId, judgings, queued }: N independent judgings per target, recorded beside
 // the submission, never changing its verdict, score or leaderboard row. GET: every repeat so far.
 import { db } from '../../../../../lib/server/db/client';
-import { listRepeatJudgings } from '../../../../../lib/server/db/list-repeat-judgings';
+import { listRepeatJudgings } from '../../../../../lib/server/db/judgings/list-repeat-judgings';
 import { requestRepeatJudgings } from '../../../../../lib/server/submit/repeat-judgings';
 import { HttpError, route } from '../../../../../lib/server/web/api-errors';
 import {

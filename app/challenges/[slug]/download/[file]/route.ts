@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { slugSchema } from '../../../../../contracts';
 import { loadChallenge } from '../../../../../lib/core/challenge/load-manifest';
 import { db } from '../../../../../lib/server/db/client';
-import { getContest } from '../../../../../lib/server/db/get-contest';
+import { getContest } from '../../../../../lib/server/db/contest/get-contest';
 import { HttpError, route } from '../../../../../lib/server/web/api-errors';
 import {
   archiveName,

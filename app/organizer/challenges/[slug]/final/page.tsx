@@ -10,10 +10,10 @@ import { db } from '../../../../../lib/server/db/client';
 import {
   getFinalEvaluation,
   type FinalEvaluationView,
-} from '../../../../../lib/server/db/get-final-evaluation';
-import type { Contest } from '../../../../../lib/server/db/get-contest';
-import { getRankingWarnings } from '../../../../../lib/server/db/get-ranking-warnings';
-import { listFinalists } from '../../../../../lib/server/db/list-finalists';
+} from '../../../../../lib/server/db/final/get-final-evaluation';
+import type { Contest } from '../../../../../lib/server/db/contest/get-contest';
+import { getRankingWarnings } from '../../../../../lib/server/db/leaderboard/get-ranking-warnings';
+import { listFinalists } from '../../../../../lib/server/db/final/list-finalists';
 import { formatDate, formatScore } from '../../../../../lib/server/web/format';
 import { readEvaluationProgress, type EvaluationLive } from '../../../../../lib/server/web/final-progress';
 import { finalTable } from '../../../../../lib/server/web/final-table';

@@ -5,7 +5,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { db } from '../../../../../lib/server/db/client';
-import { getOrganizerSubmission } from '../../../../../lib/server/db/get-organizer-submission';
+import { getOrganizerSubmission } from '../../../../../lib/server/db/submissions/get-organizer-submission';
 import { formatBytes, formatCount } from '../../../../../lib/server/web/format';
 import { parseUnifiedDiff } from '../../../../../lib/server/web/organizer-diff';
 import { idSchema } from '../../../../../lib/server/web/organizer-settings-form';

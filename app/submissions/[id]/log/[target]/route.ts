@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { targetIdSchema } from '../../../../../contracts';
 import { db } from '../../../../../lib/server/db/client';
-import { getJudgingBuildLog } from '../../../../../lib/server/db/get-judging-build-log';
+import { getJudgingBuildLog } from '../../../../../lib/server/db/judgings/get-judging-build-log';
 import { HttpError, route } from '../../../../../lib/server/web/api-errors';
 import { requestUser } from '../../../../../lib/server/web/session';
 import { submissionIdSchema } from '../../../../../lib/server/web/submission-id';

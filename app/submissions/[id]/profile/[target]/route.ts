@@ -3,7 +3,7 @@
 // and call stacks are the contestant's code: access as the page's and the patch's.
 import { targetIdSchema } from '../../../../../contracts';
 import { db } from '../../../../../lib/server/db/client';
-import { getSubmissionView } from '../../../../../lib/server/db/get-submission-view';
+import { getSubmissionView } from '../../../../../lib/server/db/submissions/get-submission-view';
 import { speedscopeFile } from '../../../../../lib/core/profile/folded-stacks';
 import { HttpError, route } from '../../../../../lib/server/web/api-errors';
 import { requestUser } from '../../../../../lib/server/web/session';

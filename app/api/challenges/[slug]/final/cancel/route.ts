@@ -1,7 +1,7 @@
 // POST /api/challenges/[slug]/final/cancel (organizers): JSON { reason } stops the running final
 // evaluation (audit-logged) → 200 { evaluationId, status: 'CANCELLED' }; 409 when none is running.
 import { db } from '../../../../../../lib/server/db/client';
-import { getFinalEvaluation } from '../../../../../../lib/server/db/get-final-evaluation';
+import { getFinalEvaluation } from '../../../../../../lib/server/db/final/get-final-evaluation';
 import { cancelFinalEvaluation } from '../../../../../../lib/server/submit/final-evaluation';
 import { HttpError, route } from '../../../../../../lib/server/web/api-errors';
 import {

@@ -1,7 +1,7 @@
 // POST /api/challenges/[slug]/final/publish (organizers): the latest final evaluation, once DONE,
 // becomes the contest's result → 200 { evaluationId, publishedAt }; 409 when it is not done.
 import { db } from '../../../../../../lib/server/db/client';
-import { getFinalEvaluation } from '../../../../../../lib/server/db/get-final-evaluation';
+import { getFinalEvaluation } from '../../../../../../lib/server/db/final/get-final-evaluation';
 import { publishFinalResults } from '../../../../../../lib/server/submit/final-evaluation';
 import { HttpError, route } from '../../../../../../lib/server/web/api-errors';
 import { challengeSlugParamSchema, requireApiOrganizer } from '../../../../../../lib/server/web/final-api';
