@@ -104,7 +104,13 @@ export const LAYER_RULES = [
   },
   {
     files: ['lib/server/db/'],
-    forbid: ['lib/server/web/', 'lib/server/auth/', 'lib/server/submit/', 'lib/server/queue/', 'lib/server/kit/'],
+    forbid: [
+      'lib/server/web/',
+      'lib/server/auth/',
+      'lib/server/submit/',
+      'lib/server/queue/',
+      'lib/server/kit/',
+    ],
     why: 'the data layer reads and writes the database only: access and ranking rules come from the core',
   },
   {
@@ -130,7 +136,13 @@ export const LAYER_RULES = [
   },
   {
     files: ['lib/server/queue/'],
-    forbid: ['lib/server/db/', 'lib/server/submit/', 'lib/server/web/', 'lib/server/auth/', ...DB_PACKAGES],
+    forbid: [
+      'lib/server/db/',
+      'lib/server/submit/',
+      'lib/server/web/',
+      'lib/server/auth/',
+      ...DB_PACKAGES,
+    ],
     why: 'the queue carries the jobs its callers hand it and never reads the database',
   },
   {

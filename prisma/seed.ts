@@ -3,7 +3,10 @@
 // from PERFJUDGE_ORGANIZER_EMAIL / PERFJUDGE_ORGANIZER_PASSWORD. Idempotent. `npm run db:seed`.
 import { pathToFileURL } from 'node:url';
 import type { JobBenchmark } from '../contracts';
-import { describeDefinition, type BenchmarkProposal } from '../lib/core/challenge/benchmark-definition';
+import {
+  describeDefinition,
+  type BenchmarkProposal,
+} from '../lib/core/challenge/benchmark-definition';
 import { challengeCode } from '../lib/core/challenge/challenge-code';
 import { loadChallenge } from '../lib/core/challenge/load-manifest';
 import { environmentBenchmarkProposal } from '../lib/core/config/benchmark-environment';

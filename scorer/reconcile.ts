@@ -12,7 +12,10 @@ import {
   targetIdSchema,
 } from '../contracts';
 import type { Db } from '../lib/server/db/client';
-import { listUnqueuedJudgings, type UnqueuedJudging } from '../lib/server/db/judgings/list-unqueued-judgings';
+import {
+  listUnqueuedJudgings,
+  type UnqueuedJudging,
+} from '../lib/server/db/judgings/list-unqueued-judgings';
 import { reconcileFinalWork } from './reconcile-final';
 import { QueueTimeoutError, withTimeout, type QueueSet } from '../lib/server/queue/producer';
 import { enqueueSubmission } from '../lib/server/submit/enqueue-submission';

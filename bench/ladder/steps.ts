@@ -7,7 +7,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureInput, warmPageCache } from '../../lib/core/challenge/inputs';
 import type { Challenge } from '../../lib/core/challenge/load-manifest';
-import { makePatch, solutionSource, writeSolutionTree } from '../../lib/core/challenge/solution-tree';
+import {
+  makePatch,
+  solutionSource,
+  writeSolutionTree,
+} from '../../lib/core/challenge/solution-tree';
 import { cachedBuild } from '../../runner/build';
 import type { Sandbox } from '../../runner/sandbox';
 import { runProgram } from '../../runner/sandbox/run-program';

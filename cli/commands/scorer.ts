@@ -63,10 +63,12 @@ export function registerScorerCommand(program: Command, setExitCode: SetExitCode
       const { startScorer } = await import('../../scorer/scorer');
       const { describeBackbone, logLine, openBackbone, shutdownSignal } =
         await import('../../scorer/service');
-      const { sayBenchmarkDisagreements } = await import('../../lib/server/db/contest/contest-benchmark');
+      const { sayBenchmarkDisagreements } =
+        await import('../../lib/server/db/contest/contest-benchmark');
       const { within } = await import('../../scorer/scorer');
       const { startSupervisorPublisher } = await import('../../lib/server/queue/service-status');
-      const { createHttpConnection, queuePrefix } = await import('../../lib/server/queue/connection');
+      const { createHttpConnection, queuePrefix } =
+        await import('../../lib/server/queue/connection');
       const os = await import('node:os');
       const graceSeconds = whole(options.graceSeconds, '--grace-seconds', 1);
       const concurrency = whole(options.concurrency, '--concurrency', 1);

@@ -17,7 +17,11 @@ import {
   AppError,
 } from '../../contracts';
 import { settleWithin } from '../../lib/core/async/timeout';
-import { CHALLENGES_DIR, listChallenges, type Challenge } from '../../lib/core/challenge/load-manifest';
+import {
+  CHALLENGES_DIR,
+  listChallenges,
+  type Challenge,
+} from '../../lib/core/challenge/load-manifest';
 import { challengeSecret } from '../../lib/core/config/env';
 import { createWorkerConnection } from '../../lib/server/queue/connection';
 import { hostFingerprint } from '../host/fingerprint';
@@ -25,7 +29,11 @@ import { checkHostMemory } from '../host/memory';
 import type { Sandbox } from '../sandbox/sandbox';
 import { portabilityPreCheck } from './portability-check';
 import { hostPlatform, matchTargetHost, type HostPlatform } from '../platform';
-import { startHeartbeat, type CurrentJob, type Heartbeat } from '../../lib/server/queue/runner-heartbeat';
+import {
+  startHeartbeat,
+  type CurrentJob,
+  type Heartbeat,
+} from '../../lib/server/queue/runner-heartbeat';
 import { DEFAULT_HOST_LOCK_FILE } from './host-lock';
 import { startHostProbe, type HostProbe } from './host-probe';
 import {

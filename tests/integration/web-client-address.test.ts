@@ -14,7 +14,11 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKOFF_BASE_S, FREE_FAILURES, SIGN_IN_PER_ADDRESS } from '../../lib/server/auth/auth-limits';
+import {
+  BACKOFF_BASE_S,
+  FREE_FAILURES,
+  SIGN_IN_PER_ADDRESS,
+} from '../../lib/server/auth/auth-limits';
 import { DEVICE_COOKIE } from '../../lib/server/auth/device-cookie';
 import { env, REPO_ROOT } from '../../lib/core/config/env';
 import { createUser } from '../../lib/server/db/accounts/create-user';

@@ -14,7 +14,10 @@ import {
   LEADERBOARD_MAX_AGE_S,
   LEADERBOARD_REVALIDATE_S,
 } from '../../lib/server/web/leaderboard-freshness';
-import { cachingLeaderboards, isLeaderboardPath } from '../../lib/server/web/leaderboard-response-cache';
+import {
+  cachingLeaderboards,
+  isLeaderboardPath,
+} from '../../lib/server/web/leaderboard-response-cache';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { cacheGet } from '../helpers/cache-get';
 import { acceptedSubmission, makeUser, registerChallenge } from '../../dev/db-fixtures';

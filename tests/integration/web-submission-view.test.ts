@@ -14,8 +14,14 @@ import {
 import { createSubmission } from '../../lib/server/db/submissions/create-submission';
 import { getJudgingBuildLog } from '../../lib/server/db/judgings/get-judging-build-log';
 import { getSubmissionPatch } from '../../lib/server/db/submissions/get-submission-patch';
-import { getSubmissionView, type SubmissionViewer } from '../../lib/server/db/submissions/get-submission-view';
-import { listMySubmissions, runningBest } from '../../lib/server/db/submissions/list-my-submissions';
+import {
+  getSubmissionView,
+  type SubmissionViewer,
+} from '../../lib/server/db/submissions/get-submission-view';
+import {
+  listMySubmissions,
+  runningBest,
+} from '../../lib/server/db/submissions/list-my-submissions';
 import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
 import { createHttpConnection } from '../../lib/server/queue/connection';
 import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';

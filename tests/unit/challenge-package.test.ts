@@ -14,7 +14,11 @@ import {
   checkChallengePackage,
 } from '../../lib/core/challenge/challenge-package';
 import { loadEdgeCases, parseEdgeCase } from '../../lib/core/challenge/edge-cases';
-import { CHALLENGES_DIR, listChallenges, loadChallenge } from '../../lib/core/challenge/load-manifest';
+import {
+  CHALLENGES_DIR,
+  listChallenges,
+  loadChallenge,
+} from '../../lib/core/challenge/load-manifest';
 
 let dir: string;
 beforeAll(async () => {

@@ -3,7 +3,11 @@
 // replaced by the judge's note saying why.
 import type { CachegrindCounts, ProfileStage } from '../../../contracts';
 import { formatBytes, formatCount, formatSpeedup } from '../../../lib/server/web/format';
-import { memoryChartData, topdownChartData, uniqueNotes } from '../../../lib/server/web/submission-result';
+import {
+  memoryChartData,
+  topdownChartData,
+  uniqueNotes,
+} from '../../../lib/server/web/submission-result';
 import { MemoryChart } from '../charts/memory-chart';
 import { TopdownChart } from '../charts/topdown-chart';
 import { FunctionHotspots, SampledProfiles } from './hotspots';

@@ -8,8 +8,14 @@ import { BestScoreChart, type BestScoreLine } from '../../_components/charts/bes
 import { VerdictBadge } from '../../_components/verdict-badge';
 import { db } from '../../../lib/server/db/client';
 import { getMyRanks } from '../../../lib/server/db/leaderboard/get-my-ranks';
-import { listMyFinalChoices, type MyFinalChoice } from '../../../lib/server/db/final/list-my-final-choices';
-import { listMySubmissions, type MySubmissionRow } from '../../../lib/server/db/submissions/list-my-submissions';
+import {
+  listMyFinalChoices,
+  type MyFinalChoice,
+} from '../../../lib/server/db/final/list-my-final-choices';
+import {
+  listMySubmissions,
+  type MySubmissionRow,
+} from '../../../lib/server/db/submissions/list-my-submissions';
 import { formatDate, formatScore, formatSpeedupInterval } from '../../../lib/server/web/format';
 import { requireUser } from '../../../lib/server/web/session';
 import { clearFinalAction, selectFinalAction } from './actions';

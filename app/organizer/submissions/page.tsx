@@ -5,7 +5,12 @@ import Link from 'next/link';
 import { TARGET_IDS } from '../../../contracts';
 import { db } from '../../../lib/server/db/client';
 import { listSubmissionsForOrganizer } from '../../../lib/server/db/submissions/list-submissions-for-organizer';
-import { formatBytes, formatDate, formatScore, formatSpeedup } from '../../../lib/server/web/format';
+import {
+  formatBytes,
+  formatDate,
+  formatScore,
+  formatSpeedup,
+} from '../../../lib/server/web/format';
 import {
   organizerSubmissionsHref,
   parseOrganizerFilters,

@@ -24,11 +24,17 @@ import { submissionIdSchema } from '../../../lib/server/web/submission-id';
 import { readProgressOf } from '../../../lib/server/web/submission-progress';
 import { z } from 'zod';
 import { listComparableSubmissions } from '../../../lib/server/db/submissions/list-comparable-submissions';
-import type { SubmissionView, SubmissionViewer } from '../../../lib/server/db/submissions/get-submission-view';
+import type {
+  SubmissionView,
+  SubmissionViewer,
+} from '../../../lib/server/db/submissions/get-submission-view';
 import { compareSubmissions } from '../../../lib/server/web/compare-submissions';
 import { CompareSection } from './compare';
 import { PlausibilityLine } from '../../organizer/_components/plausibility-line';
-import { listMyFinalChoices, type MyFinalChoice } from '../../../lib/server/db/final/list-my-final-choices';
+import {
+  listMyFinalChoices,
+  type MyFinalChoice,
+} from '../../../lib/server/db/final/list-my-final-choices';
 import { clearFinalAction, selectFinalAction } from '../../me/submissions/actions';
 import { FinalChoiceButton } from '../../me/submissions/final-choice-button';
 

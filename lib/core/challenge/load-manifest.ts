@@ -2,7 +2,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { describeIssues, isSlug, manifestSchema, type Manifest, AppError } from '../../../contracts';
+import {
+  describeIssues,
+  isSlug,
+  manifestSchema,
+  type Manifest,
+  AppError,
+} from '../../../contracts';
 import { REPO_ROOT } from '../config/env';
 
 export const CHALLENGES_DIR = path.join(REPO_ROOT, 'challenges');

@@ -4,7 +4,11 @@
 // organizer console; runners have their own heartbeats (lib/server/queue/runner-heartbeat.ts).
 import type { Redis } from 'ioredis';
 import { scanKeys } from './connection';
-import { supervisorReportSchema, type ServiceStatus, type SupervisorReport } from '../../../contracts';
+import {
+  supervisorReportSchema,
+  type ServiceStatus,
+  type SupervisorReport,
+} from '../../../contracts';
 
 export const SUPERVISOR_REPORT_INTERVAL_MS = 5_000;
 /** Four missed reports. */

@@ -5,7 +5,12 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isSlug, judgingScoreJobId, MAX_JOB_PATCH_BYTES, type TargetId } from '../../../contracts';
 import { CHALLENGES_DIR, loadChallenge, type Challenge } from '../../core/challenge/load-manifest';
-import { inspectPatch, listFiles, type ChangedFile, type IntakeRejectionReason } from '../../core/intake';
+import {
+  inspectPatch,
+  listFiles,
+  type ChangedFile,
+  type IntakeRejectionReason,
+} from '../../core/intake';
 import type { Db } from '../db/client';
 import { createSubmission } from '../db/submissions/create-submission';
 import { NotFoundError } from '../db/errors';

@@ -10,7 +10,10 @@ import {
 } from '../../../contracts/final';
 import type { TargetId } from '../../../contracts';
 import type { Db } from '../db/client';
-import { listEvaluationSessions, type EvaluationSessionRow } from '../db/final/list-evaluation-sessions';
+import {
+  listEvaluationSessions,
+  type EvaluationSessionRow,
+} from '../db/final/list-evaluation-sessions';
 import { withTimeout, type QueueSet } from '../queue/producer';
 import { paceEstimateMs } from './final-words';
 

@@ -2,7 +2,10 @@
 // Markdown (figures as the page shows them, names escaped so they cannot become links, HTML or
 // extra columns) and CSV (RFC 4180 quoting, raw figures, cells that a spreadsheet would run as a
 // formula defused with a leading apostrophe).
-import type { LeaderboardTable, LeaderboardTargetCell } from '../db/leaderboard/get-leaderboard-table';
+import type {
+  LeaderboardTable,
+  LeaderboardTargetCell,
+} from '../db/leaderboard/get-leaderboard-table';
 import { formatMs, formatScore, formatSpeedupInterval } from './format';
 import { TIE_RULE } from '../../core/ranking/leaderboard-ties';
 

@@ -2,7 +2,12 @@
 // each is judging, and every queue's job counts. Redis being down is an answer ("unreachable"),
 // never a crashed page.
 import 'server-only';
-import { SCORE_QUEUE, TARGET_IDS, type RunnerHeartbeat, type ServiceStatus } from '../../../contracts';
+import {
+  SCORE_QUEUE,
+  TARGET_IDS,
+  type RunnerHeartbeat,
+  type ServiceStatus,
+} from '../../../contracts';
 import { db } from '../db/client';
 import { listJudgingSubmissions } from '../db/judgings/list-judging-submissions';
 import { queuePrefix } from '../queue/connection';

@@ -7,8 +7,15 @@ import { notFound } from 'next/navigation';
 import { db } from '../../../../lib/server/db/client';
 import { getOrganizerSubmission } from '../../../../lib/server/db/submissions/get-organizer-submission';
 import { getSubmissionStatus } from '../../../../lib/server/db/submissions/get-submission-status';
-import { listRepeatJudgings, type RepeatJudgingRow } from '../../../../lib/server/db/judgings/list-repeat-judgings';
-import { formatDate, formatSpeedup, formatSpeedupInterval } from '../../../../lib/server/web/format';
+import {
+  listRepeatJudgings,
+  type RepeatJudgingRow,
+} from '../../../../lib/server/db/judgings/list-repeat-judgings';
+import {
+  formatDate,
+  formatSpeedup,
+  formatSpeedupInterval,
+} from '../../../../lib/server/web/format';
 import { formatSpread, seriesSpread } from '../../../../lib/server/web/final-words';
 import { idSchema } from '../../../../lib/server/web/organizer-settings-form';
 import { requireOrganizer } from '../../../../lib/server/web/session';

@@ -3,7 +3,11 @@
 // mark the evaluation DONE (not yet public: the organizers publish it). Runs inside the
 // transaction that recorded the last part, under the evaluation's row lock.
 import { finalSessionResultSchema } from '../../../../contracts';
-import { rankFinalists, rankingInputFromRounds, type FinalRanking } from '../../../core/ranking/final-ranking';
+import {
+  rankFinalists,
+  rankingInputFromRounds,
+  type FinalRanking,
+} from '../../../core/ranking/final-ranking';
 import type { Tx } from '../client';
 import { storedRounds } from './get-final-session-jobs';
 import { toJson } from '../json';

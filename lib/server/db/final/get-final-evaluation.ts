@@ -3,7 +3,11 @@
 // the ranking only once the organizers published it (before: "in progress" / "under review");
 // organizers (includeUnpublished) always, with the plausibility flags and messages.
 import { finalSessionResultSchema, type FinalSessionResult } from '../../../../contracts';
-import type { FinalRanking, RankedEntrant, TargetFigure } from '../../../core/ranking/final-ranking';
+import type {
+  FinalRanking,
+  RankedEntrant,
+  TargetFigure,
+} from '../../../core/ranking/final-ranking';
 import type { Db } from '../client';
 import { storedRounds } from './get-final-session-jobs';
 

@@ -15,7 +15,10 @@ import type { Contest } from '../../../../../lib/server/db/contest/get-contest';
 import { getRankingWarnings } from '../../../../../lib/server/db/leaderboard/get-ranking-warnings';
 import { listFinalists } from '../../../../../lib/server/db/final/list-finalists';
 import { formatDate, formatScore } from '../../../../../lib/server/web/format';
-import { readEvaluationProgress, type EvaluationLive } from '../../../../../lib/server/web/final-progress';
+import {
+  readEvaluationProgress,
+  type EvaluationLive,
+} from '../../../../../lib/server/web/final-progress';
 import { finalTable } from '../../../../../lib/server/web/final-table';
 import {
   errorRateSentence,

@@ -4,7 +4,10 @@ import { db } from '../../../../../../lib/server/db/client';
 import { getFinalEvaluation } from '../../../../../../lib/server/db/final/get-final-evaluation';
 import { publishFinalResults } from '../../../../../../lib/server/submit/final-evaluation';
 import { HttpError, route } from '../../../../../../lib/server/web/api-errors';
-import { challengeSlugParamSchema, requireApiOrganizer } from '../../../../../../lib/server/web/final-api';
+import {
+  challengeSlugParamSchema,
+  requireApiOrganizer,
+} from '../../../../../../lib/server/web/final-api';
 import { requestUser } from '../../../../../../lib/server/web/session';
 
 export const dynamic = 'force-dynamic';
