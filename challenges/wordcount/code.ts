@@ -1,4 +1,4 @@
-// What the wordcount package registers with the judge (lib/core/challenge/challenge-code.ts): its input
+// What the wordcount package gives the judge, which finds it by this folder: its input
 // generator, its independent TypeScript reference, and the word statistics of `perfjudge gen --stats`.
 import type { ChallengeCode } from '../../lib/core/challenge/challenge-code';
 import { WORDCOUNT_GENERATOR_VERSION, WordStats, wordcountInputChunks } from './generator';

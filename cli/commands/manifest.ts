@@ -10,7 +10,7 @@ export function registerManifestCommand(program: Command, setExitCode: SetExitCo
   program
     .command('manifest')
     .description(
-      'Check a challenge folder (manifest, template, harness, tests, registered generator and ' +
+      'Check a challenge folder (manifest, template, harness, tests, generator and ' +
         'reference) and print the manifest with sizes in bytes and defaults filled in.',
     )
     .argument('<challenge>', 'challenge slug (e.g. wordcount) or path to a challenge folder')

@@ -1,12 +1,18 @@
 // The code a challenge package brings besides its files: its input generator and its independent
-// reference implementation. Each package exports one ChallengeCode from challenges/<slug>/code.ts
-// and is registered below by slug (one line), so the pipeline itself stays challenge-neutral.
-// `perfjudge manifest <slug>` checks the registration with the rest of the package's contract
-// (lib/core/challenge/challenge-package.ts).
-import { AppError } from '../../../contracts';
+// reference implementation. Each package exports one ChallengeCode as `code` from
+// challenges/<slug>/code.ts; the judge finds it by the folder (a new challenge is a new folder, no
+// registry to edit) and checks what it exports before using it. The core never imports a challenge:
+// the challenges import this module's types. `perfjudge manifest <slug>` checks the code with the
+// rest of the package's contract (lib/core/challenge/challenge-package.ts).
 import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import path from 'node:path';
 import type { Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import { AppError, describeIssues, isSlug } from '../../../contracts';
+import { challengeFolder, CHALLENGES_DIR } from './load-manifest';
 
 export interface GenerateInputOptions {
   sizeBytes: number;
@@ -35,34 +41,85 @@ export interface ChallengeCode {
   inputStats?(): InputStatsCollector;
 }
 
-/** Every challenge package with code, by slug: registering a new challenge is one line here. */
-const REGISTRY: Record<string, () => Promise<{ code: ChallengeCode }>> = {
-  wordcount: () => import('../../../challenges/wordcount/code'),
-  maxsubarray: () => import('../../../challenges/maxsubarray/code'),
-};
+/**
+ * The files a challenge's code may be in, first found wins: its TypeScript source, or the compiled
+ * copy the packed CLI carries (scripts/pack-cli.ts), which runs without a TypeScript loader.
+ */
+export const CHALLENGE_CODE_FILES = ['code.ts', 'code.mjs'] as const;
 
 export class ChallengeCodeError extends AppError {
   override name = 'ChallengeCodeError';
   readonly code = 'invalid-challenge' as const;
 }
 
-export function hasChallengeCode(slug: string): boolean {
-  return Object.hasOwn(REGISTRY, slug);
+const aFunction = z.custom<(...args: never[]) => unknown>(
+  (value) => typeof value === 'function',
+  'must be a function',
+);
+/** What a challenge's code module must export; checked on load, so a mistake names the field. */
+const codeModuleSchema = z.object({
+  code: z.object({
+    generatorVersion: z.number().int().nonnegative(),
+    inputChunks: aFunction,
+    writeReferenceOutput: aFunction,
+    referenceOutputSha256: aFunction,
+    inputStats: aFunction.optional(),
+  }),
+});
+
+/** The challenge's code file (challenges/<slug>/code.ts, or a folder given as a path), if it has one. */
+export function challengeCodeFile(slugOrDir: string): string | undefined {
+  const dir = challengeFolder(slugOrDir);
+  return CHALLENGE_CODE_FILES.map((name) => path.join(dir, name)).find((file) => existsSync(file));
 }
 
-export function registeredChallengeCodes(): string[] {
-  return Object.keys(REGISTRY);
+export function hasChallengeCode(slugOrDir: string): boolean {
+  return challengeCodeFile(slugOrDir) !== undefined;
 }
 
-export async function challengeCode(slug: string): Promise<ChallengeCode> {
-  const load = REGISTRY[slug];
-  if (!load)
-    throw new ChallengeCodeError(
-      `challenge "${slug}" has no generator or reference implementation registered: export ` +
-        `\`code\` (a ChallengeCode) from challenges/${slug}/code.ts and add it to the registry ` +
-        'in lib/core/challenge/challenge-code.ts',
+/** The slugs of the folders under challenges/ that bring code, sorted. */
+export function challengesWithCode(): string[] {
+  if (!existsSync(CHALLENGES_DIR)) return [];
+  return readdirSync(CHALLENGES_DIR, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && isSlug(entry.name))
+    .map((entry) => entry.name)
+    .filter((slug) => hasChallengeCode(slug))
+    .sort();
+}
+
+const loaded = new Map<string, Promise<ChallengeCode>>();
+
+/** The challenge's ChallengeCode, loaded from its folder once per process. */
+export function challengeCode(slugOrDir: string): Promise<ChallengeCode> {
+  const file = challengeCodeFile(slugOrDir);
+  if (!file)
+    return Promise.reject(
+      new ChallengeCodeError(
+        `challenge "${slugOrDir}" has no generator or reference implementation: export \`code\` ` +
+          `(a ChallengeCode) from ${path.join(challengeFolder(slugOrDir), 'code.ts')}`,
+      ),
     );
-  return (await load()).code;
+  let code = loaded.get(file);
+  if (!code) {
+    code = loadCodeModule(file);
+    loaded.set(file, code);
+  }
+  return code;
+}
+
+async function loadCodeModule(file: string): Promise<ChallengeCode> {
+  // By path at run time, never bundled: the web app's build, vitest and the CLI's bundle leave it to
+  // Node (with tsx's loader, or the packed CLI's compiled code.mjs).
+  const module: unknown = await import(
+    /* webpackIgnore: true */ /* @vite-ignore */ pathToFileURL(file).href
+  );
+  const parsed = codeModuleSchema.safeParse(module);
+  if (!parsed.success)
+    throw new ChallengeCodeError(
+      `${file} must export \`code\`, a ChallengeCode:\n${describeIssues(parsed.error)}`,
+    );
+  // The module's own object (the parsed copy would drop nothing it needs, but keeps no identity).
+  return (module as { code: ChallengeCode }).code;
 }
 
 /** Writes a generated input to `file` (created or truncated); returns its size and sha256. */

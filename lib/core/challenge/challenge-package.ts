@@ -1,4 +1,4 @@
-// The challenge package contract: what a folder challenges/<slug>/ must hold and register before
+// The challenge package contract: what a folder challenges/<slug>/ must hold before
 // anything is built. `perfjudge manifest <slug>` and the judge's callers check it, so a copied or
 // half-made challenge fails here with every problem named, not after two builds.
 //
@@ -12,8 +12,8 @@
 //                           executable reads the input file named by argv[1] and writes to stdout
 //     <testsDir>/<group>/   one folder per manifest test group, cases as <kebab-case>.yaml
 //     submissions/<verdict>/  example patches judged by tests/integration/self-judge.test.ts
-//     code.ts               exports `code`, a ChallengeCode (generator + reference), registered by
-//                           slug in lib/core/challenge/challenge-code.ts
+//     code.ts               exports `code`, a ChallengeCode (generator + reference), found by
+//                           its folder (lib/core/challenge/challenge-code.ts)
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { VERDICTS, AppError } from '../../../contracts';
@@ -93,14 +93,18 @@ async function submissionProblems(challenge: Challenge): Promise<string[]> {
 
 async function codeProblems(challenge: Challenge): Promise<string[]> {
   const { slug } = challenge.manifest;
-  if (!hasChallengeCode(slug))
+  if (!hasChallengeCode(challenge.dir))
     return [
-      `no generator or reference implementation registered for "${slug}": export \`code\` (a ` +
-        `ChallengeCode) from challenges/${slug}/code.ts and add "${slug}" to the registry in ` +
-        'lib/core/challenge/challenge-code.ts',
+      `no generator or reference implementation for "${slug}": export \`code\` (a ` +
+        `ChallengeCode) from challenges/${slug}/code.ts`,
     ];
-  const code = await challengeCode(slug);
-  if (!Number.isInteger(code.generatorVersion) || code.generatorVersion < 1)
+  let code;
+  try {
+    code = await challengeCode(challenge.dir);
+  } catch (error) {
+    return [(error as Error).message];
+  }
+  if (code.generatorVersion < 1)
     return [`challenges/${slug}/code.ts: generatorVersion must be a positive integer`];
   return [];
 }

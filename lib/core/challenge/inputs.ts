@@ -31,7 +31,7 @@ export async function ensureInput(
   spec: InputSpec,
   dataDir: string,
 ): Promise<GeneratedInput> {
-  const code = await challengeCode(challenge.manifest.slug);
+  const code = await challengeCode(challenge.dir);
   // The file name hides the seed: it is a hash of everything that determines the bytes.
   const key = sha256(
     JSON.stringify([
@@ -76,7 +76,7 @@ export async function referenceSha256(
   } catch {
     // Not computed yet.
   }
-  const code = await challengeCode(challenge.manifest.slug);
+  const code = await challengeCode(challenge.dir);
   const digest = await code.referenceOutputSha256(input.path);
   await mkdir(dir, { recursive: true });
   await writeFile(file, `${digest}\n`);
