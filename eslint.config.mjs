@@ -1,8 +1,7 @@
-// Lint configuration: typescript-eslint's recommended rules over all TypeScript sources, and the
-// direction of imports between our folders (eslint.layers.mjs).
+// Lint configuration: typescript-eslint's recommended rules over all TypeScript sources. The
+// direction of imports between our folders is dependency-cruiser's (.dependency-cruiser.mjs).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { layersPlugin } from './eslint.layers.mjs';
 
 export default tseslint.config(
   {
@@ -21,9 +20,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
-    plugins: { perfjudge: layersPlugin },
     rules: {
-      'perfjudge/layers': 'error',
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },

@@ -22,6 +22,8 @@ bash scripts/ensure-redis.sh
 npx tsc --noEmit -p tsconfig.node.json
 npx tsc --noEmit -p tsconfig.json
 npx eslint .
+# The direction of imports between our folders, and docs/layers.md drawn from them (dependency-cruiser).
+bash scripts/layers.sh --check
 npx prettier --check . >/dev/null || { npx prettier --check .; exit 1; }
 npx vitest run "$@"
 # Browser tests: Debian's Chromium against the built app with a real scorer and runners (playwright.config.ts).

@@ -70,7 +70,10 @@ const codeModuleSchema = z.object({
 /** The challenge's code file (challenges/<slug>/code.ts, or a folder given as a path), if it has one. */
 export function challengeCodeFile(slugOrDir: string): string | undefined {
   const dir = challengeFolder(slugOrDir);
-  return CHALLENGE_CODE_FILES.map((name) => path.join(dir, name)).find((file) => existsSync(file));
+  // Looked up at run time: the web app's build must not trace the whole project from here.
+  return CHALLENGE_CODE_FILES.map((name) => path.join(dir, name)).find((file) =>
+    existsSync(/* turbopackIgnore: true */ file),
+  );
 }
 
 export function hasChallengeCode(slugOrDir: string): boolean {
