@@ -16,6 +16,7 @@ import { db, type Db } from '../lib/server/db/client';
 import { defineBenchmarkOnce } from '../lib/server/db/contest/contest-benchmark';
 import { upsertChallengeVersion } from '../lib/server/db/contest/upsert-challenge-version';
 import { upsertOrganizer } from '../lib/server/db/accounts/upsert-organizer';
+import { DEFAULT_CHALLENGE } from '../lib/core/challenge/default-challenge';
 
 export interface SeedOptions {
   organizer?: { email: string; password: string };
@@ -43,7 +44,7 @@ export interface SeedReport {
 
 export async function seed(database: Db, options: SeedOptions = {}): Promise<SeedReport> {
   const report: SeedReport = { challenges: [], organizer: null };
-  for (const slug of options.challenges ?? ['wordcount']) {
+  for (const slug of options.challenges ?? [DEFAULT_CHALLENGE]) {
     const { manifest } = await loadChallenge(slug);
     const { challengeVersionId, created } = await upsertChallengeVersion(database, manifest);
     if (created)

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { loadChallenge, type Challenge } from '../lib/core/challenge/load-manifest';
+import { DEFAULT_CHALLENGE } from '../lib/core/challenge/default-challenge';
 
 const execFileAsync = promisify(execFile);
 
@@ -168,7 +169,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { challenge: 'wordcount', check: false, folders: [] };
+  const args: Args = { challenge: DEFAULT_CHALLENGE, check: false, folders: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--check') args.check = true;

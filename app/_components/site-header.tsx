@@ -2,10 +2,9 @@
 // browser from the session, so public pages stay static and can be served from the cache.
 import Link from 'next/link';
 import { AccountNav } from './account-nav';
+import { DEFAULT_CHALLENGE } from '../../lib/core/challenge/default-challenge';
 
-/** The one contest for now; the home page lists every challenge. */
-export const DEFAULT_CHALLENGE = 'wordcount';
-
+/** The account menu links to the default contest's pages; the home page lists every challenge. */
 export function SiteHeader() {
   return (
     <header className="site-header">

@@ -46,9 +46,9 @@ export default async function OrganizerPage() {
                   </td>
                   <td>
                     <div className="row" style={{ gap: '0.3em' }}>
-                      {c.closedAt ? (
+                      {c.state === 'closed' ? (
                         <span className="badge bad">Closed</span>
-                      ) : c.deadline && c.deadline <= new Date() ? (
+                      ) : c.state === 'deadline-passed' ? (
                         <span className="badge warn">Deadline passed</span>
                       ) : (
                         <span className="badge ok">Open</span>

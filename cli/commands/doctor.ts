@@ -11,6 +11,7 @@ import { createSandbox } from '../../runner/sandbox';
 import { resolveChallenge } from '../challenge-args';
 import { intOption, sizeOption } from '../option-values';
 import type { SetExitCode } from '.';
+import { DEFAULT_CHALLENGE } from '../../lib/core/challenge/default-challenge';
 
 interface DoctorCliOptions {
   challenge: string;
@@ -32,7 +33,7 @@ export function registerDoctorCommand(program: Command, setExitCode: SetExitCode
         'isolated CPUs, perf_event_paranoid, the manifest’s memory conditions), each ok / warn / bad / unknown ' +
         'with its fix.\nExit code: 0 nothing bad, 1 something bad, 2 bad usage.',
     )
-    .option('-c, --challenge <slug>', 'challenge slug or folder', 'wordcount')
+    .option('-c, --challenge <slug>', 'challenge slug or folder', DEFAULT_CHALLENGE)
     .option('--cpu <n>', "the judge's CPU (default: PERFJUDGE_CPU, the manifest's, else the last)")
     .option('--json [file]', 'print the report as JSON (to the file when given) instead of text')
     .option('--no-noise', "skip the baseline's noise measurement (a few seconds)")

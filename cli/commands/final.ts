@@ -11,7 +11,7 @@ import {
   startFinal,
   type FinalEvaluationState,
 } from '../../lib/server/submit/final-client';
-import { SubmitClientError } from '../../lib/server/submit/submit-client';
+import { ApiClientError } from '../../lib/server/submit/api-client';
 import { readToken, type TokenOptions } from '../api-token';
 import { formatFinalState } from '../final-view';
 import { intOption } from '../option-values';
@@ -44,9 +44,9 @@ function withConnection(command: Command): Command {
 
 /** Refusals (409/422: the timeline, a running evaluation) are 1; anything else 2. */
 function failed(error: unknown, what: string, setExitCode: SetExitCode): void {
-  if (!(error instanceof SubmitClientError)) throw error;
+  if (!(error instanceof ApiClientError)) throw error;
   process.stderr.write(`perfjudge final ${what}: ${error.message}\n`);
-  setExitCode(error.failure === 'rejected' ? 1 : 2);
+  setExitCode(error.exitCode);
 }
 
 function errorRateOption(value: string | undefined): number | undefined {

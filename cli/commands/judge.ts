@@ -31,6 +31,7 @@ import { pickTarget, resolveChallenge } from '../challenge-args';
 import { intOption, sizeOption } from '../option-values';
 import { UsageError } from '../usage-error';
 import type { SetExitCode } from '.';
+import { DEFAULT_CHALLENGE } from '../../lib/core/challenge/default-challenge';
 
 interface JudgeCliOptions {
   challenge: string;
@@ -106,7 +107,7 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
       'Judge a patch as the platform does: intake, sandboxed build, tests, timed runs against the baseline, report.\n' +
         "Exit code: 0 ACCEPTED, 1 a verdict that is the patch's fault, 2 JUDGE_ERROR or bad usage.",
     )
-    .option('-c, --challenge <slug>', 'challenge slug or folder', 'wordcount')
+    .option('-c, --challenge <slug>', 'challenge slug or folder', DEFAULT_CHALLENGE)
     .requiredOption(
       '-p, --patch <file>',
       'the patch (git diff or git format-patch output); - reads standard input',

@@ -3,7 +3,7 @@
 // it refuses to start (bad usage, or a host that does not match the target without --dev-mode).
 import { Option, type Command } from 'commander';
 import { TARGET_IDS, type TargetId } from '../../contracts';
-import { env } from '../../lib/core/config/env';
+import { env, queuePrefixSchema } from '../../lib/core/config/env';
 import { createSandbox } from '../../runner/sandbox';
 import {
   DEFAULT_GRACE_SECONDS,
@@ -119,8 +119,9 @@ export function registerRunnerCommand(program: Command, setExitCode: SetExitCode
       if (!/^rediss?:\/\/[^/]/.test(redisUrl))
         throw new UsageError(`--redis: "${redisUrl}" is not a redis:// or rediss:// URL`);
       const prefix = opts.prefix ?? env().PERFJUDGE_QUEUE_PREFIX;
-      if (!/^[A-Za-z0-9_.{}-]{1,64}$/.test(prefix))
-        throw new UsageError(`--prefix: "${prefix}" may hold letters, digits and _ . { } - only`);
+      const prefixCheck = queuePrefixSchema.safeParse(prefix);
+      if (!prefixCheck.success)
+        throw new UsageError(`--prefix: "${prefix}": ${prefixCheck.error.issues[0]?.message}`);
       if (opts.id !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(opts.id))
         throw new UsageError(`--id: "${opts.id}" may hold letters, digits and . _ - only`);
       const cpu = intOption(opts.cpu, '--cpu', 0) ?? env().PERFJUDGE_CPU;

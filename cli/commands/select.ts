@@ -4,9 +4,10 @@
 import type { Command } from 'commander';
 import { TOKEN_FILE } from '../../lib/server/kit/workflow';
 import { selectFinal } from '../../lib/server/submit/final-client';
-import { SubmitClientError } from '../../lib/server/submit/submit-client';
+import { ApiClientError } from '../../lib/server/submit/api-client';
 import { readToken, type TokenOptions } from '../api-token';
 import type { SetExitCode } from './set-exit-code';
+import { DEFAULT_CHALLENGE } from '../../lib/core/challenge/default-challenge';
 
 interface SelectCliOptions extends TokenOptions {
   server: string;
@@ -24,7 +25,7 @@ export function registerSelectCommand(program: Command, setExitCode: SetExitCode
     .requiredOption('--server <url>', 'the platform, e.g. https://contest.example.org')
     .option('--token <token>', 'your API token (visible to other local users in the process list)')
     .option('--token-file <file>', `read the API token from this file (e.g. ${TOKEN_FILE})`)
-    .option('-c, --challenge <slug>', 'the challenge', 'wordcount')
+    .option('-c, --challenge <slug>', 'the challenge', DEFAULT_CHALLENGE)
     .action(async (id: string, options: SelectCliOptions) => {
       const token = await readToken(options);
       try {
@@ -37,9 +38,9 @@ export function registerSelectCommand(program: Command, setExitCode: SetExitCode
         process.stdout.write(`Submission ${id} is your final one for ${options.challenge}\n`);
         setExitCode(0);
       } catch (error) {
-        if (!(error instanceof SubmitClientError)) throw error;
+        if (!(error instanceof ApiClientError)) throw error;
         process.stderr.write(`perfjudge select: ${error.message}\n`);
-        setExitCode(error.failure === 'rejected' ? 1 : 2);
+        setExitCode(error.exitCode);
       }
     });
 }

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { TOKEN_FILE } from '../../lib/server/kit/workflow';
 import { getSubmissionState } from '../../lib/server/submit/status-client';
-import { SubmitClientError } from '../../lib/server/submit/submit-client';
+import { ApiClientError } from '../../lib/server/submit/api-client';
 import { readToken, type TokenOptions } from '../api-token';
 import { followToVerdict } from '../follow-submission';
 import { formatState } from '../submission-view';
@@ -42,7 +42,7 @@ export function registerStatusCommand(program: Command, setExitCode: SetExitCode
           options.server.endsWith('/') ? options.server : `${options.server}/`,
         ).href;
       } catch {
-        throw new SubmitClientError('unreachable', `--server: "${options.server}" is not a URL`);
+        throw new ApiClientError('unreachable', `--server: "${options.server}" is not a URL`);
       }
       try {
         if (options.wait) {
@@ -63,9 +63,9 @@ export function registerStatusCommand(program: Command, setExitCode: SetExitCode
         );
         setExitCode(0);
       } catch (error) {
-        if (!(error instanceof SubmitClientError)) throw error;
+        if (!(error instanceof ApiClientError)) throw error;
         process.stderr.write(`perfjudge status: ${error.message}\n`);
-        setExitCode(2);
+        setExitCode(error.exitCode);
       }
     });
 }

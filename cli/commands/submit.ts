@@ -5,12 +5,14 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { MAX_JOB_PATCH_BYTES } from '../../contracts';
-import { postSubmission, SubmitClientError } from '../../lib/server/submit/submit-client';
+import { ApiClientError } from '../../lib/server/submit/api-client';
+import { postSubmission } from '../../lib/server/submit/submit-client';
 import { submitCommand, TOKEN_FILE } from '../../lib/server/kit/workflow';
 import { readToken, type TokenOptions } from '../api-token';
 import { followToVerdict } from '../follow-submission';
 import { UsageError } from '../usage-error';
 import type { SetExitCode } from '.';
+import { DEFAULT_CHALLENGE } from '../../lib/core/challenge/default-challenge';
 
 interface SubmitCliOptions extends TokenOptions {
   server: string;
@@ -46,19 +48,19 @@ export function registerSubmitCommand(program: Command, setExitCode: SetExitCode
     .command('submit')
     .description(
       'Submit a patch (git diff or git format-patch output) to a perfjudge server for judging.\n' +
-        `  ${submitCommand('https://contest.example.org', 'wordcount')}\n` +
+        `  ${submitCommand('https://contest.example.org', DEFAULT_CHALLENGE)}\n` +
         'Exit code: 0 accepted for judging, 1 rejected by the server (the reason is printed), 2 otherwise;\n' +
         "with --wait: 0 ACCEPTED, 1 a verdict that is the patch's fault, 2 otherwise.",
     )
     .addHelpText(
       'after',
-      `\nExample:\n  ${submitCommand('https://contest.example.org', 'wordcount')}\n`,
+      `\nExample:\n  ${submitCommand('https://contest.example.org', DEFAULT_CHALLENGE)}\n`,
     )
     .argument('<file>', 'the patch; - reads standard input')
     .requiredOption('--server <url>', 'the platform, e.g. https://contest.example.org')
     .option('--token <token>', 'your API token (visible to other local users in the process list)')
     .option('--token-file <file>', `read the API token from this file (e.g. ${TOKEN_FILE})`)
-    .option('-c, --challenge <slug>', 'the challenge', 'wordcount')
+    .option('-c, --challenge <slug>', 'the challenge', DEFAULT_CHALLENGE)
     .option('--wait', 'follow the judging (a progress line per target) until the verdict')
     .option('--json', "print the server's answer (with --wait: the final state) as JSON")
     .action(async (file: string, options: SubmitCliOptions) => {
@@ -94,9 +96,9 @@ export function registerSubmitCommand(program: Command, setExitCode: SetExitCode
           );
         setExitCode(0);
       } catch (error) {
-        if (!(error instanceof SubmitClientError)) throw error;
+        if (!(error instanceof ApiClientError)) throw error;
         process.stderr.write(`perfjudge submit: ${error.message}\n`);
-        setExitCode(error.failure === 'rejected' || error.failure === 'too-large' ? 1 : 2);
+        setExitCode(error.exitCode);
       }
     });
 }

@@ -33,6 +33,19 @@ const WINE_MEMORY_BYTES = 512 * 2 ** 20;
 const WINE_PROCESSES = 16;
 /** Wine's start (~0.2 s, more on a busy host) before the helper's clock starts. */
 const WINE_START_MS = 15_000;
+/**
+ * Runs tried when Wine itself fails to create the program's process. On a loaded host Wine's
+ * CreateProcess now and then fails with ERROR_INTERNAL_ERROR (1359) before the program exists (seen
+ * in about 1 of 100 judgings while other tests ran beside them; never reproduced with 200 runs of a
+ * plain program): the program never ran, so running it again hides nothing a contestant did.
+ */
+const WINE_START_ATTEMPTS = 3;
+const WINE_INTERNAL_START_FAILURE = /job-helper: cannot start the program \(error 1359\)/;
+
+/** Wine failed to create the program's process: the emulation's fault, before the program ran. */
+class WineStartFailure extends SandboxUnavailableError {
+  override name = 'WineStartFailure';
+}
 
 export interface WineSandboxOptions {
   /** The Linux sandbox Wine runs in. */
@@ -86,6 +99,20 @@ export class WineSandbox implements Sandbox {
   }
 
   async run(request: SandboxRequest): Promise<SandboxResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.runOnce(request);
+      } catch (error) {
+        if (!(error instanceof WineStartFailure) || attempt === WINE_START_ATTEMPTS) throw error;
+        this.options.log?.(
+          `${error.message.trim()}: Wine's own failure before the program ran; ` +
+            `running it again (attempt ${attempt + 1} of ${WINE_START_ATTEMPTS})`,
+        );
+      }
+    }
+  }
+
+  private async runOnce(request: SandboxRequest): Promise<SandboxResult> {
     const req = normalizeRequest(request);
     const { helper, master } = await this.prepare();
     const tag = randomBytes(6).toString('hex');
@@ -144,7 +171,11 @@ export class WineSandbox implements Sandbox {
               `for Wine) and its job helper left no report: the emulation stalled`,
           );
         if (outer.limitExceeded) return { ...outer, counters: countersFor(req.counters) };
-        throw new SandboxUnavailableError(
+        const Failure =
+          outer.exitCode === 126 && WINE_INTERNAL_START_FAILURE.test(outer.stderr)
+            ? WineStartFailure
+            : SandboxUnavailableError;
+        throw new Failure(
           `the job helper under Wine left no valid report (exit ${outer.exitCode ?? outer.signal}): ` +
             `${read.invalid ?? outer.stderr.slice(-500)}`,
         );

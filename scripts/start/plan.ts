@@ -8,12 +8,13 @@ import {
   loadChallenge,
   type Challenge,
 } from '../../lib/core/challenge/load-manifest';
+import { DEFAULT_CHALLENGE } from '../../lib/core/challenge/default-challenge';
 import { challengeSecret, env } from '../../lib/core/config/env';
 import { childEnvironment, type StartEnv } from '../../lib/core/config/start-env';
 import { portAnswers } from './private-stores';
 import { StartFailure } from './say';
 
-export const CHALLENGES = ['wordcount'];
+export const CHALLENGES = [DEFAULT_CHALLENGE];
 
 export interface Secrets {
   authSecret: string;

@@ -226,6 +226,46 @@ describe("the job helper's limits under Wine", () => {
     await expect(running).rejects.toThrow(SandboxUnavailableError);
     await expect(running).rejects.toThrow(/Wine did not finish .* the emulation stalled/);
   });
+  it('runs the program again when Wine fails to create its process, and only then', async () => {
+    // Wine's ERROR_INTERNAL_ERROR cannot be caused on demand: the Linux sandbox under Wine answers
+    // the first runs as Wine does when it happens (the job helper's exit 126 and its line), then
+    // lets Wine run for real. Any other start failure is not Wine's and is not retried.
+    const failingFirst = (times: number, error: number): Sandbox & { runs: number } => {
+      const linux = createSandbox();
+      const fake = {
+        kind: linux.kind,
+        runs: 0,
+        check: () => linux.check(),
+        run: async (req: Parameters<Sandbox['run']>[0]) => {
+          if (req.command !== '/usr/bin/wine' || fake.runs++ >= times) return linux.run(req);
+          const real = await linux.run({ ...req, args: ['--version'] });
+          const stderr = `job-helper: cannot start the program (error ${error})\n`;
+          return { ...real, exitCode: 126, stderr, stderrBytes: stderr.length };
+        },
+      };
+      return fake;
+    };
+    const runWith = async (linux: Sandbox) => {
+      const work = await mkdtemp(path.join(dir, 'run-'));
+      return new WineSandbox({ linux, dataDir: TEST_DATA_DIR }).run({
+        command: '/judge/program',
+        args: ['ok'],
+        workDir: work,
+        readOnly: [{ host: exe, sandbox: '/judge/program' }],
+        stdout: 'capture',
+        limits,
+      });
+    };
+    const twice = failingFirst(2, 1359);
+    expect((await runWith(twice)).stdout?.toString()).toBe('ok\r\n');
+    expect(twice.runs).toBe(3);
+    const always = failingFirst(3, 1359);
+    await expect(runWith(always)).rejects.toThrow(/cannot start the program \(error 1359\)/);
+    expect(always.runs).toBe(3);
+    const notWine = failingFirst(1, 2);
+    await expect(runWith(notWine)).rejects.toThrow(/cannot start the program \(error 2\)/);
+    expect(notWine.runs).toBe(1);
+  });
 });
 
 describe('a judging whose Wine stalls', () => {

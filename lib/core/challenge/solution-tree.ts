@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { loadChallenge } from './load-manifest';
+import { DEFAULT_CHALLENGE } from './default-challenge';
 
 const execFileAsync = promisify(execFile);
 
@@ -16,7 +17,7 @@ export type TreeChanges = Record<string, string | null>;
 export async function writeSolutionTree(
   dir: string,
   changes: TreeChanges,
-  slug = 'wordcount',
+  slug = DEFAULT_CHALLENGE,
 ): Promise<void> {
   const challenge = await loadChallenge(slug);
   await cp(challenge.templateDir, dir, { recursive: true });
@@ -35,7 +36,7 @@ async function applyChanges(dir: string, changes: TreeChanges): Promise<void> {
 }
 
 /** A real `git diff` of the template with the changes: exactly what a contestant would submit. */
-export async function makePatch(changes: TreeChanges, slug = 'wordcount'): Promise<string> {
+export async function makePatch(changes: TreeChanges, slug = DEFAULT_CHALLENGE): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-patch-'));
   const git = (...args: string[]) =>
     execFileAsync('git', ['-c', 'user.email=judge@example.com', '-c', 'user.name=judge', ...args], {
@@ -57,7 +58,7 @@ export async function makePatch(changes: TreeChanges, slug = 'wordcount'): Promi
 
 /** The template's wordcount.cpp with the SOLUTION branch replaced by `code`. */
 export async function solutionSource(code: string): Promise<string> {
-  const challenge = await loadChallenge('wordcount');
+  const challenge = await loadChallenge(DEFAULT_CHALLENGE);
   const template = await readFile(path.join(challenge.templateDir, 'wordcount.cpp'), 'utf8');
   const start = template.indexOf('#ifdef SOLUTION');
   const end = template.indexOf('#else');

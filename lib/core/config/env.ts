@@ -42,6 +42,11 @@ export function isAddressOrCidr(entry: string): boolean {
   return Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
+/** A BullMQ key prefix (the environment's, or a runner's --prefix). */
+export const queuePrefixSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_.{}-]{1,64}$/, 'letters, digits and _ . { } - only');
+
 const envSchema = z.object({
   /** Where builds, generated inputs and cached outputs live. */
   PERFJUDGE_DATA_DIR: z.string().min(1).default(path.join(REPO_ROOT, '.data')),
@@ -62,10 +67,7 @@ const envSchema = z.object({
   /** Redis for BullMQ (work in flight only), e.g. redis://127.0.0.1:6379/0. */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).default('redis://127.0.0.1:6379'),
   /** BullMQ key prefix: every queue, job and runner heartbeat key starts with `<prefix>:`. */
-  PERFJUDGE_QUEUE_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9_.{}-]{1,64}$/, 'letters, digits and _ . { } - only')
-    .default('perfjudge'),
+  PERFJUDGE_QUEUE_PREFIX: queuePrefixSchema.default('perfjudge'),
   /** Where browsers reach the web app (sign-in cookies and links are made for it). */
   PERFJUDGE_PUBLIC_URL: z.url({ protocol: /^https?$/ }).default('http://localhost:3000'),
   /** Signs session cookies; at least 32 characters. Unset: a random one per process (sessions end on restart). */

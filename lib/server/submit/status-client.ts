@@ -5,8 +5,20 @@
 // Both take `Authorization: Bearer <API token>` and answer 404 to anyone who may not see it.
 // Only the fields printed here are required, so the page's owners can add fields freely.
 import { z } from 'zod';
-import { SubmitClientError, submissionsUrl } from './submit-client';
+import {
+  ApiClientError,
+  apiUrl,
+  authorization,
+  callApi,
+  parseAnswer,
+  readJson,
+  refusal,
+  submissionPath,
+  type ApiConnection,
+  type RefusalHints,
+} from './api-client';
 
+/** Largest event of the stream, in characters. */
 const MAX_STATE_BYTES = 1 << 20;
 
 export const submissionTargetStateSchema = z.looseObject({
@@ -34,82 +46,27 @@ export const submissionStateSchema = z.looseObject({
 });
 export type SubmissionState = z.infer<typeof submissionStateSchema>;
 
-export interface StatusRequest {
-  server: string;
-  token: string;
+export interface StatusRequest extends ApiConnection {
   submissionId: string;
-  timeoutMs?: number;
 }
 
-function submissionUrl(server: string, id: string, suffix = ''): URL {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(id))
-    throw new SubmitClientError('protocol', `"${id}" is not a submission id`);
-  return new URL(`${id}${suffix}`, `${submissionsUrl(server).href}/`);
-}
-
-function unreachable(url: URL, error: unknown): SubmitClientError {
-  const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
-  const why =
-    (error as Error).name === 'TimeoutError'
-      ? 'no answer in time'
-      : (cause?.code ?? cause?.message ?? (error as Error).message);
-  return new SubmitClientError('unreachable', `cannot reach ${url.origin} (${why})`);
-}
-
-function refusal(status: number, id: string): SubmitClientError {
-  if (status === 401)
-    return new SubmitClientError(
-      'unauthorized',
-      'the server refused the token (401): it may be mistyped, revoked or expired',
-      status,
-    );
-  if (status === 404)
-    return new SubmitClientError(
-      'not-found',
-      `no submission ${id} that this token may see (404)`,
-      status,
-    );
-  if (status >= 500)
-    return new SubmitClientError('server', `the server failed (${status})`, status);
-  return new SubmitClientError('protocol', `unexpected answer ${status}`, status);
-}
+const notVisible = (id: string): RefusalHints => ({
+  404: () => `no submission ${id} that this token may see (404)`,
+});
 
 export function parseSubmissionState(text: string): SubmissionState {
-  if (text.length > MAX_STATE_BYTES)
-    throw new SubmitClientError(
-      'protocol',
-      `the server's answer is larger than ${MAX_STATE_BYTES} bytes`,
-    );
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new SubmitClientError('protocol', 'the server did not answer JSON');
-  }
-  const parsed = submissionStateSchema.safeParse(body);
-  if (!parsed.success)
-    throw new SubmitClientError(
-      'protocol',
-      `the server's answer is not a submission state: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`,
-    );
-  return parsed.data;
+  return parseAnswer(submissionStateSchema, readJson(text), 'a submission state');
 }
 
 /** The submission's state now. */
 export async function getSubmissionState(request: StatusRequest): Promise<SubmissionState> {
-  const url = submissionUrl(request.server, request.submissionId);
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      headers: { authorization: `Bearer ${request.token}`, accept: 'application/json' },
-      signal: AbortSignal.timeout(request.timeoutMs ?? 30_000),
-      redirect: 'error',
-    });
-  } catch (error) {
-    throw unreachable(url, error);
-  }
-  if (response.status !== 200) throw refusal(response.status, request.submissionId);
-  return parseSubmissionState(await response.text());
+  const { body } = await callApi({
+    ...request,
+    method: 'GET',
+    path: submissionPath(request.submissionId),
+    hints: notVisible(request.submissionId),
+  });
+  return parseAnswer(submissionStateSchema, body, 'a submission state');
 }
 
 /** Server-Sent Events of one stream: yields each `progress` state; returns true after `done`. */
@@ -120,7 +77,7 @@ async function* readEvents(response: Response): AsyncGenerator<SubmissionState, 
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     buffered += decoder.decode(chunk, { stream: true });
     if (buffered.length > MAX_STATE_BYTES * 2)
-      throw new SubmitClientError('protocol', 'an event of the stream is too large');
+      throw new ApiClientError('protocol', 'an event of the stream is too large');
     let end: number;
     while ((end = buffered.indexOf('\n\n')) !== -1) {
       const block = buffered.slice(0, end);
@@ -155,11 +112,11 @@ export async function* followSubmission(options: FollowOptions): AsyncGenerator<
   let last: SubmissionState | undefined;
   while (!options.signal?.aborted) {
     if (streaming) {
-      const url = submissionUrl(options.server, options.submissionId, '/events');
+      const url = apiUrl(options.server, submissionPath(options.submissionId, '/events'));
       let response: Response | undefined;
       try {
         response = await fetch(url, {
-          headers: { authorization: `Bearer ${options.token}`, accept: 'text/event-stream' },
+          headers: { authorization: authorization(options.token), accept: 'text/event-stream' },
           redirect: 'error',
           ...(options.signal ? { signal: options.signal } : {}),
         });
@@ -167,7 +124,7 @@ export async function* followSubmission(options: FollowOptions): AsyncGenerator<
         response = undefined;
       }
       if (response?.status === 401 || response?.status === 404)
-        throw refusal(response.status, options.submissionId);
+        throw refusal(response.status, null, notVisible(options.submissionId));
       if (
         response?.status === 200 &&
         response.headers.get('content-type')?.startsWith('text/event-stream')
@@ -182,7 +139,7 @@ export async function* followSubmission(options: FollowOptions): AsyncGenerator<
             if (next.value.done) return;
           }
         } catch (error) {
-          if (error instanceof SubmitClientError && error.failure === 'protocol') throw error;
+          if (error instanceof ApiClientError && error.failure === 'protocol') throw error;
           // The connection dropped: reconnect below.
         }
         // The stream ended (its lifetime, or `done` before a final state): look at the state once.

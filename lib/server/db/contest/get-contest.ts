@@ -4,6 +4,7 @@
 import { manifestSchema, type Manifest } from '../../../../contracts';
 import type { Db } from '../client';
 import { NotFoundError } from '../errors';
+import { contestDeadline, contestState } from '../../../core/challenge/contest-state';
 
 export interface ContestSettings {
   deadline: Date | null;
@@ -55,14 +56,8 @@ export async function getContest(db: Db, slug: string, now = new Date()): Promis
   const latest = challenge?.versions[0];
   if (!challenge || !latest) throw new NotFoundError(`No challenge ${slug}`);
   const manifest = manifestSchema.parse(latest.manifest);
-  // The organizer's deadline wins over the manifest's.
-  const deadline =
-    challenge.deadline ?? (manifest.deadline !== undefined ? new Date(manifest.deadline) : null);
-  const closedReason = challenge.closedAt
-    ? 'The organizers closed the contest.'
-    : deadline && deadline <= now
-      ? 'The deadline has passed.'
-      : null;
+  const deadline = contestDeadline(challenge.deadline, manifest);
+  const { closedReason } = contestState({ closedAt: challenge.closedAt, deadline }, now);
   return {
     challengeId: challenge.id,
     slug: challenge.slug,
