@@ -29,7 +29,10 @@ EOF
     --include-only '^(app|bin|challenges|cli|contracts|lib|packages|prisma|runner|scorer|scripts)/' \
     --exclude '^lib/server/db/generated/' \
     --collapse '^(lib/core|lib/server/[^/]+|runner/[^/]+|app|bin|challenges|cli|contracts|packages|prisma|scorer|scripts)' \
-    "$work/deps.json"
+    "$work/deps.json" >"$work/graph.mmd"
+  # Edges sorted: their order follows the order files were found in, which says nothing.
+  grep -v -- '-->' "$work/graph.mmd"
+  grep -- '-->' "$work/graph.mmd" | LC_ALL=C sort
   echo '```'
 } >"$work/layers.md"
 
