@@ -41,13 +41,26 @@ interface RunnerCliOptions {
 }
 
 export function registerRunnerCommand(program: Command, setExitCode: SetExitCode): void {
-  program
+  const command = program
     .command('runner')
     .description(
       "Serve a target's judge queue: take judging jobs from Redis one at a time per host, judge them, " +
         'return typed results. Stops gracefully on SIGTERM/SIGINT (a second signal hands the current ' +
         'job back at once). Needs Redis only, never database credentials.',
-    )
+    );
+  withRunnerOptions(command).action(async (opts: RunnerCliOptions) => {
+    const service = await startRunner(opts);
+    const removeHandlers = stopOnSignals(service);
+    await service.closed;
+    removeHandlers();
+    setExitCode(0);
+    // A connection still waiting for Redis must not keep a stopped runner alive.
+    setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
+  });
+}
+
+function withRunnerOptions(command: Command): Command {
+  return command
     .addOption(
       new Option('-t, --target <target>', 'the target this host judges for')
         .choices(TARGET_IDS)
@@ -109,63 +122,57 @@ export function registerRunnerCommand(program: Command, setExitCode: SetExitCode
     .option(
       '--no-host-report',
       "skip the start-up host report (the baseline's noise on the judge's CPU, timing settings) in the heartbeat",
-    )
-    .action(async (opts: RunnerCliOptions) => {
-      if (intOption(opts.concurrency, '--concurrency', 1) !== 1)
-        throw new UsageError(
-          '--concurrency must be 1: a judging needs the host to itself (run more hosts to scale)',
-        );
-      const redisUrl = opts.redis ?? env().REDIS_URL;
-      if (!/^rediss?:\/\/[^/]/.test(redisUrl))
-        throw new UsageError(`--redis: "${redisUrl}" is not a redis:// or rediss:// URL`);
-      const prefix = opts.prefix ?? env().PERFJUDGE_QUEUE_PREFIX;
-      const prefixCheck = queuePrefixSchema.safeParse(prefix);
-      if (!prefixCheck.success)
-        throw new UsageError(`--prefix: "${prefix}": ${prefixCheck.error.issues[0]?.message}`);
-      if (opts.id !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(opts.id))
-        throw new UsageError(`--id: "${opts.id}" may hold letters, digits and . _ - only`);
-      const cpu = intOption(opts.cpu, '--cpu', 0) ?? env().PERFJUDGE_CPU;
-      if (opts.inputSize !== undefined)
-        throw new UsageError(
-          '--input-size: a runner judges every contest job on the benchmark input the job carries ' +
-            "(the organizer's benchmark size, else the manifest's), so one leaderboard never mixes " +
-            'inputs. Set the size in the organizer console (npm start: PERFJUDGE_INPUT_SIZE); ' +
-            'for a local judging, perfjudge judge --input-size.',
-        );
-      const publicBytes = sizeOption(opts.publicSize, '--public-size');
-      const maxPairs = intOption(opts.runs, '--runs', 3);
+    );
+}
 
-      let service;
-      try {
-        service = await startRunnerService({
-          target: opts.target,
-          redisUrl,
-          prefix,
-          runnerId: opts.id,
-          devMode: opts.devMode ?? false,
-          ...(opts.emulate ? {} : { emulate: false }),
-          cpu,
-          sandbox: createSandbox(env().PERFJUDGE_SANDBOX),
-          dataDir: env().PERFJUDGE_DATA_DIR,
-          workRoot: opts.workRoot,
-          hostLockFile: opts.hostLock,
-          graceSeconds: intOption(opts.graceSeconds, '--grace-seconds', 0)!,
-          lockDurationMs: intOption(opts.lockDuration, '--lock-duration', 1000)!,
-          stalledIntervalMs: intOption(opts.stalledInterval, '--stalled-interval', 500)!,
-          publicBytes,
-          maxPairs,
-          ...(opts.deterministic ? {} : { deterministic: false }),
-          hostReport: opts.hostReport,
-        });
-      } catch (error) {
-        if (error instanceof RunnerConfigError) throw new UsageError(error.message);
-        throw error;
-      }
-      const removeHandlers = stopOnSignals(service);
-      await service.closed;
-      removeHandlers();
-      setExitCode(0);
-      // A connection still waiting for Redis must not keep a stopped runner alive.
-      setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
+/** The runner service the options describe, started; bad options are usage errors. */
+async function startRunner(opts: RunnerCliOptions) {
+  if (intOption(opts.concurrency, '--concurrency', 1) !== 1)
+    throw new UsageError(
+      '--concurrency must be 1: a judging needs the host to itself (run more hosts to scale)',
+    );
+  const redisUrl = opts.redis ?? env().REDIS_URL;
+  if (!/^rediss?:\/\/[^/]/.test(redisUrl))
+    throw new UsageError(`--redis: "${redisUrl}" is not a redis:// or rediss:// URL`);
+  const prefix = opts.prefix ?? env().PERFJUDGE_QUEUE_PREFIX;
+  const prefixCheck = queuePrefixSchema.safeParse(prefix);
+  if (!prefixCheck.success)
+    throw new UsageError(`--prefix: "${prefix}": ${prefixCheck.error.issues[0]?.message}`);
+  if (opts.id !== undefined && !/^[A-Za-z0-9._-]{1,64}$/.test(opts.id))
+    throw new UsageError(`--id: "${opts.id}" may hold letters, digits and . _ - only`);
+  const cpu = intOption(opts.cpu, '--cpu', 0) ?? env().PERFJUDGE_CPU;
+  if (opts.inputSize !== undefined)
+    throw new UsageError(
+      '--input-size: a runner judges every contest job on the benchmark input the job carries ' +
+        "(the organizer's benchmark size, else the manifest's), so one leaderboard never mixes " +
+        'inputs. Set the size in the organizer console (npm start: PERFJUDGE_INPUT_SIZE); ' +
+        'for a local judging, perfjudge judge --input-size.',
+    );
+  const publicBytes = sizeOption(opts.publicSize, '--public-size');
+  const maxPairs = intOption(opts.runs, '--runs', 3);
+  try {
+    return await startRunnerService({
+      target: opts.target,
+      redisUrl,
+      prefix,
+      runnerId: opts.id,
+      devMode: opts.devMode ?? false,
+      ...(opts.emulate ? {} : { emulate: false }),
+      cpu,
+      sandbox: createSandbox(env().PERFJUDGE_SANDBOX),
+      dataDir: env().PERFJUDGE_DATA_DIR,
+      workRoot: opts.workRoot,
+      hostLockFile: opts.hostLock,
+      graceSeconds: intOption(opts.graceSeconds, '--grace-seconds', 0)!,
+      lockDurationMs: intOption(opts.lockDuration, '--lock-duration', 1000)!,
+      stalledIntervalMs: intOption(opts.stalledInterval, '--stalled-interval', 500)!,
+      publicBytes,
+      maxPairs,
+      ...(opts.deterministic ? {} : { deterministic: false }),
+      hostReport: opts.hostReport,
     });
+  } catch (error) {
+    if (error instanceof RunnerConfigError) throw new UsageError(error.message);
+    throw error;
+  }
 }

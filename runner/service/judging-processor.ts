@@ -12,6 +12,7 @@
 import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
+  AppError,
   newJudgingResult,
   judgingCancelKey,
   judgingJobId,
@@ -93,8 +94,10 @@ export interface JudgingSettings {
   scheduler?: HostScheduler;
 }
 
-export class PlatformError extends Error {
+/** This runner cannot judge the job (its challenge, its platform, a wedged host): ours, retried. */
+export class PlatformError extends AppError {
   override name = 'PlatformError';
+  readonly code = 'unavailable' as const;
 }
 
 /** The job's challenge, exactly the version it was submitted for. */

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import readline from 'node:readline';
+import { AppError } from '../../contracts';
 
 export interface ChildOptions {
   name: string;
@@ -120,14 +121,15 @@ export function startChild(options: ChildOptions): Child {
   };
 }
 
-export class ChildExitedError extends Error {
+export class ChildExitedError extends AppError {
   override name = 'ChildExitedError';
+  readonly code = 'unavailable' as const;
   constructor(
     readonly child: string,
-    readonly code: number,
+    readonly exitCode: number,
     readonly lines: string[],
   ) {
-    super(`${child} exited (code ${code}) before it was ready`);
+    super(`${child} exited (code ${exitCode}) before it was ready`);
   }
 }
 

@@ -1,5 +1,6 @@
 // How `npm start` talks: every line says how long since `npm start` began, so a slow step shows
 // where the time went.
+import { AppError } from '../../contracts';
 
 /** When `npm start` began (scripts/start.mjs sets it before installing anything). */
 let beganAt = Date.now();
@@ -14,6 +15,7 @@ export const say = (line: string) => process.stdout.write(`[start ${elapsed()}] 
 export const warn = (line: string) => process.stderr.write(`[start ${elapsed()}] ${line}\n`);
 
 /** A step that cannot go on: said once, and everything started so far is stopped. */
-export class StartFailure extends Error {
+export class StartFailure extends AppError {
   override name = 'StartFailure';
+  readonly code = 'unavailable' as const;
 }

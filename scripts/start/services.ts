@@ -110,7 +110,7 @@ export async function startServices(
         (error: unknown) => {
           const reason =
             error instanceof ChildExitedError
-              ? (error.lines.filter((l) => l.trim()).at(-1) ?? `exit ${error.code}`)
+              ? (error.lines.filter((l) => l.trim()).at(-1) ?? `exit ${error.exitCode}`)
               : (error as Error).message;
           notServed.push(`${target}: not served (${reason})`);
         },

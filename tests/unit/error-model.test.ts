@@ -1,4 +1,4 @@
-// The error model (contracts/errors.ts) and its one map to HTTP statuses (lib/server/web/api-errors.ts).
+// The error model (contracts/errors.ts) and its one map to HTTP statuses (lib/web/api-errors.ts).
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError, ERROR_CODES, faultOf } from '../../contracts/errors';
@@ -9,6 +9,8 @@ import { QueueTimeoutError } from '../../lib/server/queue/producer';
 import { errorResponse, HTTP_STATUS, HttpError, httpStatus } from '../../lib/server/web/api-errors';
 import { JudgeError } from '../../runner/judge/errors';
 import { IntakeRejectionError } from '../../lib/core/intake/reasons';
+import { ApiClientError } from '../../lib/server/submit/api-client';
+import { PlatformError } from '../../runner/service/judging-processor';
 
 describe('the error model', () => {
   it('gives every error raised on purpose a code and a fault', () => {
@@ -21,6 +23,17 @@ describe('the error model', () => {
     expect(new ConfigError('PORT: not a number').fault).toBe('platform');
     expect(faultOf(new Error('a bug'))).toBe('platform');
     expect(new TimeoutError('slow')).toBeInstanceOf(AppError);
+    // The CLI's client errors and the runner's are in the same model.
+    expect(new ApiClientError('rejected', 'the patch was rejected')).toMatchObject({
+      code: 'rejected',
+      fault: 'contestant',
+      exitCode: 1,
+    });
+    expect(new ApiClientError('unreachable', 'cannot reach')).toMatchObject({
+      fault: 'platform',
+      exitCode: 2,
+    });
+    expect(new PlatformError('cannot load challenge x').fault).toBe('platform');
   });
 
   it('maps every code to a status, chosen once', () => {
