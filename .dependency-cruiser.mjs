@@ -1,6 +1,6 @@
 // The direction of dependencies between our folders (DESIGN §1, docs/architecture.md), checked by
 // dependency-cruiser: `npx depcruise --config .dependency-cruiser.mjs .` (scripts/test.sh) fails on
-// a wrong-way import, type-only and dynamic ones included; tests/unit/layers.test.ts shows it failing.
+// a wrong-way import, type-only and dynamic ones included; tests/integration/layers.test.ts shows it failing.
 // The same tool draws docs/layers.md (scripts/layer-graph.sh), so the picture cannot drift.
 // Each rule names the files it applies to (`from`), what they must not import (`to`), and why.
 

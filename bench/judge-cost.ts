@@ -2,7 +2,9 @@
 // alone one after another (as every queue was judged before sessions) and for the same judgings
 // queued together on one host (one measure session sharing the baseline's runs), side by side in
 // one run; each judging's pairs re-estimated by every estimator; the spread of the same patch
-// judged again. Figures only (this machine is shared and noisy); `npm run bench -- judge cost`.
+// judged again. The two conditions are interleaved (half the lone judgings, the queued ones, the
+// other half), so a host that drifts in speed during the run weighs on both alike. Figures only
+// (this machine is shared and noisy); `npm run bench -- judge cost`.
 import os from 'node:os';
 import type { JudgingResult, TargetId } from '../contracts';
 import type { Challenge } from '../lib/core/challenge/load-manifest';
@@ -59,7 +61,8 @@ function row(label: string, j: Judged): string {
   const s = m?.session;
   if (!e || !s) return `  ${label}  ${j.result.verdict}: ${j.result.message.slice(0, 200)}`;
   return (
-    `  ${label}  ${e.speedup.toFixed(3)} [${e.ciLow.toFixed(3)}, ${e.ciHigh.toFixed(3)}] ` +
+    `  ${label}  ${e.basis === 'cpu-time' ? 'CPU-time ' : ''}${e.speedup.toFixed(3)} ` +
+    `[${e.ciLow.toFixed(3)}, ${e.ciHigh.toFixed(3)}] ` +
     `±${pct(e.halfWidthRel)}  ${String(e.pairs).padStart(3)} pairs (${e.stopReason})  ` +
     `host ${sec(s.hostMs).padStart(8)} (alone ${sec(s.aloneHostMs)})  ` +
     `${s.sharedBaselineRuns}/${s.rounds} baseline runs shared  verdict after ${j.seconds.toFixed(0)} s  ` +
@@ -120,13 +123,18 @@ function projection(together: Judged[], options: CostOptions): string[] {
   ];
 }
 
-async function lone(options: CostOptions, target: TargetId): Promise<Judged[]> {
+async function lone(
+  options: CostOptions,
+  target: TargetId,
+  count: number,
+  numbered: number,
+): Promise<Judged[]> {
   const judged: Judged[] = [];
-  for (let i = 0; i < options.count; i++) {
+  for (let i = 0; i < count; i++) {
     const t0 = performance.now();
     const result = await options.judgeOnce(target);
     judged.push({ result, seconds: (performance.now() - t0) / 1000 });
-    console.log(row(`alone #${i + 1}   `, judged.at(-1)!));
+    console.log(row(`alone #${numbered + i + 1}   `, judged.at(-1)!));
   }
   return judged;
 }
@@ -145,20 +153,46 @@ async function together(options: CostOptions, target: TargetId): Promise<Judged[
   return judged;
 }
 
+/**
+ * Both conditions, interleaved: half the lone judgings (rounded up), the queued ones, the rest
+ * alone. A host whose speed drifts steadily over the run then weighs on both alike.
+ */
+async function interleaved(
+  options: CostOptions,
+  target: TargetId,
+): Promise<{ alone: Judged[]; queued: Judged[]; drift: string }> {
+  const before = Math.ceil(options.count / 2);
+  console.log(`${target}: ${before} judging(s) alone, one after another`);
+  const first = await lone(options, target, before, 0);
+  console.log(`${target}: ${options.count} judgings queued together`);
+  const queued = await together(options, target);
+  console.log(`${target}: ${options.count - before} judging(s) alone, one after another`);
+  const last = await lone(options, target, options.count - before, before);
+  const baselineMs = (judged: Judged[]) => {
+    const medians = judged.flatMap((j) => j.result.stages.measure?.baseline?.medianMs ?? []);
+    return medians.length ? median(medians) : NaN;
+  };
+  const drift =
+    `baseline median: alone before ${sec(baselineMs(first))}, queued ${sec(baselineMs(queued))}, ` +
+    `alone after ${sec(baselineMs(last))}`;
+  return { alone: [...first, ...last], queued, drift };
+}
+
 export async function judgeCost(challenge: Challenge, options: CostOptions): Promise<void> {
   console.log(
     `judge cost: ${options.patchName} on ${options.sizeBytes >> 20} MiB, ${options.count} judgings ` +
-      `alone then ${options.count} queued together, per target (${os.cpus().length} CPUs; ` +
+      `alone and ${options.count} queued together, interleaved, per target (${os.cpus().length} ` +
+      `CPUs, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}; ` +
       `policy ${JSON.stringify(challenge.manifest.runPolicy)})`,
   );
   const summary: string[] = [];
   for (const target of options.targets) {
     console.log(`${target}: warming the caches (baseline build, inputs, expected output)`);
     await options.judgeOnce(target);
-    console.log(`${target}: ${options.count} judgings, one after another, each alone`);
-    const alone = await lone(options, target);
-    console.log(`${target}: ${options.count} judgings queued together`);
-    const queued = await together(options, target);
+    const { alone, queued, drift } = await interleaved(options, target);
     const aloneSeconds = alone.reduce((sum, j) => sum + j.seconds, 0);
     const queuedSeconds = Math.max(...queued.map((j) => j.seconds));
     summary.push(
@@ -170,7 +204,8 @@ export async function judgeCost(challenge: Challenge, options: CostOptions): Pro
       `  stop reasons: alone ${alone.map((j) => j.result.stages.measure?.estimate?.stopReason ?? j.result.verdict).join(' ')}; ` +
         `together ${queued.map((j) => j.result.stages.measure?.estimate?.stopReason ?? j.result.verdict).join(' ')}`,
       `  re-judging spread of the same patch: alone ${spread(alone.slice(0, 3))} (first 3), together ${spread(queued)}`,
-      `  alone vs in a session: ${overlap(alone, queued)}`,
+      `  alone vs in a session (fairness): ${overlap(alone, queued)}`,
+      `  host drift over the run: ${drift}`,
       ...estimatorTable([...alone, ...queued]),
       ...projection(queued, options),
     );

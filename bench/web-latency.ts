@@ -22,7 +22,7 @@ import { quantileOfSorted, sorted } from '../lib/core/stats';
 import type { Db } from '../lib/server/db/client';
 import { refreshLeaderboardEntry } from '../lib/server/db/leaderboard/refresh-leaderboard-entry';
 import { formatScore } from '../lib/server/web/format';
-import { CACHE_STATUS_HEADER } from '../lib/server/web/leaderboard-response-cache';
+import { CACHE_STATUS_HEADER } from '../lib/server/web/response-cache';
 import { createTestDatabase } from '../dev/database';
 import { seedWeb } from './seed-web';
 import { freePort } from '../lib/core/net/free-port';

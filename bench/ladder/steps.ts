@@ -11,6 +11,7 @@ import {
   makePatch,
   solutionSource,
   writeSolutionTree,
+  type TreeChanges,
 } from '../../lib/core/challenge/solution-tree';
 import { cachedBuild } from '../../runner/build';
 import type { Sandbox } from '../../runner/sandbox';
@@ -27,6 +28,12 @@ export interface LadderStep {
    * by construction.
    */
   expected: number;
+  /**
+   * The step also replaces wordcount.hpp with bench/ladder/<id>.hpp: it returns its own result
+   * type (the driver prints any range of elements with `word` and `count`), as several 2022
+   * solutions did.
+   */
+  header?: boolean;
 }
 
 /** Slowest first. */
@@ -36,6 +43,8 @@ export const LADDER: readonly LadderStep[] = [
   { id: '1.1x-whole-file-views', expected: 1.05 },
   { id: '1.3x-open-addressing', expected: 1.29 },
   { id: '2.8x-mmap-flat-table', expected: 2.82 },
+  { id: '5.5x-prefetched-slots', expected: 5.47 },
+  { id: '8.1x-simd-views', expected: 8.08, header: true },
 ];
 
 /** The step judged by `bench judge reproducibility` and `overhead`: a modest, realistic patch. */
@@ -52,8 +61,16 @@ export async function ladderCode(id: string): Promise<string> {
   return readFile(path.join(LADDER_DIR, `${ladderStep(id).id}.cpp`), 'utf8');
 }
 
+/** The files the step changes in the template. */
+export async function ladderChanges(id: string): Promise<TreeChanges> {
+  const changes: TreeChanges = { 'wordcount.cpp': await solutionSource(await ladderCode(id)) };
+  if (ladderStep(id).header)
+    changes['wordcount.hpp'] = await readFile(path.join(LADDER_DIR, `${id}.hpp`), 'utf8');
+  return changes;
+}
+
 export async function ladderPatch(id: string): Promise<string> {
-  return makePatch({ 'wordcount.cpp': await solutionSource(await ladderCode(id)) });
+  return makePatch(await ladderChanges(id));
 }
 
 /** A ladder step built beside the baseline, with the input ready: times either binary on a CPU. */
@@ -77,9 +94,7 @@ export async function prepareLadderStep(opts: {
   // The sandbox user must reach the run folders made inside it.
   await chmod(dir, 0o755);
   try {
-    await writeSolutionTree(path.join(dir, 'tree'), {
-      'wordcount.cpp': await solutionSource(await ladderCode(opts.id)),
-    });
+    await writeSolutionTree(path.join(dir, 'tree'), await ladderChanges(opts.id));
     const build = (sourceDir: string, solution: boolean) =>
       cachedBuild({ challenge, sourceDir, toolchain, solution, cacheRoot });
     const solution = await build(path.join(dir, 'tree'), true);

@@ -101,12 +101,19 @@ function progressPrinter(quiet: boolean): (event: ProgressEvent) => void {
 }
 
 export function registerJudgeCommand(program: Command, setExitCode: SetExitCode): void {
-  program
+  const command = program
     .command('judge')
     .description(
       'Judge a patch as the platform does: intake, sandboxed build, tests, timed runs against the baseline, report.\n' +
         "Exit code: 0 ACCEPTED, 1 a verdict that is the patch's fault, 2 JUDGE_ERROR or bad usage.",
-    )
+    );
+  withJudgeOptions(command).action(async (opts: JudgeCliOptions) =>
+    setExitCode(await judgeWithOptions(opts)),
+  );
+}
+
+function withJudgeOptions(command: Command): Command {
+  return command
     .option('-c, --challenge <slug>', 'challenge slug or folder', DEFAULT_CHALLENGE)
     .requiredOption(
       '-p, --patch <file>',
@@ -144,82 +151,84 @@ export function registerJudgeCommand(program: Command, setExitCode: SetExitCode)
       "the host-wide judging lock shared with this host's runners (theirs: --host-lock, or npm start's PERFJUDGE_HOST_LOCK)",
       DEFAULT_HOST_LOCK_FILE,
     )
-    .option('--no-host-lock', 'judge at once, without waiting for runners on this host')
-    .action(async (opts: JudgeCliOptions) => {
-      const challenge = await resolveChallenge(opts.challenge);
-      await checkChallengePackage(challenge);
-      const { manifest } = challenge;
-      const target = pickTarget(challenge, opts.target);
-      const inputSize =
-        sizeOption(opts.inputSize, '--input-size') ?? manifest.inputs.benchmark.size;
-      const publicSize =
-        sizeOption(opts.publicSize, '--public-size') ?? manifest.inputs.public.size;
-      const maxPairs = intOption(opts.runs, '--runs', 1);
-      const cpu = intOption(opts.cpu, '--cpu', 0) ?? env().PERFJUDGE_CPU;
-      let patchText: Buffer;
-      try {
-        patchText = opts.patch === '-' ? await readStdin() : await readFile(opts.patch);
-      } catch (error) {
-        throw new UsageError(`cannot read the patch ${opts.patch}: ${(error as Error).message}`);
-      }
+    .option('--no-host-lock', 'judge at once, without waiting for runners on this host');
+}
 
-      const targetSpec = manifest.targets[target]!;
-      const { matches } = await matchTargetHost(targetSpec);
-      if (!matches && opts.strictHost) {
-        throw new UsageError(
-          `this host does not match target ${target} (${targetSpec.os}, ${targetSpec.cpuVendor})`,
-        );
-      }
-      const memoryDifferences = await checkHostMemory(manifest.host?.memory);
-      if (memoryDifferences.length && opts.strictHost)
-        throw new UsageError(
-          `this host's memory differs from the benchmark definition: ${memoryDifferences.join('; ')}`,
-        );
-      // The platform's rule for what a judging is timed on, with this machine's seed variable.
-      const inputs = resolveJudgeInputs({
-        challenge,
-        definition: {
-          sizeBytes: inputSize,
-          development: inputSize < manifest.inputs.benchmark.size,
-        },
-        secret: challengeSecret,
-        publicBytes: publicSize,
-        maxPairs,
-      });
+/** What the options ask to judge: the challenge, target, inputs and patch, on this host. */
+async function judgingRequest(opts: JudgeCliOptions) {
+  const challenge = await resolveChallenge(opts.challenge);
+  await checkChallengePackage(challenge);
+  const { manifest } = challenge;
+  const target = pickTarget(challenge, opts.target);
+  const inputSize = sizeOption(opts.inputSize, '--input-size') ?? manifest.inputs.benchmark.size;
+  const publicSize = sizeOption(opts.publicSize, '--public-size') ?? manifest.inputs.public.size;
+  const maxPairs = intOption(opts.runs, '--runs', 1);
+  const cpu = intOption(opts.cpu, '--cpu', 0) ?? env().PERFJUDGE_CPU;
+  let patchText: Buffer;
+  try {
+    patchText = opts.patch === '-' ? await readStdin() : await readFile(opts.patch);
+  } catch (error) {
+    throw new UsageError(`cannot read the patch ${opts.patch}: ${(error as Error).message}`);
+  }
 
-      const sandbox = await workingSandbox();
-      const lock = opts.hostLock ? await hostLockIfOurs(opts.hostLock, opts.quiet ?? false) : null;
-      // Measured under the host lock (once per host and boot, then cached in the data dir).
-      const memoryBandwidth = await hostMemoryBandwidth(env().PERFJUDGE_DATA_DIR, {
-        log: (line) => {
-          if (!opts.quiet) process.stderr.write(`${line}\n`);
-        },
-      });
-      const result = await judge({
-        challenge,
-        target,
-        patchText,
-        sandbox,
-        dataDir: env().PERFJUDGE_DATA_DIR,
-        benchmark: inputs.benchmark,
-        benchmarkSeedIsSecret: inputs.benchmarkSeedIsSecret,
-        publicInput: inputs.publicInput,
-        runPolicy: inputs.runPolicy,
-        cpu,
-        devMode: !matches,
-        memoryBandwidth,
-        onProgress: progressPrinter(opts.quiet ?? false),
-      }).finally(() => lock?.release());
-      process.stdout.write(formatReport(result));
-      if (opts.json) {
-        await writeFile(
-          opts.json,
-          `${JSON.stringify(judgingResultSchema.parse(result), null, 2)}\n`,
-        );
-        await writeProfileFiles(opts.json, result, opts.quiet ?? false);
-      }
-      setExitCode(result.verdict === 'ACCEPTED' ? 0 : isContestantFault(result.verdict) ? 1 : 2);
-    });
+  const targetSpec = manifest.targets[target]!;
+  const { matches } = await matchTargetHost(targetSpec);
+  if (!matches && opts.strictHost) {
+    throw new UsageError(
+      `this host does not match target ${target} (${targetSpec.os}, ${targetSpec.cpuVendor})`,
+    );
+  }
+  const memoryDifferences = await checkHostMemory(manifest.host?.memory);
+  if (memoryDifferences.length && opts.strictHost)
+    throw new UsageError(
+      `this host's memory differs from the benchmark definition: ${memoryDifferences.join('; ')}`,
+    );
+  // The platform's rule for what a judging is timed on, with this machine's seed variable.
+  const inputs = resolveJudgeInputs({
+    challenge,
+    definition: {
+      sizeBytes: inputSize,
+      development: inputSize < manifest.inputs.benchmark.size,
+    },
+    secret: challengeSecret,
+    publicBytes: publicSize,
+    maxPairs,
+  });
+  return { challenge, target, inputs, patchText, matches, cpu };
+}
+
+/** Judges as the options say, prints the report (and writes the JSON); the exit code. */
+async function judgeWithOptions(opts: JudgeCliOptions): Promise<number> {
+  const { challenge, target, inputs, patchText, matches, cpu } = await judgingRequest(opts);
+  const sandbox = await workingSandbox();
+  const lock = opts.hostLock ? await hostLockIfOurs(opts.hostLock, opts.quiet ?? false) : null;
+  // Measured under the host lock (once per host and boot, then cached in the data dir).
+  const memoryBandwidth = await hostMemoryBandwidth(env().PERFJUDGE_DATA_DIR, {
+    log: (line) => {
+      if (!opts.quiet) process.stderr.write(`${line}\n`);
+    },
+  });
+  const result = await judge({
+    challenge,
+    target,
+    patchText,
+    sandbox,
+    dataDir: env().PERFJUDGE_DATA_DIR,
+    benchmark: inputs.benchmark,
+    benchmarkSeedIsSecret: inputs.benchmarkSeedIsSecret,
+    publicInput: inputs.publicInput,
+    runPolicy: inputs.runPolicy,
+    cpu,
+    devMode: !matches,
+    memoryBandwidth,
+    onProgress: progressPrinter(opts.quiet ?? false),
+  }).finally(() => lock?.release());
+  process.stdout.write(formatReport(result));
+  if (opts.json) {
+    await writeFile(opts.json, `${JSON.stringify(judgingResultSchema.parse(result), null, 2)}\n`);
+    await writeProfileFiles(opts.json, result, opts.quiet ?? false);
+  }
+  return result.verdict === 'ACCEPTED' ? 0 : isContestantFault(result.verdict) ? 1 : 2;
 }
 
 /**

@@ -1,5 +1,6 @@
 // A final session (contracts/final.ts): the baseline and every finalist built once, then timed in
-// interleaved rounds on this host, each round running everyone once in an order rotated by the
+// interleaved rounds on this host by the judge's session engine (runner/judge/measure-session.ts:
+// the finalists are its entrants), each round running everyone once in an order rotated by the
 // round number, with the judge's own run machinery (runner/judge/measure.ts timedRun): pinned to
 // one CPU, files re-warmed, outputs checked, disturbance evidence kept. A round with a disturbed
 // run is started over; an entrant whose build or run fails leaves the session with its reason.
@@ -39,6 +40,7 @@ import {
   type InputSpec,
 } from '../../lib/core/challenge/inputs';
 import { layoutPolicyWarning, timedRun } from '../judge/measure';
+import { runSession, type RoundPlan, type SessionEntrant } from '../judge/measure-session';
 import { sharedLibraries } from '../judge/resident-files';
 import { createScratch } from '../judge/scratch';
 import {
@@ -147,7 +149,6 @@ export async function runFinalSession(options: FinalSessionOptions): Promise<Fin
     const timing = await prepareTiming(session);
     const timingStart = performance.now();
     try {
-      await warmUp(session, timing);
       await timeRounds(session, timing);
     } finally {
       session.result.timingMs = performance.now() - timingStart;
@@ -396,87 +397,131 @@ async function runEntrant(session: Session, timing: Timing, entrant: string): Pr
 }
 
 /** A failed baseline run ends the session: without it no round has a ratio (the host's fault). */
-function checkBaseline(run: FinalRun): void {
-  if (run.entrant === BASELINE_ENTRANT && !run.correct)
+function checkBaseline(run: FinalRun): FinalRun {
+  if (!run.correct)
     throw new JudgeError(`the baseline failed on the benchmark input: ${run.failure ?? ''}`);
-}
-
-/** One untimed run each, so every binary is loaded and the caches are warm before round one. */
-async function warmUp(session: Session, timing: Timing): Promise<void> {
-  progress(session, 'rounds', 'warming up');
-  for (const entrant of [BASELINE_ENTRANT, ...session.binaries.keys()]) {
-    const run = await runEntrant(session, timing, entrant);
-    checkBaseline(run);
-    if (!run.correct) exclude(session, entrant, `warm-up: ${run.failure ?? 'the run failed'}`);
-  }
-}
-
-/** Every round not in the checkpoint, each handed to onRound as soon as it is finished. */
-async function timeRounds(session: Session, timing: Timing): Promise<void> {
-  const { options, result } = session;
-  const todo = roundsToTime(options.rounds, result.rounds);
-  const paceMs: number[] = [];
-  for (const [index, number] of todo.entries()) {
-    const started = performance.now();
-    const round = await timeRound(session, timing, number);
-    paceMs.push(performance.now() - started);
-    result.rounds.push(round);
-    result.rounds.sort((a, b) => a.round - b.round);
-    await options.onRound?.(round);
-    const left = todo.length - index - 1;
-    progress(
-      session,
-      'rounds',
-      `round ${number + 1} done (${result.rounds.length} of ${new Set(options.rounds).size})` +
-        (round.discardedAttempts ? `, ${round.discardedAttempts} attempt(s) discarded` : ''),
-      { etaMs: etaMs(paceMs, left), round },
-    );
-  }
+  return run;
 }
 
 /**
- * One round: the baseline and every entrant still in, in the rotated order. A disturbed run
- * starts the round over (the attempt is discarded), within the job's budget of discarded rounds.
+ * Every round not in the checkpoint, timed by the session engine (runner/judge/measure-session.ts)
+ * with the finalists as its entrants: one untimed run each first (the baseline's, then theirs),
+ * then each round in the rotated order, handed to onRound as soon as it is kept.
  */
-async function timeRound(session: Session, timing: Timing, number: number): Promise<FinalRound> {
-  for (let discardedAttempts = 0; ;) {
-    const order = roundOrder(number, [...session.binaries.keys()]);
-    const runs: FinalRun[] = [];
-    const keepDisturbed = spentDiscards(session, timing);
-    let disturbed: string[] = [];
-    for (const entrant of order) {
-      const run = await runEntrant(session, timing, entrant);
-      runs.push(run);
-      checkBaseline(run);
-      if (!run.correct)
-        exclude(session, entrant, `round ${number + 1}: ${run.failure ?? 'the run failed'}`);
-      disturbed = keepDisturbed ? [] : (run.evidence?.disturbed ?? []);
-      if (disturbed.length) break;
-    }
-    if (!disturbed.length)
-      return {
+async function timeRounds(session: Session, timing: Timing): Promise<void> {
+  progress(session, 'rounds', 'warming up');
+  const now = { round: 0 };
+  const ids = new Map<SessionEntrant<FinalRun>, string>();
+  for (const id of session.binaries.keys()) ids.set(finalist(session, timing, id, now), id);
+  await runSession({
+    plan: finalPlan(session, timing, ids, now),
+    baseline: {
+      warmups: 1,
+      // Its own: the baseline still runs once every finalist has left (the rounds are the job's).
+      signal: session.options.signal ?? new AbortController().signal,
+      run: async () => checkBaseline(await runEntrant(session, timing, BASELINE_ENTRANT)),
+    },
+    entrants: [...ids.keys()],
+  });
+}
+
+/** A finalist in the engine: its runs, excluded (and leaving) at its first failed one. */
+function finalist(
+  session: Session,
+  timing: Timing,
+  id: string,
+  now: { round: number },
+): SessionEntrant<FinalRun> {
+  const runChecked = async (when: () => string) => {
+    const run = await runEntrant(session, timing, id);
+    if (!run.correct) exclude(session, id, `${when()}: ${run.failure ?? 'the run failed'}`);
+    return run;
+  };
+  return {
+    signal: session.options.signal,
+    workDir: session.workDir,
+    warmUp: async () => (await runChecked(() => 'warm-up')).correct,
+    runTimed: () => runChecked(() => `round ${now.round + 1}`),
+    // No stop rule of its own: it is timed in every round of the job.
+    afterRound: () => false,
+    leaves: (own) => !own.correct,
+  };
+}
+
+/**
+ * The job's rounds as the engine's plan: the rounds not in the checkpoint, in the job's order,
+ * each in the rotated order of the entrants still in; an attempt with a disturbed run is timed
+ * again (within the job's budget), and every kept round is recorded and handed to onRound.
+ */
+function finalPlan(
+  session: Session,
+  timing: Timing,
+  ids: ReadonlyMap<SessionEntrant<FinalRun>, string>,
+  now: { round: number },
+): RoundPlan<FinalRun> {
+  const { options, result } = session;
+  const todo = roundsToTime(options.rounds, result.rounds);
+  const paceMs: number[] = [];
+  let next = 0;
+  let started = 0;
+  let keepDisturbed = false;
+  return {
+    oneJob: true,
+    next() {
+      if (next >= todo.length) return null;
+      started = performance.now();
+      now.round = todo[next++]!;
+      return now.round;
+    },
+    order(number, entrants) {
+      keepDisturbed = spentDiscards(session, timing);
+      const byId = new Map(entrants.map((e) => [ids.get(e)!, e]));
+      return roundOrder(number, [...byId.keys()]).map((id) => byId.get(id) ?? null);
+    },
+    wallMs: (run) => run.wallMs,
+    startOver: (run) => !keepDisturbed && discardAttempt(session, timing, run, now.round),
+    async kept(number, runs, discardedAttempts) {
+      paceMs.push(performance.now() - started);
+      const round: FinalRound = {
         round: number,
-        order,
+        order: runs.map((r) => r.entrant),
         runs,
         discardedAttempts,
         hostFingerprintHash: session.hostHash,
         finishedAt: new Date().toISOString(),
       };
-    discardedAttempts++;
-    session.discarded++;
-    for (const reason of disturbed)
-      session.discardReasons[reason] = (session.discardReasons[reason] ?? 0) + 1;
-    session.log(`round ${number + 1}: attempt discarded (disturbed: ${disturbed.join(', ')})`);
-    if (
-      session.discarded > session.options.maxDiscardedRounds &&
-      !timing.thresholds.cpuTimeFallback
-    )
-      throw new JudgeError(
-        `host too busy: ${describeAttempts(session)} were disturbed by other work on the pinned ` +
-          `CPU, more than the ${session.options.maxDiscardedRounds} rounds this job may start ` +
-          "over (the host's fault, not the entrants')",
+      result.rounds.push(round);
+      result.rounds.sort((a, b) => a.round - b.round);
+      await options.onRound?.(round);
+      progress(
+        session,
+        'rounds',
+        `round ${number + 1} done (${result.rounds.length} of ${new Set(options.rounds).size})` +
+          (discardedAttempts ? `, ${discardedAttempts} attempt(s) discarded` : ''),
+        { etaMs: etaMs(paceMs, todo.length - next), round },
       );
-  }
+    },
+  };
+}
+
+/**
+ * A disturbed run starts its round over (the attempt is discarded), within the job's budget of
+ * discarded rounds: true when it does; beyond the budget the host is too busy (thrown).
+ */
+function discardAttempt(session: Session, timing: Timing, run: FinalRun, round: number): boolean {
+  const disturbed = run.evidence?.disturbed ?? [];
+  if (!disturbed.length) return false;
+  session.discarded++;
+  for (const reason of disturbed)
+    session.discardReasons[reason] = (session.discardReasons[reason] ?? 0) + 1;
+  session.log(`round ${round + 1}: attempt discarded (disturbed: ${disturbed.join(', ')})`);
+  if (session.discarded > session.options.maxDiscardedRounds && !timing.thresholds.cpuTimeFallback)
+    throw new JudgeError(
+      `host too busy: ${describeAttempts(session)} were disturbed by other work on the pinned ` +
+        `CPU, more than the ${session.options.maxDiscardedRounds} rounds this job may start ` +
+        "over (the host's fault, not the entrants')",
+    );
+  return true;
 }
 
 function describeAttempts(session: Session): string {

@@ -6,38 +6,49 @@
 // is done (precise, budget spent, its output wrong, the host too busy for it), and a judging that
 // arrives while a session runs joins at the next round. A lone judging is a session of one.
 //
+// The final evaluation is the same engine under another round plan (runner/final/final-session.ts):
+// its entrants are the finalists, its rounds the job's numbered ones in a rotated order, a round
+// with a disturbed run is timed again, and every round is checkpointed as it is kept.
+//
 // The engine knows nothing of sandboxes: an entrant times its own program and decides after each
 // round (measure.ts makes entrants of judgings); the baseline's runs are the session's.
 import { randomBytes } from 'node:crypto';
 import type { MeasureSession, Run } from '../../contracts';
 import { createRng, type Rng } from '../../lib/core/stats/rng';
 import { JudgingCancelledError } from './errors';
-import type { HostTurns } from './host-turns';
+import { soloTurns, type HostTurns } from './host-turns';
 
 /** The session's baseline: how its runs are made (the first entrant's timing context). */
-export interface SessionBaseline {
+export interface SessionBaseline<R = Run> {
   warmups: number;
+  /** Its runs stop when this aborts; absent, once every entrant in the round's has (a shutdown). */
+  signal?: AbortSignal;
   /**
-   * One run of the baseline, in the scratch folder of an entrant in the round; throws when the
-   * baseline itself fails (the judge's fault).
+   * One run of the baseline, in the scratch folder of an entrant in the round (undefined when none
+   * is in); throws when the baseline itself fails (the judge's fault).
    */
-  run(kind: Run['kind'], signal: AbortSignal, workDir: string): Promise<Run>;
+  run(kind: Run['kind'], signal: AbortSignal, workDir: string | undefined): Promise<R>;
 }
 
-/** A judging in a session. */
-export interface SessionEntrant {
+/** A judging in a session (or a finalist in a final evaluation). */
+export interface SessionEntrant<R = Run> {
   signal?: AbortSignal;
   /** Its scratch folder (there until it has left). */
   workDir: string;
   /** Its untimed warm-up runs, in the turn of its first round: false when its program failed. */
   warmUp(): Promise<boolean>;
   /** Its timed run in a round (`pair`: its rounds so far). */
-  runTimed(pair: number): Promise<Run>;
+  runTimed(pair: number): Promise<R>;
   /**
    * The round's pair (the baseline run is the entrant's own copy; `baselineFirst`: it ran before
    * the entrant's run): true when the entrant is done. Called outside the turn.
    */
-  afterRound(baseline: Run, own: Run, pair: number, baselineFirst: boolean): boolean;
+  afterRound(baseline: R, own: R, pair: number, baselineFirst: boolean): boolean;
+  /**
+   * Whether its run ends its part, whether the round is kept or timed again (a finalist whose run
+   * failed); it leaves once the attempt is over. Absent: only afterRound decides.
+   */
+  leaves?(own: R): boolean;
 }
 
 export interface SessionKey {
@@ -47,8 +58,36 @@ export interface SessionKey {
   size: number;
 }
 
-interface Member {
-  entrant: SessionEntrant;
+/**
+ * What decides a session's rounds. A measure session's go on while it has entrants, in an order
+ * drawn at random; a final evaluation's are the job's numbered rounds, rotated and checkpointed.
+ */
+export interface RoundPlan<R> {
+  /** The next round's number, or null: the session ends (`entrants`: those in or waiting). */
+  next(entrants: number): number | null;
+  /**
+   * The order of an attempt at round `number` (asked at every attempt): the entrants in it, in
+   * order of arrival, and null for the baseline.
+   */
+  order(number: number, entrants: readonly SessionEntrant<R>[]): Array<SessionEntrant<R> | null>;
+  /** What a run cost the host (ms). */
+  wallMs(run: R): number;
+  /**
+   * After each run of an attempt: true to discard the attempt and time the round again (a final
+   * evaluation's disturbed round); throws to end the session (the host too busy).
+   */
+  startOver?(run: R): boolean;
+  /** A round kept, outside the turn: its runs in the order they ran, and the attempts discarded. */
+  kept?(number: number, runs: R[], discardedAttempts: number): void | Promise<void>;
+  /**
+   * The session is one job (a final evaluation): every planned round is timed, by the baseline
+   * alone if need be, and an entrant's run that throws ends the session, not only its part.
+   */
+  oneJob?: boolean;
+}
+
+interface Member<R> {
+  entrant: SessionEntrant<R>;
   pair: number;
   rounds: number;
   sharedBaselineRuns: number;
@@ -74,12 +113,13 @@ export interface MeasureSessions {
 }
 
 export function createMeasureSessions(turns: HostTurns, seed?: number): MeasureSessions {
-  const open = new Map<string, Session>();
+  const open = new Map<string, Session<Run>>();
   return {
     join(key, baseline, entrant) {
       let session = open.get(key.key);
       if (!session) {
-        session = new Session(key, baseline(), turns, seed);
+        const rng = createRng(seed ?? randomBytes(4).readUInt32LE(0));
+        session = new Session(key.size, randomPlan(rng), baseline(), turns);
         open.set(key.key, session);
         const started = session;
         void started.done.finally(() => {
@@ -91,35 +131,65 @@ export function createMeasureSessions(turns: HostTurns, seed?: number): MeasureS
   };
 }
 
-/** What a run cost the host. */
-function runMs(run: Run): number {
-  return run.stats.wallMs;
+/** A measure session's rounds: as long as it has entrants, each in an order drawn at random. */
+function randomPlan(rng: Rng): RoundPlan<Run> {
+  let round = 0;
+  return {
+    next: (entrants) => (entrants > 0 ? round++ : null),
+    order: (_number, entrants) => shuffle<SessionEntrant | null>([null, ...entrants], rng),
+    wallMs: (run) => run.stats.wallMs,
+  };
 }
 
-class Session {
+/**
+ * A session with all its entrants from the start and its own plan (a final evaluation), on a host
+ * of its own unless `turns` say otherwise. Resolves once every planned round is done; rejects with
+ * what ended it early (the baseline failed, the plan threw, an entrant's run threw).
+ */
+export async function runSession<R>(options: {
+  plan: RoundPlan<R>;
+  baseline: SessionBaseline<R>;
+  entrants: SessionEntrant<R>[];
+  turns?: HostTurns;
+}): Promise<void> {
+  const { plan, baseline, entrants } = options;
+  const session = new Session(
+    Math.max(1, entrants.length),
+    plan,
+    baseline,
+    options.turns ?? soloTurns,
+  );
+  // Their own ends (excluded, cancelled) are the plan's to record; the session's end is returned.
+  const parts = Promise.allSettled(entrants.map((e) => session.add(e)));
+  const ended = await session.done;
+  await parts;
+  if (ended) throw ended.error;
+}
+
+class Session<R> {
   readonly id = randomBytes(6).toString('hex');
-  private readonly active: Member[] = [];
-  private readonly waiting: Member[] = [];
-  private readonly rng: Rng;
+  private readonly active: Member<R>[] = [];
+  private readonly waiting: Member<R>[] = [];
   private baselineWarm = false;
-  readonly done: Promise<void>;
-  /** The round being timed: each entrant's run, and the baseline's. */
-  private roundRuns = new Map<Member, Run>();
-  private roundBaseline: Run | null = null;
+  /** Resolves when the session ends: with what ended it early, if anything did. */
+  readonly done: Promise<{ error: unknown } | null>;
+  /** The attempt being timed: each entrant's run, the baseline's, and all of them in order. */
+  private roundRuns = new Map<Member<R>, R>();
+  private roundBaseline: R | null = null;
+  private ranInOrder: R[] = [];
   /** Who ran before the round's baseline run. */
-  private beforeBaseline = new Set<Member>();
+  private beforeBaseline = new Set<Member<R>>();
 
   constructor(
-    private readonly key: SessionKey,
-    private readonly baseline: SessionBaseline,
+    private readonly size: number,
+    private readonly plan: RoundPlan<R>,
+    private readonly baseline: SessionBaseline<R>,
     private readonly turns: HostTurns,
-    seed?: number,
   ) {
-    this.rng = createRng(seed ?? randomBytes(4).readUInt32LE(0));
     this.done = this.loop();
   }
 
-  add(entrant: SessionEntrant): Promise<MeasureSession> {
+  add(entrant: SessionEntrant<R>): Promise<MeasureSession> {
     return new Promise((resolve, reject) => {
       this.waiting.push({
         entrant,
@@ -135,50 +205,88 @@ class Session {
     });
   }
 
-  private async loop(): Promise<void> {
-    // The first entrant is added right after the session is made: wait for it.
+  private async loop(): Promise<{ error: unknown } | null> {
+    // The first entrants are added right after the session is made: wait for them.
     await Promise.resolve();
-    while (this.active.length || this.waiting.length) {
+    for (;;) {
+      const number = this.plan.next(this.active.length + this.waiting.length);
+      if (number === null) break;
       try {
-        await this.turns.turn(() => this.timeRound());
+        const discarded = await this.turns.turn(() => this.timeRound(number));
+        if (discarded === null) continue;
+        this.settleRound();
+        await this.plan.kept?.(number, this.ranInOrder, discarded);
       } catch (error) {
-        // The baseline failed: no entrant can have a ratio (the judge's or host's fault).
+        // The baseline failed (or the plan ended it): no entrant can have a ratio.
         for (const m of [...this.active.splice(0), ...this.waiting.splice(0)]) m.reject(error);
-        return;
+        return { error };
       }
-      this.settleRound();
     }
+    // A planned session's end: whoever is still in is done.
+    for (const m of this.active.splice(0)) this.settle(m);
+    return null;
   }
 
-  /** One round, inside a turn: newcomers warm up, then everyone runs once in a random order. */
-  private async timeRound(): Promise<void> {
-    this.roundRuns = new Map();
-    this.roundBaseline = null;
-    this.beforeBaseline = new Set();
+  /**
+   * One round, inside a turn: newcomers warm up, then everyone runs once in the plan's order, as
+   * often as the plan starts the round over. The attempts discarded; null when nothing was timed.
+   */
+  private async timeRound(number: number): Promise<number | null> {
     this.dropCancelled();
     // The baseline's warm-up first, so every run an entrant records follows the one before it.
-    if (!this.baselineWarm && this.waiting.length) {
-      const first = this.waiting.slice(0, this.key.size);
+    if (!this.baselineWarm && (this.waiting.length || this.plan.oneJob)) {
+      const first = this.waiting.slice(0, this.size);
       for (let i = 0; i < this.baseline.warmups; i++)
-        await this.baseline.run('warmup', this.baselineSignal(first), first[0]!.entrant.workDir);
+        await this.baseline.run('warmup', this.baselineSignal(first), first[0]?.entrant.workDir);
       this.baselineWarm = true;
     }
     await this.admit();
-    if (!this.active.length) return;
-    const signal = this.baselineSignal(this.active);
-    const workDir = this.active[0]!.entrant.workDir;
-    const order = shuffle<Member | null>([null, ...this.active], this.rng);
-    for (const member of order) {
-      if (member === null) {
-        this.roundBaseline = await this.baseline.run('timed', signal, workDir);
-        continue;
+    if (!this.active.length && !this.plan.oneJob) return null;
+    for (let discarded = 0; ; discarded++) if (await this.attempt(number)) return discarded;
+  }
+
+  /** One attempt at a round: true when it is kept. */
+  private async attempt(number: number): Promise<boolean> {
+    this.roundRuns = new Map();
+    this.roundBaseline = null;
+    this.ranInOrder = [];
+    this.beforeBaseline = new Set();
+    const members = [...this.active];
+    const signal = this.baselineSignal(members);
+    const workDir = members[0]?.entrant.workDir;
+    const byEntrant = new Map(members.map((m) => [m.entrant, m]));
+    for (const entrant of this.plan.order(
+      number,
+      members.map((m) => m.entrant),
+    )) {
+      const member = entrant && byEntrant.get(entrant)!;
+      const run = member ? await this.runEntrant(member) : await this.baselineRun(signal, workDir);
+      if (run === null) continue;
+      this.ranInOrder.push(run);
+      if (this.plan.startOver?.(run)) {
+        for (const [m, own] of this.roundRuns) if (m.entrant.leaves?.(own)) this.leave(m);
+        return false;
       }
-      if (!this.roundBaseline) this.beforeBaseline.add(member);
-      try {
-        this.roundRuns.set(member, await member.entrant.runTimed(member.pair));
-      } catch (error) {
-        this.leave(member, error);
-      }
+    }
+    return true;
+  }
+
+  private async baselineRun(signal: AbortSignal, workDir: string | undefined): Promise<R> {
+    this.roundBaseline = await this.baseline.run('timed', signal, workDir);
+    return this.roundBaseline;
+  }
+
+  /** An entrant's run of the attempt; null when it threw (it has left with the error). */
+  private async runEntrant(member: Member<R>): Promise<R | null> {
+    if (!this.roundBaseline) this.beforeBaseline.add(member);
+    try {
+      const run = await member.entrant.runTimed(member.pair);
+      this.roundRuns.set(member, run);
+      return run;
+    } catch (error) {
+      if (this.plan.oneJob) throw error;
+      this.leave(member, error);
+      return null;
     }
   }
 
@@ -187,14 +295,16 @@ class Session {
     const baseline = this.roundBaseline;
     if (!baseline) return;
     const members = this.active.filter((m) => this.roundRuns.has(m));
-    const share = runMs(baseline) / Math.max(1, members.length);
+    const baselineMs = this.plan.wallMs(baseline);
+    const share = baselineMs / Math.max(1, members.length);
     for (const member of members) {
       const own = this.roundRuns.get(member)!;
+      const ownMs = this.plan.wallMs(own);
       member.rounds++;
       member.peers = Math.max(member.peers, members.length);
       if (members.length > 1) member.sharedBaselineRuns++;
-      member.hostMs += runMs(own) + share;
-      member.aloneHostMs += runMs(own) + runMs(baseline);
+      member.hostMs += ownMs + share;
+      member.aloneHostMs += ownMs + baselineMs;
       // Each entrant's tally marks its pairs' runs (discarded or not): its own copy of the baseline run.
       const done = member.entrant.afterRound(
         structuredClone(baseline),
@@ -203,13 +313,13 @@ class Session {
         !this.beforeBaseline.has(member),
       );
       member.pair++;
-      if (done) this.leave(member);
+      if (done || member.entrant.leaves?.(own)) this.leave(member);
     }
   }
 
   /** Newcomers (up to the session's size) warm up in this turn and are timed from this round on. */
   private async admit(): Promise<void> {
-    while (this.waiting.length && this.active.length < this.key.size) {
+    while (this.waiting.length && this.active.length < this.size) {
       const member = this.waiting.shift()!;
       try {
         if (!(await member.entrant.warmUp())) {
@@ -218,6 +328,7 @@ class Session {
         }
       } catch (error) {
         member.reject(error);
+        if (this.plan.oneJob) throw error;
         continue;
       }
       this.active.push(member);
@@ -230,8 +341,12 @@ class Session {
       if (m.entrant.signal?.aborted) this.leave(m, new JudgingCancelledError());
   }
 
-  /** Aborted once every one of `members` is (a shutdown): the baseline run stops too. */
-  private baselineSignal(members: Member[]): AbortSignal {
+  /**
+   * The baseline's own signal, else one aborted once every one of `members` is (a shutdown): the
+   * baseline run stops too.
+   */
+  private baselineSignal(members: Member<R>[]): AbortSignal {
+    if (this.baseline.signal) return this.baseline.signal;
     const controller = new AbortController();
     const check = () => {
       if (members.every((m) => m.entrant.signal?.aborted)) controller.abort();
@@ -241,7 +356,7 @@ class Session {
     return controller.signal;
   }
 
-  private leave(member: Member, error?: unknown): void {
+  private leave(member: Member<R>, error?: unknown): void {
     for (const list of [this.active, this.waiting]) {
       const at = list.indexOf(member);
       if (at >= 0) list.splice(at, 1);
@@ -250,7 +365,7 @@ class Session {
     else this.settle(member);
   }
 
-  private settle(member: Member): void {
+  private settle(member: Member<R>): void {
     member.resolve({
       id: this.id,
       entrants: member.peers,

@@ -314,7 +314,7 @@ function sessionBaseline(ctx: TimingContext): SessionBaseline {
     async run(kind, signal, workDir) {
       const timed = await timedRun({
         ...timedRunSettings(ctx, ctx.options.baselineBinary),
-        workDir,
+        workDir: workDir ?? ctx.options.workDir,
         signal,
       });
       if (!timed.correct)

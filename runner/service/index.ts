@@ -8,9 +8,8 @@ export {
   challengesForTarget,
   startRunnerService,
   stopOnSignals,
-  targetHostMatch,
 } from './runner-service';
-export type { HostMatch, RunnerService, RunnerServiceOptions } from './runner-service';
+export type { RunnerService, RunnerServiceOptions } from './runner-service';
 export {
   HEARTBEAT_INTERVAL_MS,
   HEARTBEAT_TTL_SECONDS,

@@ -28,7 +28,7 @@ import { hostFingerprint } from '../host/fingerprint';
 import { checkHostMemory } from '../host/memory';
 import type { Sandbox } from '../sandbox/sandbox';
 import { portabilityPreCheck } from './portability-check';
-import { hostPlatform, matchTargetHost, type HostPlatform } from '../platform';
+import { hostPlatform, type HostPlatform } from '../platform';
 import {
   startHeartbeat,
   type CurrentJob,
@@ -114,29 +114,6 @@ export interface RunnerService {
   readonly stopping: boolean;
   /** Resolves once the service has shut down. */
   closed: Promise<void>;
-}
-
-export interface HostMatch {
-  matches: boolean;
-  /** A Windows target on a Linux host that has Wine: judged emulated. */
-  emulated: boolean;
-  /** `wine --version` when emulated. */
-  wine: string | null;
-  hostOs: string;
-  hostVendor: string;
-  target: Target;
-}
-
-export async function targetHostMatch(target: Target): Promise<HostMatch> {
-  const match = await matchTargetHost(target);
-  return {
-    matches: match.matches,
-    emulated: match.emulator !== null,
-    wine: match.emulator,
-    hostOs: match.hostOs,
-    hostVendor: match.hostVendor,
-    target,
-  };
 }
 
 /** Every challenge on disk that has this target. */

@@ -4,9 +4,6 @@
 import type { JobHelperReport } from '../../contracts';
 import type { LimitExceeded, SandboxResult } from '../sandbox/sandbox';
 
-/** The status TerminateJobObject gives the processes the helper kills for a limit. */
-export const STATUS_QUOTA_EXCEEDED = 0xc0000044;
-
 /** What the Linux sandbox around Wine measured for the whole Wine tree (emulated mode only). */
 export interface OuterMeasurement {
   userTimeMs: number;

@@ -1,10 +1,9 @@
 // Brings up the whole platform for the browser tests and returns its teardown: a private PostgreSQL
 // schema (refused unless the database is on this machine), migrated and seeded with the wordcount
-// challenge and a known organizer; a private BullMQ prefix; `next build` into its own folder and
-// `next start` on a free port; a real scorer and real runners (linux-intel, and windows-amd emulated
+// challenge and a known organizer; a private BullMQ prefix; the tests' shared production build
+// (tests/helpers/web-build.ts) served on a free port; a real scorer and real runners (linux-intel, and windows-amd emulated
 // under Wine) in development mode with tiny inputs. Logs: test-results/e2e-logs/.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,22 +11,14 @@ import { Redis } from 'ioredis';
 import { env, REPO_ROOT } from '../../lib/core/config/env';
 import { seed } from '../../prisma/seed';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
-import { E2E_VARIABLES, ORGANIZER, reuseBuild } from './support/e2e-env';
-import {
-  LOG_DIR,
-  runToCompletion,
-  startService,
-  stopService,
-  type Service,
-} from './support/processes';
+import { E2E_VARIABLES, ORGANIZER } from './support/e2e-env';
+import { ensureWebBuild, TEST_BUILD_DIR } from '../helpers/web-build';
+import { LOG_DIR, startService, stopService, type Service } from './support/processes';
 import { freePort } from '../../lib/core/net/free-port';
 
 const BIN = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
-const NEXT_BIN = path.join(REPO_ROOT, 'node_modules/next/dist/bin/next');
 /** `next start` with client addresses from the connection, as `npm start` runs it. */
 const WEB_SERVER = path.join(REPO_ROOT, 'scripts/web-server.mjs');
-/** Its own build folder, so a developer's `next dev` or another test server is left alone. */
-const DIST_DIR = '.next-e2e';
 /**
  * Tiny inputs and few runs (the speedup's interval is wide, which the tests do not look at): a
  * judging takes well under a minute per target here. The runners' default inputs take minutes.
@@ -93,16 +84,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const hostLock = (target: string) => path.join(LOG_DIR, `host-${prefix}-${target}.lock`);
     const workRoot = (target: string) => path.join(scratchRoot, target);
 
-    const buildStarted = Date.now();
-    if (!(reuseBuild() && existsSync(path.join(REPO_ROOT, DIST_DIR, 'BUILD_ID'))))
-      await runToCompletion({
-        name: 'next-build',
-        command: process.execPath,
-        args: [NEXT_BIN, 'build'],
-        env: { ...common, PERFJUDGE_NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: '1' },
-        timeoutMs: 10 * 60_000,
-      });
-    const buildSeconds = (Date.now() - buildStarted) / 1000;
+    // The tests' shared production build (tests/helpers/web-build.ts): scripts/test.sh makes it
+    // while the linters run; a build newer than every source is reused.
+    const buildSeconds = await ensureWebBuild();
 
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
@@ -116,7 +100,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
           ...common,
           NODE_ENV: 'production',
           NEXT_TELEMETRY_DISABLED: '1',
-          PERFJUDGE_NEXT_DIST_DIR: DIST_DIR,
+          PERFJUDGE_NEXT_DIST_DIR: TEST_BUILD_DIR,
           DATABASE_URL: database.url,
           PERFJUDGE_PUBLIC_URL: baseUrl,
           PERFJUDGE_AUTH_SECRET: randomBytes(32).toString('base64url'),
@@ -186,7 +170,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     process.env[E2E_VARIABLES.baseUrl] = baseUrl;
     process.env[E2E_VARIABLES.databaseUrl] = database.url;
     console.log(
-      `e2e: ${baseUrl}, schema ${database.schema}, queue prefix ${prefix}; next build ${buildSeconds.toFixed(0)} s, ` +
+      `e2e: ${baseUrl}, schema ${database.schema}, queue prefix ${prefix}; next build ${buildSeconds ? `${buildSeconds.toFixed(0)} s` : 'reused'}, ` +
         `setup ${((Date.now() - started) / 1000).toFixed(0)} s; logs in ${path.relative(REPO_ROOT, LOG_DIR)}/`,
     );
     return teardown;

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -28,6 +28,7 @@ import { CliProcesses, stopProcess } from '../helpers/cli-processes';
 import { deleteKeys } from '../helpers/queue';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeUser } from '../../dev/db-fixtures';
+import { sweepStaleScratch } from '../../runner/service/work-root';
 
 const FAST = readFileSync(
   path.join(REPO_ROOT, 'challenges/wordcount/submissions/accepted/fast-hash-table.patch'),
@@ -114,6 +115,8 @@ beforeAll(async () => {
   redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
   queues = createQueueSet({ connection: redis, prefix: PREFIX });
   lockDir = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-session-lock-'));
+  // The sandbox's user reaches the work root inside it.
+  await chmod(lockDir, 0o755);
 });
 
 afterAll(async () => {
@@ -124,7 +127,11 @@ afterAll(async () => {
     await redis.quit();
   }
   await database?.drop();
-  if (lockDir) await rm(lockDir, { recursive: true, force: true });
+  if (lockDir) {
+    // A judging cut short leaves its scratch folder (a tmpfs mounted on it, as root).
+    await sweepStaleScratch(path.join(lockDir, 'work'));
+    await rm(lockDir, { recursive: true, force: true });
+  }
 });
 
 async function submit(userId: string, patchText: string) {
@@ -182,6 +189,10 @@ it('queued judgings share a session; one fails mid-session, one joins late', asy
       '--no-deterministic',
       '--host-lock',
       path.join(lockDir, 'judging.lock'),
+      // Its own work root: with a private host lock, another runner on this host (another test)
+      // would sweep the shared default's judging folders as a dead runner's.
+      '--work-root',
+      path.join(lockDir, 'work'),
     ],
     {},
     new RegExp(`serving ${judgeQueueName('linux-intel')}`),

@@ -9,8 +9,8 @@
 // the CLI installed from the platform into an empty folder outside the repository, the kit
 // downloaded, built, checked and timed as it comes (the solution is still the baseline), a faster
 // solution written in, checked, judged locally (ACCEPTED, a speedup) and submitted with --wait; as
-// root (as CI runs), with every folder of theirs 0700, and as an unprivileged user judging from a
-// read-only current folder.
+// an unprivileged user judging from a read-only current folder (root's path, every folder of theirs
+// 0700, is tests/e2e/contestant-kit.spec.ts's, which CI runs as root).
 //
 // Then a second runner started exactly as docs/organizers.md's "Add judge
 // hosts" recipe says (same machine: the platform's Redis, the same host lock, its own work root)
@@ -491,41 +491,41 @@ it('a contestant with only the URL: CLI and kit from the platform, judged here, 
   } finally {
     await database.end();
   }
-  const home = path.join(tmp, 'contestant');
-  await mkdir(home, { mode: 0o700 });
-  const base = newcomerEnv({});
-  // Root as CI runs: home, data (XDG cache) and CLI all under folders of mode 700.
-  const root: Contestant = {
-    home,
-    user: null,
-    env: {
-      ...base,
-      XDG_CACHE_HOME: path.join(home, '.cache'),
-      PERFJUDGE_HOST_LOCK: path.join(home, 'judging.lock'),
-    },
-  };
-  const shown = await contestantPath(root, token);
-  timings.contestantRoot = (Date.now() - t0) / 1000;
+  // One contestant: as root (as CI runs), an ordinary user of the same machine with nothing of
+  // root's, who judges from a folder they cannot write; otherwise this process's own user. Root
+  // judging from folders of mode 700 is tests/e2e/contestant-kit.spec.ts's path.
+  let contestant: Contestant;
+  if (unprivileged) {
+    const userHome = `/home/${unprivileged}`;
+    contestant = {
+      home: userHome,
+      user: unprivileged,
+      env: {
+        PATH: '/usr/local/bin:/usr/bin:/bin',
+        HOME: userHome,
+        PERFJUDGE_HOST_LOCK: path.join(userHome, 'judging.lock'),
+      },
+    };
+  } else {
+    const home = path.join(tmp, 'contestant');
+    await mkdir(home, { mode: 0o700 });
+    contestant = {
+      home,
+      user: null,
+      env: {
+        ...newcomerEnv({}),
+        XDG_CACHE_HOME: path.join(home, '.cache'),
+        PERFJUDGE_HOST_LOCK: path.join(home, 'judging.lock'),
+      },
+    };
+  }
+  const shown = await contestantPath(contestant, token);
+  timings.contestant = (Date.now() - t0) / 1000;
   console.log(
     ['check (as downloaded)', 'time (as downloaded)', 'check', 'judge', 'submit']
-      .map((name) => `--- contestant (root): ${name}\n${shown[name]}`)
+      .map((name) => `--- contestant (${contestant.user ?? 'this user'}): ${name}\n${shown[name]}`)
       .join('\n'),
   );
-  if (!unprivileged) return;
-  // An ordinary user of the same machine, with nothing of root's.
-  const t1 = Date.now();
-  const userHome = `/home/${unprivileged}`;
-  const user: Contestant = {
-    home: userHome,
-    user: unprivileged,
-    env: {
-      PATH: '/usr/local/bin:/usr/bin:/bin',
-      HOME: userHome,
-      PERFJUDGE_HOST_LOCK: path.join(userHome, 'judging.lock'),
-    },
-  };
-  await contestantPath(user, token);
-  timings.contestantUser = (Date.now() - t1) / 1000;
 }, 1_500_000);
 
 it('a judge host added as the README says joins the platform and judges a submission', async () => {

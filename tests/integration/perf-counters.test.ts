@@ -49,14 +49,14 @@ int main(void) { puts("partial"); fflush(stdout); volatile int *p = 0; return *p
 `;
 
 let work = '';
-let perf: string | null = null;
+let perfBinary: string | null = null;
 let paranoid = 2;
 /** Counted only in the kernel: an unprivileged sandbox past paranoid 1 cannot count them. */
 const KERNEL_ONLY = new Set(['context-switches', 'cpu-migrations']);
 
 beforeAll(async () => {
   await sandbox.check();
-  perf = await findPerf();
+  perfBinary = await findPerf();
   paranoid = Number((await readFile('/proc/sys/kernel/perf_event_paranoid', 'utf8')).trim());
   work = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-perf-test-'));
   // The sandbox's unprivileged user must be able to reach the run directories below.
@@ -78,6 +78,15 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
+/**
+ * The perf binary, for the tests of what we make of its output (the timed runs above count without
+ * it). scripts/install-system-deps.sh installs it; a host without it fails here, saying so.
+ */
+function perf(): string {
+  if (!perfBinary) throw new Error('perf does not count on this host: install linux-perf');
+  return perfBinary;
+}
+
 async function runCounted(binary: string) {
   const { manifest } = await loadChallenge('wordcount');
   return runProgram({
@@ -94,10 +103,6 @@ async function runCounted(binary: string) {
 }
 
 describe('counters through runProgram (sandboxed, unprivileged)', () => {
-  it('finds perf on this host (for the untimed Top-Down run)', () => {
-    expect(perf).not.toBeNull();
-  });
-
   it('counts every software event and reports hardware ones honestly', async () => {
     const run = await runCounted(path.join(work, 'worker'));
     expect(run.exitCode).toBe(0);
@@ -204,8 +209,8 @@ describe('perf stat formats on this host', () => {
     const csvFile = path.join(work, 'all.csv');
     const jsonFile = path.join(work, 'all.json');
     const events = COUNTER_EVENTS.join(',');
-    await execFileAsync(perf!, ['stat', '-x', ',', '-o', csvFile, '-e', events, '--', 'true']);
-    await execFileAsync(perf!, ['stat', '-j', '-o', jsonFile, '-e', events, '--', 'true']);
+    await execFileAsync(perf(), ['stat', '-x', ',', '-o', csvFile, '-e', events, '--', 'true']);
+    await execFileAsync(perf(), ['stat', '-j', '-o', jsonFile, '-e', events, '--', 'true']);
     const csv = parsePerfStatCsv(await readFile(csvFile, 'utf8'));
     const json = parsePerfStatJsonOutput(await readFile(jsonFile, 'utf8')).counters;
     expect(Object.keys(json)).toEqual(Object.keys(csv));
@@ -215,7 +220,7 @@ describe('perf stat formats on this host', () => {
 
 describe('detectTopdownSupport', () => {
   it('answers with a group or a reason, and on a host without PMU says so', async () => {
-    const support = await detectTopdownSupport(perf!);
+    const support = await detectTopdownSupport(perf());
     if (!HAS_PMU)
       expect(support).toEqual({ group: null, reason: 'unsupported: no PMU on this host' });
     else expect(support.group !== null || support.reason.startsWith('unsupported:')).toBe(true);
@@ -225,10 +230,10 @@ describe('detectTopdownSupport', () => {
     // A PMU directory with a core PMU gets past the first check, so perf itself is asked.
     const devices = path.join(work, 'devices');
     await mkdir(path.join(devices, 'cpu'), { recursive: true });
-    const groups = (await execFileAsync(perf!, ['list', 'metricgroups'])).stdout
+    const groups = (await execFileAsync(perf(), ['list', 'metricgroups'])).stdout
       .split('\n')
       .map((l) => l.trim());
-    const amd = await detectTopdownSupport(perf!, {
+    const amd = await detectTopdownSupport(perf(), {
       vendor: 'AuthenticAMD',
       pmuDevicesDir: devices,
     });
@@ -240,7 +245,7 @@ describe('detectTopdownSupport', () => {
     else
       expect(amd.group === 'PipelineL1' || amd.reason?.startsWith('unsupported: trial')).toBe(true);
     expect(
-      await detectTopdownSupport(perf!, { vendor: 'CentaurHauls', pmuDevicesDir: devices }),
+      await detectTopdownSupport(perf(), { vendor: 'CentaurHauls', pmuDevicesDir: devices }),
     ).toEqual({ group: null, reason: 'unsupported: no Top-Down metric group for CentaurHauls' });
     const broken = await detectTopdownSupport(path.join(work, 'no-such-perf'), {
       vendor: 'GenuineIntel',

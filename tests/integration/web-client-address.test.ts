@@ -6,11 +6,9 @@
 // gets in and another account's cookie does nothing; the owner is told of the failures; an
 // organizer signs in with a second factor (TOTP) when the platform requires it; accounts per
 // address and per hour are capped.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,8 +27,8 @@ import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { registerChallenge } from '../../dev/db-fixtures';
 import { deleteKeys } from '../helpers/queue';
 import { secretOfUri, totp } from '../helpers/totp';
+import { ensureWebBuild, TEST_BUILD_DIR } from '../helpers/web-build';
 
-const DIST_DIR = '.next-security';
 const PREFIX = `test-client-address-${randomBytes(4).toString('hex')}`;
 /** The one address the server trusts as a reverse proxy. */
 const PROXY = '127.0.0.9';
@@ -129,43 +127,8 @@ const signIn = (email: string, password: string, from: string, headers = forgedH
 const signUp = (email: string, from: string, headers = forgedHeaders()) =>
   post('/api/auth/sign-up/email', { email, password: PASSWORD, name: 'Someone' }, from, headers);
 
-/**
- * The newest modification time of what `next build` compiles. (Not scripts/start/main.ts's own copy:
- * importing that module would resolve to start.mjs, which starts the whole platform.)
- */
-function newestSource(): number {
-  let newest = 0;
-  const visit = (p: string) => {
-    const s = statSync(p, { throwIfNoEntry: false });
-    if (!s) return;
-    if (!s.isDirectory()) newest = Math.max(newest, s.mtimeMs);
-    else if (!/(node_modules|generated)$/.test(p))
-      for (const entry of readdirSync(p)) visit(path.join(p, entry));
-  };
-  for (const p of ['app', 'lib', 'contracts', 'public', 'next.config.ts', 'package-lock.json'])
-    visit(path.join(REPO_ROOT, p));
-  return newest;
-}
-
-/** `next build` into this file's folder unless it is newer than every source. */
-function ensureBuild(): void {
-  const buildId = path.join(REPO_ROOT, DIST_DIR, 'BUILD_ID');
-  if (existsSync(buildId) && statSync(buildId).mtimeMs > newestSource()) return;
-  const built = spawnSync(
-    process.execPath,
-    [path.join(REPO_ROOT, 'node_modules/next/dist/bin/next'), 'build'],
-    {
-      cwd: REPO_ROOT,
-      env: { ...process.env, PERFJUDGE_NEXT_DIST_DIR: DIST_DIR, NEXT_TELEMETRY_DISABLED: '1' },
-      encoding: 'utf8',
-      timeout: 15 * 60_000,
-    },
-  );
-  if (built.status !== 0) throw new Error(`next build failed:\n${built.stdout}\n${built.stderr}`);
-}
-
 beforeAll(async () => {
-  ensureBuild();
+  await ensureWebBuild();
   database = await createTestDatabase();
   await registerChallenge(database.db);
   port = await freePort();
@@ -176,7 +139,7 @@ beforeAll(async () => {
       cwd: REPO_ROOT,
       env: {
         ...process.env,
-        PERFJUDGE_NEXT_DIST_DIR: DIST_DIR,
+        PERFJUDGE_NEXT_DIST_DIR: TEST_BUILD_DIR,
         NEXT_TELEMETRY_DISABLED: '1',
         DATABASE_URL: database.url,
         PERFJUDGE_QUEUE_PREFIX: PREFIX,

@@ -1,4 +1,4 @@
-// The error model (contracts/errors.ts) and its one map to HTTP statuses (lib/web/api-errors.ts).
+// The error model (contracts/errors.ts) and its one map to HTTP statuses (lib/server/web/api-errors.ts).
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError, ERROR_CODES, faultOf } from '../../contracts/errors';

@@ -1,13 +1,17 @@
 // The measure session's rounds, with scripted entrants (no sandbox): one baseline run per round
 // shared by every entrant in it, a random order per round, a late arrival joining at the next
 // round, an entrant leaving as soon as it is done (or failed) while the others go on, the session
-// size, the host time each is charged, and a failing baseline ending everyone's judging.
+// size, the host time each is charged, and a failing baseline ending everyone's judging. The same
+// engine under a final evaluation's plan: numbered rounds in the plan's order, a round started over,
+// an entrant that fails leaving even from a round timed again, the baseline timing rounds alone.
 import { describe, expect, it } from 'vitest';
 import type { MeasureSession, Run } from '../../contracts';
 import { createHostTurns, soloTurns } from '../../runner/judge/host-turns';
 import { JudgingCancelledError, JudgeError } from '../../runner/judge/errors';
 import {
   createMeasureSessions,
+  runSession,
+  type RoundPlan,
   type SessionBaseline,
   type SessionEntrant,
 } from '../../runner/judge/measure-session';
@@ -213,5 +217,79 @@ describe('measure sessions', () => {
     expect((a as PromiseFulfilledResult<MeasureSession>).value.rounds).toBe(5);
     expect((c as PromiseRejectedResult).reason).toBeInstanceOf(JudgingCancelledError);
     expect(cancelled.pairs).toHaveLength(2);
+  });
+
+  describe('under a planned session (the final evaluation’s)', () => {
+    /** Rounds 2, 0 and 1 in a rotation; a run named in `disturbed` starts its round over once. */
+    function plan(log: string[], disturbed: Set<string>) {
+      const todo = [2, 0, 1];
+      const kept: Array<{ number: number; runs: string[]; discarded: number }> = [];
+      const p: RoundPlan<Run> = {
+        oneJob: true,
+        next: () => todo.shift() ?? null,
+        order: (number, entrants) => {
+          const all = [null, ...entrants];
+          const shift = number % all.length;
+          return [...all.slice(shift), ...all.slice(0, shift)];
+        },
+        wallMs: (r) => r.stats.wallMs,
+        startOver: () => disturbed.delete(log.at(-1)!),
+        kept: (number, runs, discarded) => {
+          kept.push({ number, runs: runs.map((r) => r.side), discarded });
+        },
+      };
+      return { plan: p, kept };
+    }
+
+    it('times the plan’s rounds in its order and starts a disturbed round over', async () => {
+      const s = script();
+      const { plan: p, kept } = plan(s.log, new Set(['A']));
+      const a = entrant('A', s, { pairs: Infinity });
+      const b = entrant('B1', s, { pairs: Infinity });
+      await runSession({ plan: p, baseline: s.baseline, entrants: [a, b] });
+      expect(kept.map((k) => [k.number, k.discarded])).toEqual([
+        [2, 1],
+        [0, 0],
+        [1, 0],
+      ]);
+      // Round 2 rotated by two: B1, the baseline, A; its first attempt ended at A's run.
+      expect(s.log.slice(0, 3)).toEqual(['Bw', 'Aw', 'B1w']);
+      expect(s.log.slice(3, 6)).toEqual(['B1', 'B', 'A']);
+      expect(s.log.slice(6, 9)).toEqual(['B1', 'B', 'A']);
+      expect(kept[1]!.runs).toEqual(['baseline', 'solution', 'solution']);
+      // Only kept rounds are pairs.
+      expect(a.pairs).toHaveLength(3);
+    });
+
+    it('an entrant whose run fails leaves, even from an attempt started over; the baseline goes on alone', async () => {
+      const s = script();
+      const { plan: p, kept } = plan(s.log, new Set(['F']));
+      const failing = entrant('F', s, { pairs: Infinity, wrongAt: 0 });
+      failing.leaves = (own) => !own.correct;
+      await runSession({ plan: p, baseline: s.baseline, entrants: [failing] });
+      // Round 2 of [baseline, F] (rotated by 0): F's run fails and is disturbed, so the attempt is
+      // discarded and F leaves at once; the round is timed again without it, and so are the rest.
+      expect(s.log).toEqual(['Bw', 'Fw', 'B', 'F', 'B', 'B', 'B']);
+      expect(kept.map((k) => [k.runs, k.discarded])).toEqual([
+        [['baseline'], 1],
+        [['baseline'], 0],
+        [['baseline'], 0],
+      ]);
+      expect(failing.pairs).toHaveLength(0);
+    });
+
+    it('an entrant’s run that throws ends the whole session', async () => {
+      const s = script();
+      const { plan: p } = plan(s.log, new Set());
+      const broken = entrant('X', s, { pairs: Infinity });
+      broken.runTimed = () => Promise.reject(new JudgeError('the sandbox failed'));
+      await expect(
+        runSession({
+          plan: p,
+          baseline: s.baseline,
+          entrants: [broken, entrant('A', s, { pairs: 9 })],
+        }),
+      ).rejects.toThrow('the sandbox failed');
+    });
   });
 });

@@ -1,4 +1,4 @@
-// The organizer console's challenges: each one's state (the one rule of lib/challenge/contest-state.ts),
+// The organizer console's challenges: each one's state (the one rule of lib/core/challenge/contest-state.ts),
 // deadline, submissions and where to manage it.
 import Link from 'next/link';
 import type { ChallengeState } from '../../../lib/server/db/contest/list-challenge-states';

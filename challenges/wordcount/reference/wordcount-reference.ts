@@ -101,12 +101,6 @@ async function countWords(
   return { words, counts };
 }
 
-/** Count descending, then word ascending byte-wise (latin1 strings compare byte by byte). */
-export function compareEntries(a: WordCountEntry, b: WordCountEntry): number {
-  if (a.count !== b.count) return b.count - a.count;
-  return a.word < b.word ? -1 : a.word > b.word ? 1 : 0;
-}
-
 /** The words that share one count, ascending byte-wise. */
 export interface CountGroup {
   count: number;

@@ -60,7 +60,6 @@ const startEnvSchema = z.object({
   PERFJUDGE_START_SKIP_INSTALL: z.enum(['0', '1']).default('0'),
 });
 export type StartEnv = z.infer<typeof startEnvSchema>;
-export const START_ENV_VARIABLES = Object.keys(startEnvSchema.shape) as (keyof StartEnv)[];
 
 let cached: StartEnv | undefined;
 
@@ -79,10 +78,4 @@ export function startEnv(): StartEnv {
 /** The environment the orchestrator hands its children: its own, plus what it decided. */
 export function childEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...process.env, ...extra };
-}
-
-/** Whether a variable the seed or a child reads is set (the orchestrator fills in the rest). */
-export function isSet(name: string): boolean {
-  const value = process.env[name];
-  return value !== undefined && value !== '';
 }

@@ -18,7 +18,7 @@ import { manifestBenchmark, resolveBenchmark } from '../../core/challenge/benchm
 import { cancelFinalEvaluationRecord } from '../db/final/cancel-final-evaluation';
 import type { Db } from '../db/client';
 import { createFinalEvaluation } from '../db/final/create-final-evaluation';
-import { NotFoundError, RefusedError } from '../db/errors';
+import { RefusedError } from '../db/errors';
 import { getContest } from '../db/contest/get-contest';
 import { getFinalSessionJobs } from '../db/final/get-final-session-jobs';
 import { BENCHMARK_DEFINITION_SELECT } from '../db/judgings/judging-job-settings';
@@ -207,15 +207,4 @@ export async function publishFinalResults(options: {
   evaluationId: string;
 }): Promise<void> {
   await publishFinalResultsRecord(options.db, options);
-}
-
-/** The id of a challenge's latest evaluation (what the API and CLI act on). */
-export async function latestFinalEvaluationId(db: Db, challengeSlug: string): Promise<string> {
-  const e = await db.finalEvaluation.findFirst({
-    where: { challenge: { slug: challengeSlug } },
-    orderBy: { startedAt: 'desc' },
-    select: { id: true },
-  });
-  if (!e) throw new NotFoundError(`No final evaluation of ${challengeSlug}`);
-  return e.id;
 }

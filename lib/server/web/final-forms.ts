@@ -2,17 +2,12 @@
 // organizer confirms and the server action checks them again, turning the form's text into the
 // values lib/server/submit/final-evaluation.ts takes.
 import { z } from 'zod';
-import {
-  DEFAULT_FINAL_ERROR_RATE,
-  DEFAULT_FINAL_ROUNDS,
-  MAX_FINAL_ROUNDS,
-  MIN_FINAL_ROUNDS,
-} from '../../../contracts/final';
+import { MAX_FINAL_ROUNDS, MIN_FINAL_ROUNDS } from '../../../contracts/final';
 import { targetIdSchema } from '../../../contracts/manifest';
 import { slugSchema } from '../../../contracts/slug';
 import { idSchema, reasonSchema } from './organizer-settings-form';
 
-export { DEFAULT_FINAL_ERROR_RATE, DEFAULT_FINAL_ROUNDS, MAX_FINAL_ROUNDS, MIN_FINAL_ROUNDS };
+export { MAX_FINAL_ROUNDS, MIN_FINAL_ROUNDS };
 
 /** The error rates an organizer may state: above 0, at most 20% (beyond that a place means little). */
 export const MIN_ERROR_RATE = 0.001;

@@ -7,8 +7,6 @@ import { LEADERBOARD_MAX_AGE_S, LEADERBOARD_REVALIDATE_S } from './leaderboard-f
 import { leaderboardSlugSchema } from './leaderboard-slug';
 import { cachingResponses, type CachePolicy, type ResponseCacheOptions } from './response-cache';
 
-export { CACHE_STATUS_HEADER } from './response-cache';
-
 /** A public leaderboard address: /challenges/<slug>/leaderboard[/<n>|/export.csv|/export.md]. */
 export function isLeaderboardPath(path: string): boolean {
   const m =

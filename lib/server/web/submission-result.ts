@@ -1,6 +1,6 @@
 // Shapes a judging result into what the submission page draws: logs cut to a size a browser can
 // hold, and the small arrays the chart components (client side) receive instead of the result.
-import type { JudgingResult, MemoryProfile, Run, Topdown } from '../../../contracts';
+import type { MemoryProfile, Run, Topdown } from '../../../contracts';
 
 /** Bytes of a log shown inline: the head holds the first compiler error, the tail how it ended. */
 export const LOG_HEAD_CHARS = 48 * 1024;
@@ -77,13 +77,6 @@ export function topdownChartData(topdown: { baseline: Topdown; solution: Topdown
     frontendBound: pct(topdown[side].frontendBound),
     backendBound: pct(topdown[side].backendBound),
   }));
-}
-
-/** The test cases worth reading first: failures, in the judge's order. */
-export function failedCases(result: JudgingResult) {
-  return (result.stages.test?.cases ?? []).filter(
-    (c) => c.outcome !== 'passed' && c.outcome !== 'skipped',
-  );
 }
 
 /** Words for the measure stage's stop reason. */

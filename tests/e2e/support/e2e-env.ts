@@ -21,11 +21,3 @@ function required(name: string): string {
 export function e2eDatabaseUrl(): string {
   return required(E2E_VARIABLES.databaseUrl);
 }
-
-/**
- * PERFJUDGE_E2E_REUSE_BUILD=1 skips `next build` when the e2e build folder exists: for a developer
- * iterating on tests while the app is unchanged. CI and `npm test` always build.
- */
-export function reuseBuild(): boolean {
-  return process.env.PERFJUDGE_E2E_REUSE_BUILD === '1' && !process.env.CI;
-}

@@ -86,22 +86,6 @@ export async function startService(options: StartOptions & { ready: RegExp }): P
   return service;
 }
 
-/** Runs a command to completion (a build); rejects with its output's tail unless it exits with 0. */
-export async function runToCompletion(options: Omit<StartOptions, 'ready'>): Promise<void> {
-  const service = launch(options);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      service.child.kill('SIGKILL');
-      reject(failure(service, `did not finish within ${options.timeoutMs / 1000} s`));
-    }, options.timeoutMs);
-    service.child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve();
-      else reject(failure(service, `failed (${signal ?? code})`));
-    });
-  });
-}
-
 /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
 export async function stopService(service: Service, graceMs: number): Promise<void> {
   const { child } = service;
