@@ -4,7 +4,8 @@
 //                                          [--host-drift 0.014]
 //   npm run bench -- judge ladder [--size 64MiB] [--long-pairs 15]
 //   npm run bench -- judge overhead [--size 64MiB]
-//   npm run bench -- judge profile [--size 64MiB]   (the profile stage's share of a judging, twice)
+//   npm run bench -- judge profile [--size 64MiB] [--max-pairs N]   (the profile stage's share of a
+//                                   judging, twice: the baseline's profiles computed, then cached)
 //   npm run bench -- judge cost [--size 32MiB] [--count 5] [--targets linux-intel,windows-amd]
 //                               [--patch 1.1x-whole-file-views] [--no-profile] [--max-pairs N] [--precision p]
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -162,11 +163,13 @@ async function judgeOnce(
     target?: TargetId;
     sharing?: HostSharing;
     onProgress?: (event: ProgressEvent) => void;
+    onLog?: (line: string) => void;
   } = {},
 ): Promise<JudgingResult> {
   const target = where.target ?? 'linux-intel';
   return judge({
     ...(where.onProgress ? { onProgress: where.onProgress } : {}),
+    ...(where.onLog ? { onLog: where.onLog } : {}),
     challenge,
     target,
     patchText,
@@ -440,31 +443,37 @@ async function overheadOnly(challenge: Challenge, options: Options): Promise<voi
 /**
  * The profile stage's cost: one judging with the baseline's profiles computed (its cache emptied
  * first), one reusing them, as contest judgings do after the first on a host. Prints the stage's
- * share of the judging and each part's seconds (from the stage's progress messages).
+ * share of the judging, each part's seconds (the stage's partsMs) and the load average.
  */
 async function profileCost(challenge: Challenge, options: Options): Promise<void> {
   await rm(path.join(DATA_DIR, 'baseline-profiles'), { recursive: true, force: true });
   const patch = await ladderPatch(TYPICAL_STEP);
+  const s = (ms: number | undefined) => `${((ms ?? 0) / 1000).toFixed(1)} s`;
+  console.log(
+    `profile cost: ${TYPICAL_STEP} on ${options.sizeBytes >> 20} MiB` +
+      `${options.maxPairs ? `, at most ${options.maxPairs} pairs` : ''}`,
+  );
   for (const label of ['baseline profiles computed', 'baseline profiles cached']) {
-    const parts: { message: string; at: number }[] = [];
+    const load = os.loadavg()[0]!.toFixed(1);
+    const built: string[] = [];
     const result = await judgeOnce(challenge, patch, options, undefined, {
-      onProgress: (event) => {
-        if (event.stage === 'profile')
-          parts.push({ message: event.message, at: performance.now() });
+      onLog: (line) => {
+        if (line.startsWith('cachegrind: built')) built.push(line);
       },
     });
     const profileMs = result.stageDurationsMs.profile ?? 0;
-    const measureMs = result.stageDurationsMs.measure ?? 0;
+    const measure = result.stages.measure;
     console.log(
-      `${label}: ${result.verdict}; profile ${(profileMs / 1000).toFixed(1)} s of ${(result.durationMs / 1000).toFixed(1)} s judged ` +
-        `(${((100 * profileMs) / result.durationMs).toFixed(1)}%; measure ${(measureMs / 1000).toFixed(1)} s, ` +
-        `${result.stages.measure?.estimate?.pairs ?? 0} pairs)`,
+      `${label}: ${result.verdict}${result.verdict === 'ACCEPTED' ? '' : ` (${result.message.slice(0, 200)})`}; profile ${s(profileMs)} of ${s(result.durationMs)} judged ` +
+        `(${((100 * profileMs) / result.durationMs).toFixed(1)}%); measure ${s(result.stageDurationsMs.measure)} ` +
+        `(${measure?.estimate?.pairs ?? 0} pairs; medians: baseline ${s(measure?.baseline?.medianMs)}, ` +
+        `solution ${s(measure?.solution?.medianMs)}); load average ${load} → ${os.loadavg()[0]!.toFixed(1)}`,
     );
+    const parts = result.stages.profile?.partsMs ?? {};
     console.log(
-      `  parts: ${parts
-        .slice(0, -1)
-        .map((p, i) => `${p.message} ${((parts[i + 1]!.at - p.at) / 1000).toFixed(1)} s`)
-        .join(', ')}`,
+      `  parts: ${Object.entries(parts)
+        .map(([part, ms]) => `${part} ${s(ms)}`)
+        .join(', ')}${built.length ? ` (${built.join('; ')})` : ''}`,
     );
     const sampled = result.stages.profile?.sampled;
     console.log(

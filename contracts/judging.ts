@@ -447,6 +447,18 @@ export const sampledProfileSchema = z.object({
 });
 export type SampledProfile = z.infer<typeof sampledProfileSchema>;
 
+/** The profile stage's parts, each absent when it did not run. */
+export const profilePartsSchema = z
+  .object({
+    /** One run per side under the memory sampler and perf record (the baseline's maybe cached). */
+    memoryAndStacks: z.number().nonnegative(),
+    topdown: z.number().nonnegative(),
+    /** The deterministic rebuild and the cachegrind runs. */
+    cachegrind: z.number().nonnegative(),
+  })
+  .partial();
+export type ProfileParts = z.infer<typeof profilePartsSchema>;
+
 /** The untimed extra runs: memory over time, Top-Down, cachegrind. Each part may be absent, with a note saying why. */
 export const profileStageSchema = z.object({
   memory: z.object({ baseline: memoryProfileSchema, solution: memoryProfileSchema }).nullable(),
@@ -459,6 +471,8 @@ export const profileStageSchema = z.object({
     .default(null),
   /** Why a part is missing or what limited it ("Top-Down unsupported: no PMU on this host"). */
   notes: z.array(z.string()),
+  /** Milliseconds each part took (what the stage costs); absent in results judged before. */
+  partsMs: profilePartsSchema.optional(),
 });
 export type ProfileStage = z.infer<typeof profileStageSchema>;
 

@@ -13,7 +13,7 @@ import type { z } from 'zod';
 const KEY_SCHEME = 'perfjudge-baseline-profile-v1';
 
 export interface BaselineProfileKey {
-  kind: 'memory' | 'cachegrind' | 'sampled';
+  kind: 'memory' | 'cachegrind' | 'sampled' | 'topdown';
   /** The baseline's build key (cachedBuild): the binary, its toolchain and CPU. */
   buildKey: string;
   inputSha256: string;
@@ -32,26 +32,35 @@ export interface CachedProfile<T> {
   cached: boolean;
 }
 
-/**
- * The cached value for the key, or `compute()`'s (stored for next time). A cache file that does not
- * parse with the schema is ignored and replaced; a build key of '' (no compiler version) never caches.
- */
-export async function cachedBaselineProfile<S extends z.ZodType>(options: {
-  dataDir: string;
-  key: BaselineProfileKey;
-  schema: S;
-  compute: () => Promise<z.infer<S>>;
-}): Promise<CachedProfile<z.infer<S>>> {
-  if (!options.key.buildKey) return { value: await options.compute(), cached: false };
-  const dir = path.join(options.dataDir, 'baseline-profiles');
-  const file = path.join(dir, `${options.key.kind}-${baselineProfileKey(options.key)}.json`);
-  const stored = await readFile(file, 'utf8')
-    .then((text) => options.schema.safeParse(JSON.parse(text)))
-    .catch(() => null);
-  if (stored?.success) return { value: stored.data as z.infer<S>, cached: true };
+function cacheFile(dataDir: string, key: BaselineProfileKey): string | null {
+  // A build key of '' (no compiler version) never caches.
+  if (!key.buildKey) return null;
+  return path.join(dataDir, 'baseline-profiles', `${key.kind}-${baselineProfileKey(key)}.json`);
+}
 
-  const value = await options.compute();
-  await mkdir(dir, { recursive: true });
+/** The cached value for the key, or null (none, or a file that does not parse with the schema). */
+export async function readBaselineProfile<S extends z.ZodType>(
+  dataDir: string,
+  key: BaselineProfileKey,
+  schema: S,
+): Promise<z.infer<S> | null> {
+  const file = cacheFile(dataDir, key);
+  if (!file) return null;
+  const stored = await readFile(file, 'utf8')
+    .then((text) => schema.safeParse(JSON.parse(text)))
+    .catch(() => null);
+  return stored?.success ? (stored.data as z.infer<S>) : null;
+}
+
+/** Keeps the value for the key (replacing a damaged file); nothing for a build key of ''. */
+export async function storeBaselineProfile(
+  dataDir: string,
+  key: BaselineProfileKey,
+  value: unknown,
+): Promise<void> {
+  const file = cacheFile(dataDir, key);
+  if (!file) return;
+  await mkdir(path.dirname(file), { recursive: true });
   // Written aside and renamed: a concurrent reader never sees half a file.
   const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
@@ -60,5 +69,18 @@ export async function cachedBaselineProfile<S extends z.ZodType>(options: {
   } finally {
     await rm(tmp, { force: true });
   }
+}
+
+/** The cached value for the key, or `compute()`'s (stored for next time). */
+export async function cachedBaselineProfile<S extends z.ZodType>(options: {
+  dataDir: string;
+  key: BaselineProfileKey;
+  schema: S;
+  compute: () => Promise<z.infer<S>>;
+}): Promise<CachedProfile<z.infer<S>>> {
+  const stored = await readBaselineProfile(options.dataDir, options.key, options.schema);
+  if (stored !== null) return { value: stored, cached: true };
+  const value = await options.compute();
+  await storeBaselineProfile(options.dataDir, options.key, value);
   return { value, cached: false };
 }

@@ -1,17 +1,17 @@
-// The profile stage: untimed extra runs that explain a speedup — memory over time, Top-Down level 1,
-// a sampled profile of call stacks and cachegrind's noise-free counts per function. Nothing here can change a verdict or the speedup: a part that
-// fails or is unsupported becomes a note. The baseline's memory series, stacks and cachegrind counts are
-// the same for every judging on a host, so they come from a cache after the first
-// (baseline-profile-cache.ts).
+// The profile stage: untimed extra runs that explain a speedup — memory over time and a sampled
+// profile of call stacks (one run per side: memory-and-stacks.ts), Top-Down level 1, and
+// cachegrind's noise-free counts per function. Nothing here can change a verdict or the speedup: a
+// part that fails or is unsupported becomes a note. The baseline's parts are the same for every
+// judging on a host, so they come from a cache after the first (baseline-profile-cache.ts). How
+// long each part took is in the stage's partsMs (the cost bench: bench/judge.ts profile).
 import path from 'node:path';
 import { z } from 'zod';
 import {
   cachegrindCountsSchema,
   hotspotsSchema,
-  memoryProfileSchema,
-  sampledProfileSchema,
+  topdownSchema,
+  type ProfileParts,
   type ProfileStage,
-  type SampledProfile,
   type RunPolicy,
   type Toolchain,
   type Topdown,
@@ -27,12 +27,11 @@ import {
 import { findPerf } from '../measure/perf-stat';
 import { detectTopdownSupport, parseTopdown, topdownArgs } from '../measure/topdown';
 import { cpuVendor } from '../host/fingerprint';
-import { classifyRun, runProgram, SANDBOX_PROGRAM } from '../sandbox/run-program';
-import { recordProfile, SAMPLING_HZ } from '../measure/perf-record';
-import { profileMemory } from '../measure/memory-profile';
+import { runProgram } from '../sandbox/run-program';
 import type { PlatformCapabilities } from '../platform';
 import type { Sandbox } from '../sandbox/sandbox';
 import { cachedBaselineProfile } from './baseline-profile-cache';
+import { memoryAndStacks } from './memory-and-stacks';
 import { takeBinary } from './binaries';
 import { ensureInput, type GeneratedInput } from '../../lib/core/challenge/inputs';
 import { BUILD_PATH, sandboxedExecutor } from '../build/sandboxed-executor';
@@ -64,7 +63,6 @@ export interface ProfileStageOptions {
 }
 
 const TOPDOWN_FILE = '.topdown.csv';
-const MEMORY_CACHE_SCHEMA = z.object({ profile: memoryProfileSchema, notes: z.array(z.string()) });
 const CACHEGRIND_CACHE_SCHEMA = z.object({
   counts: cachegrindCountsSchema,
   hotspots: hotspotsSchema,
@@ -82,69 +80,36 @@ export async function runProfile(options: ProfileStageOptions): Promise<ProfileS
     sampled: null,
     notes: [],
   };
-  const { limits } = options.challenge.manifest;
   const unsupported = (part: string) =>
     stage.notes.push(`${part}: not run, the target's platform does not have it`);
 
-  options.onProgress(0, 'sampling memory over time');
-  if (!options.parts.memoryProfile) unsupported('memory profile');
-  else
+  const timed = async (part: keyof ProfileParts, work: () => Promise<void>) => {
+    const started = performance.now();
     try {
-      const side = (binary: string) =>
-        profileMemory({
-          sandbox: options.sandbox,
-          binary,
-          input: options.benchmarkInput.path,
-          workDir: options.workDir,
-          limits,
-          signal: options.signal,
-        });
-      const baseline = await cachedBaselineProfile({
-        dataDir: options.dataDir,
-        key: {
-          kind: 'memory',
-          buildKey: options.baselineBuildKey ?? '',
-          inputSha256: options.benchmarkInput.sha256,
-          settings: { limits, sandbox: options.sandbox.kind },
-        },
-        schema: MEMORY_CACHE_SCHEMA,
-        compute: async () => {
-          const run = await side(options.baselineBinary);
-          return { profile: run.profile, notes: run.notes };
-        },
-      });
-      if (baseline.cached) options.log('baseline memory profile: reused from an earlier judging');
-      const solution = await side(options.solutionBinary);
-      stage.memory = { baseline: baseline.value.profile, solution: solution.profile };
-      stage.notes.push(...new Set([...baseline.value.notes, ...solution.notes]));
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      stage.notes.push(`memory profile failed: ${reason(error)}`);
+      await work();
+    } finally {
+      parts[part] = Math.round(performance.now() - started);
     }
+  };
+  const parts: ProfileParts = {};
+  stage.partsMs = parts;
 
-  options.onProgress(0.3, 'Top-Down level 1');
+  options.onProgress(0, 'memory over time and call stacks (one run per side)');
+  await timed('memoryAndStacks', () => memoryAndStacks(options, stage));
+
+  options.onProgress(0.35, 'Top-Down level 1');
   if (!options.parts.topDown) unsupported('Top-Down level 1');
   else
-    try {
-      const topdown = await topdownPerSide(options);
-      if ('note' in topdown) stage.notes.push(topdown.note);
-      else stage.topdown = topdown;
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      stage.notes.push(`Top-Down failed: ${reason(error)}`);
-    }
-
-  options.onProgress(0.35, 'sampling call stacks (perf record)');
-  if (!options.parts.sampledProfile) unsupported('sampled profile (perf record)');
-  else
-    try {
-      const sampled = await sampledPerSide(options);
-      if ('note' in sampled) stage.notes.push(sampled.note);
-      else stage.sampled = sampled;
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      stage.notes.push(`sampled profile failed: ${reason(error)}`);
-    }
+    await timed('topdown', async () => {
+      try {
+        const topdown = await topdownPerSide(options);
+        if ('note' in topdown) stage.notes.push(topdown.note);
+        else stage.topdown = topdown;
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        stage.notes.push(`Top-Down failed: ${reason(error)}`);
+      }
+    });
 
   options.onProgress(0.4, 'cachegrind (deterministic mode)');
   const deterministic = options.challenge.manifest.inputs.deterministic;
@@ -153,18 +118,28 @@ export async function runProfile(options: ProfileStageOptions): Promise<ProfileS
   } else if (!options.parts.cachegrind) {
     unsupported('deterministic mode (cachegrind)');
   } else {
-    try {
-      stage.deterministic = await deterministicCounts(options);
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      stage.notes.push(`deterministic mode failed: ${reason(error)}`);
-    }
+    await timed('cachegrind', async () => {
+      try {
+        stage.deterministic = await deterministicCounts(options);
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        stage.notes.push(`deterministic mode failed: ${reason(error)}`);
+      }
+    });
   }
+  options.log(
+    `profile stage parts: ${Object.entries(parts)
+      .map(([part, ms]) => `${part} ${(ms / 1000).toFixed(1)} s`)
+      .join(', ')}`,
+  );
   options.onProgress(1, 'profile done');
   return stage;
 }
 
-/** One untimed `perf stat -M <group>` run per side, where the CPU has a level-1 metric group. */
+/**
+ * One untimed `perf stat -M <group>` run per side, where the CPU has a level-1 metric group; the
+ * baseline's is cached per host like its other profile runs.
+ */
 async function topdownPerSide(
   options: ProfileStageOptions,
 ): Promise<NonNullable<ProfileStage['topdown']> | { note: string }> {
@@ -198,64 +173,19 @@ async function topdownPerSide(
     if (!parsed.ok) throw new Error(parsed.reason);
     return parsed.reading.topdown;
   };
-  return {
-    baseline: await side(options.baselineBinary),
-    solution: await side(options.solutionBinary),
-  };
-}
-
-/**
- * One run of the timed input per side under `perf record`, from outside the sandbox. A run that
- * fails or passes the time limit under the profiler only loses its profile: its verdict came from
- * the timed runs.
- */
-async function sampledPerSide(
-  options: ProfileStageOptions,
-): Promise<NonNullable<ProfileStage['sampled']> | { note: string }> {
-  const perf = await findPerf();
-  if (!perf) return { note: 'sampled profile unsupported: perf is not installed on this host' };
-  const { limits } = options.challenge.manifest;
-  const side = async (binary: string): Promise<SampledProfile> => {
-    const { result, profile } = await recordProfile({
-      perf,
-      cpu: options.cpu,
-      dir: options.workDir,
-      binary,
-      programInside: SANDBOX_PROGRAM,
-      run: () =>
-        runProgram({
-          sandbox: options.sandbox,
-          binary,
-          input: options.benchmarkInput.path,
-          workDir: options.workDir,
-          limits,
-          wallTimeMs: limits.benchmarkRunSeconds * 1000,
-          stdout: 'hash',
-          cpu: options.cpu,
-          signal: options.signal,
-        }),
-    });
-    const run = classifyRun(result);
-    if (run.outcome !== 'passed') throw new Error(`the program under perf record: ${run.message}`);
-    return profile;
-  };
   const baseline = await cachedBaselineProfile({
     dataDir: options.dataDir,
     key: {
-      kind: 'sampled',
+      kind: 'topdown',
       buildKey: options.baselineBuildKey ?? '',
       inputSha256: options.benchmarkInput.sha256,
-      settings: { limits, sandbox: options.sandbox.kind, hz: SAMPLING_HZ },
+      settings: { limits: options.challenge.manifest.limits, group: support.group },
     },
-    schema: sampledProfileSchema,
+    schema: topdownSchema,
     compute: () => side(options.baselineBinary),
   });
-  if (baseline.cached) options.log('baseline sampled profile: reused from an earlier judging');
-  const solution = await side(options.solutionBinary);
-  options.log(
-    `perf record (${solution.event}): ${baseline.value.samples} vs ${solution.samples} samples`,
-  );
-  return { baseline: baseline.value, solution };
+  if (baseline.cached) options.log('baseline Top-Down: reused from an earlier judging');
+  return { baseline: baseline.value, solution: await side(options.solutionBinary) };
 }
 
 /** Both sides rebuilt with flags valgrind can decode, then one cachegrind run each. */
@@ -266,7 +196,11 @@ async function deterministicCounts(
   const { limits, inputs } = challenge.manifest;
   const flags = deterministicFlagsFor(options.toolchain);
   const toolchain = { ...options.toolchain, flags };
+  const buildStarted = performance.now();
   const { baseline, solutionBinary } = await deterministicBuilds(options, toolchain);
+  options.log(
+    `cachegrind: built for ${flags.join(' ')} in ${((performance.now() - buildStarted) / 1000).toFixed(1)} s`,
+  );
   const input = await ensureInput(
     challenge,
     {

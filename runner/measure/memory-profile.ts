@@ -248,6 +248,8 @@ export interface ProfileMemoryOptions {
   sandbox: Sandbox;
   /** The built program (host path), mounted read-only at /judge/program. */
   binary: string;
+  /** Where the sandbox shows the program (default /judge/program; see profiledProgramPath). */
+  programInside?: string;
   /** Its input (host path), mounted read-only at /judge/input.txt. */
   input: string;
   /** Parent for the run's fresh directory. */
@@ -288,6 +290,7 @@ export async function profileMemory(options: ProfileMemoryOptions): Promise<Memo
   const runDir = await mkdtemp(path.join(options.workDir, 'memory-'));
   const samplesFile = path.join(runDir, SAMPLES_FILE);
   const { limits } = options;
+  const program = options.programInside ?? SANDBOX_PROGRAM;
   try {
     const run = await options.sandbox.run({
       command: SANDBOX_SAMPLER,
@@ -296,13 +299,13 @@ export async function profileMemory(options: ProfileMemoryOptions): Promise<Memo
         String(Math.round(intervalMs * 1000)),
         samplesFile,
         '--',
-        SANDBOX_PROGRAM,
+        program,
         SANDBOX_INPUT,
       ],
       workDir: runDir,
       readOnly: [
         { host: sampler, sandbox: SANDBOX_SAMPLER },
-        { host: options.binary, sandbox: SANDBOX_PROGRAM },
+        { host: options.binary, sandbox: program },
         { host: options.input, sandbox: SANDBOX_INPUT },
       ],
       env: { PATH: '/usr/bin:/bin', HOME: runDir, LC_ALL: 'C' },

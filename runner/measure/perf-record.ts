@@ -5,6 +5,7 @@
 // only: a profile that fails is a note, never a verdict.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { randomBytes } from 'node:crypto';
 import { copyFile, link, mkdir, mkdtemp, open, rm, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -54,6 +55,11 @@ export function perfRecordArgs(
     String(SAMPLING_HZ),
     '--call-graph',
     'dwarf',
+    // No build-id pass at the end (it reads every sample again: seconds for DWARF stacks) and
+    // nothing copied to ~/.debug: perf script names the frames from --symfs by path, and each
+    // profiled run's program has a path of its own (profiledProgramPath).
+    '--no-buildid',
+    '--no-buildid-cache',
     ...(options.cpu === null ? ['-a'] : ['-C', String(options.cpu)]),
     '-D',
     '-1',
@@ -62,6 +68,17 @@ export function perfRecordArgs(
     '-o',
     options.output,
   ];
+}
+
+/**
+ * Where a profiled run's program appears inside the sandbox: a path of its own, never the timed
+ * runs' /judge/program. perf knows a mapped file by its path: when another program at the same
+ * path ran on the same CPU during a recording (another judging's, on a loaded host), perf took the
+ * one for the other, its build-id and its unwinding tables, and the program's stacks came out
+ * unnamed and cut short ("[unknown address]", no main). The name stays `program` (the comm).
+ */
+export function profiledProgramPath(): string {
+  return `/judge/profiled-${randomBytes(8).toString('hex')}/program`;
 }
 
 let eventChoice: Promise<string> | undefined;
@@ -109,7 +126,7 @@ export class StackFolder {
   samples = 0;
 
   constructor(
-    private readonly comm: string,
+    readonly comm: string,
     private readonly program: FileIdentity | null = null,
     /** Names the program's own addresses perf left unnamed (see programSymbols). */
     private readonly symbols: SymbolTable | null = null,
@@ -404,6 +421,10 @@ async function foldScript(
       '--kallsyms',
       '/proc/kallsyms',
       '--show-mmap-events',
+      // Only the program's samples are unwound and printed: the recording holds every process on
+      // the CPU (tens of MB of stacks on a busy host), and unwinding is perf script's slow part.
+      '--comms',
+      folder.comm,
       '-F',
       'comm,pid,ip,sym,dso',
     ],

@@ -2,7 +2,8 @@
 // shows, on linux-intel, flame graphs of both sides (perf record, sampled from outside the sandbox)
 // and cachegrind's per-function tables; on windows-amd (emulated) the page says the sampled profile
 // is unavailable there. The speedscope download parses with speedscope's file format, and another
-// contestant cannot fetch it (names and stacks are the author's code). Screenshots at 1280 and 375 px.
+// contestant cannot fetch it (names and stacks are the author's code). Screenshots at 1280 and 375 px;
+// at 375 px the page does not scroll sideways.
 import { expect, test } from '@playwright/test';
 import { speedscopeSchema } from '../helpers/speedscope-schema';
 import { newContestant, signUp } from './support/accounts';
@@ -70,7 +71,7 @@ test('a judged patch shows hotspots and flame graphs for baseline and solution',
   expect(file.shared.frames.map((f) => f.name)).toContain('main');
 
   await keepScreenshot(page, testInfo, 'submission-profile-1280');
-  await page.setViewportSize({ width: 375, height: 812 });
+  await page.setViewportSize({ width: 375, height: 800 });
   await page.reload();
   await expect(linux.getByTestId('flame-graph').first()).toBeVisible();
   // The new views fit: their right edges are on the screen (wide tables scroll in their own box).
@@ -81,12 +82,12 @@ test('a judged patch shows hotspots and flame graphs for baseline and solution',
     expect((await box.boundingBox())!.x + (await box.boundingBox())!.width).toBeLessThanOrEqual(
       375,
     );
-  // The page as a whole is wider, from its header (the submission's details list, not these views:
-  // seen at 434 px, reported to the page's owners): noted in the report, not failed here.
+  // And so does the whole page: no horizontal scroll (its details list once made it 434 px wide).
   const wide = await page.evaluate<string[]>(WIDEST_ELEMENTS);
-  if (wide.length > 0)
-    testInfo.annotations.push({ type: 'wider than 375 px', description: wide.join(' | ') });
-  expect(wide.filter((w) => /flame|hotspot/.test(w))).toEqual([]);
+  expect(
+    await page.evaluate<number>('document.scrollingElement.scrollWidth'),
+    `wider than the screen: ${wide.join(' | ')}`,
+  ).toBeLessThanOrEqual(375);
   await linux.getByText(/Solution’s top functions/).click();
   await keepScreenshot(page, testInfo, 'submission-profile-375');
 

@@ -162,8 +162,8 @@ describe('profileStage', () => {
     });
     expect(stage.notes).toEqual([
       "memory profile: not run, the target's platform does not have it",
-      "Top-Down level 1: not run, the target's platform does not have it",
       "sampled profile (perf record): not run, the target's platform does not have it",
+      "Top-Down level 1: not run, the target's platform does not have it",
       "deterministic mode (cachegrind): not run, the target's platform does not have it",
     ]);
   });

@@ -119,7 +119,7 @@ describe('perfRecordArgs', () => {
       controlFifo: '/w/control',
     });
     expect(argv.join(' ')).toBe(
-      '/usr/bin/perf record -e cpu-clock -F 499 --call-graph dwarf -C 3 -D -1 ' +
+      '/usr/bin/perf record -e cpu-clock -F 499 --call-graph dwarf --no-buildid --no-buildid-cache -C 3 -D -1 ' +
         '--control fifo:/w/control -o /w/perf.data',
     );
   });

@@ -57,8 +57,13 @@ function FinalChoiceLine({ view, choice }: { view: SubmissionView; choice: MyFin
   return (
     <span className="row" data-testid="final-choice">
       {counts ? (
-        <span className="badge ok">
-          Counts for the final ({chosen ? 'chosen by you' : 'best score, by default'})
+        // The reason beside the badge, not in it: a badge does not wrap, and this one would be
+        // wider than a 375 px screen's value column.
+        <span>
+          <span className="badge ok">Counts for the final</span>{' '}
+          <span className="small muted">
+            ({chosen ? 'chosen by you' : 'best score, by default'})
+          </span>
         </span>
       ) : (
         <span className="muted">Does not count for the final</span>
