@@ -79,7 +79,7 @@ async function reconcileSubmission(
   log: (line: string) => void,
 ): Promise<void> {
   const missing: string[] = [];
-  const stuck: string[] = [];
+  let stuck: { judgingId: string; why: string }[] = [];
   let retried = false;
   for (const judging of judgings) {
     const target = targetIdSchema.safeParse(judging.target);
@@ -108,11 +108,15 @@ async function reconcileSubmission(
       log(`submission ${submissionId}: score job ${parent.id} had failed, retried`);
     } else if (parent.state === 'unknown' && child === 'unknown') {
       missing.push(judging.judgingId);
+    } else if (child === 'active') {
+      // A runner holds it (after a Redis loss, perhaps a job it took before and holds on to):
+      // however its judging ends, the next pass sees what is left and repairs it then.
     } else if (parent.state === 'completed' || parent.state === 'unknown' || child === 'unknown') {
       // Scored without it, or half of its flow lost: nothing in the queue will change that.
-      stuck.push(
-        `${judging.judgingId} (${judging.status}, score job ${parent.state}, judging job ${child})`,
-      );
+      stuck.push({
+        judgingId: judging.judgingId,
+        why: `${judging.judgingId} (${judging.status}, score job ${parent.state}, judging job ${child})`,
+      });
     }
   }
   if (retried) report.retried.push(submissionId);
@@ -123,9 +127,19 @@ async function reconcileSubmission(
       `submission ${submissionId}: jobs of ${missing.join(', ')} missing from Redis, queued again`,
     );
   }
+  // The judgings were listed before Redis was asked: one the scorer recorded in between (its score
+  // job completed just after the listing) is done, not stuck. Read again, after Redis answered.
+  if (stuck.length) {
+    const unsettled = await listUnqueuedJudgings(db, {
+      judgingIds: stuck.map((s) => s.judgingId),
+    });
+    stuck = stuck.filter((s) => unsettled.some((u) => u.judgingId === s.judgingId));
+  }
   if (stuck.length) {
     report.stuck.push(submissionId);
-    log(`submission ${submissionId}: judgings ${stuck.join('; ')} cannot finish; rejudge it`);
+    log(
+      `submission ${submissionId}: judgings ${stuck.map((s) => s.why).join('; ')} cannot finish; rejudge it`,
+    );
   }
 }
 

@@ -99,6 +99,11 @@ export async function startPrivatePostgres(options: {
   port?: number;
   /** Told the server process as soon as it exists. */
   launched?: (child: Child) => void;
+  /**
+   * A throwaway cluster (the chaos drill's): nothing is flushed to disk. A crash of the server
+   * alone still recovers; only the machine's crash could lose data, and there is none to keep.
+   */
+  throwaway?: boolean;
 }): Promise<PrivatePostgres> {
   const { bin, log } = options;
   const pgData = path.join(options.dataDir, 'postgres');
@@ -118,6 +123,7 @@ export async function startPrivatePostgres(options: {
       '-E',
       'UTF8',
       '--locale=C',
+      ...(options.throwaway ? ['--no-sync'] : []),
     ]);
     try {
       await exec(cmd, args);
@@ -153,6 +159,7 @@ export async function startPrivatePostgres(options: {
     'unix_socket_directories=',
     '-c',
     'max_connections=100',
+    ...(options.throwaway ? ['-c', 'fsync=off', '-c', 'full_page_writes=off'] : []),
   ]);
   const child = startChild({
     name: 'postgres',

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,13 +17,15 @@ import {
 } from '../../contracts';
 import { env, REPO_ROOT } from '../../lib/core/config/env';
 import type { Db } from '../../lib/server/db/client';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
 import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
 import { enqueueSubmission } from '../../lib/server/submit/enqueue-submission';
 import { rejudge, REJUDGE_PRIORITY } from '../../lib/server/submit/rejudge';
 import { submitPatch } from '../../lib/server/submit/submit-patch';
 import { reconcile } from '../../scorer/reconcile';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
-import { makeUser, registerChallenge } from '../../dev/db-fixtures';
+import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
+import { flushKeys } from '../../dev/redis-keys';
 
 const SUBMISSIONS = path.join(REPO_ROOT, 'challenges/wordcount/submissions');
 const PATCH = readFileSync(path.join(SUBMISSIONS, 'accepted/baseline-copy.patch'), 'utf8');
@@ -319,5 +322,112 @@ describe('rejudge', () => {
     expect(child?.opts.priority).toBe(REJUDGE_PRIORITY);
     expect(await queues.scoreQueue().getJob(judgingScoreJobId(j.judgingId, round))).toBeDefined();
     expect(submissionId).toBeTruthy();
+  });
+});
+
+describe('the reconciler and the scorer at the same moment', () => {
+  /** Takes the queue's next job and completes it (or only takes it), as a runner or the scorer would. */
+  async function completeNext(
+    name: string,
+    q: QueueSet,
+    value: unknown,
+    { keepActive = false } = {},
+  ): Promise<void> {
+    const worker = new Worker(name, null, { connection: redis, prefix: q.prefix, autorun: false });
+    try {
+      const token = randomBytes(8).toString('hex');
+      const job = await worker.getNextJob(token);
+      if (!job) throw new Error(`no job waiting in ${name}`);
+      if (!keepActive) await job.moveToCompleted(value, token, false);
+    } finally {
+      await worker.close();
+    }
+  }
+
+  it('calls stuck neither a judging recorded between its listing and the look at Redis, nor one a runner holds after a Redis loss', async () => {
+    // A database and a prefix of its own: the reconciler sees only this test's submissions, and
+    // the next job of each queue is this test's.
+    const own = await createTestDatabase();
+    const q = createQueueSet({ connection: redis, prefix: `${PREFIX}-race` });
+    try {
+      const { version: ownVersion } = await registerChallenge(own.db);
+      const submit = async () => {
+        const result = await submitPatch({
+          db: own.db,
+          queues: q,
+          userId: await makeUser(own.db),
+          challengeSlug: 'wordcount',
+          patchText: PATCH,
+        });
+        if (!result.ok) throw new Error(result.message);
+        const linux = result.judgings.find((j) => j.target === 'linux-intel')!;
+        // Its runner answered and the scorer's job completed; the database still says JUDGING.
+        await completeNext('judge-linux-intel', q, {});
+        await completeNext('score', q, {});
+        await own.db.judging.update({
+          where: { id: linux.judgingId },
+          data: { status: 'JUDGING' },
+        });
+        return { ...result, linux };
+      };
+      // Truly stuck: the queue is done with it, the database never heard. Reported.
+      const stuck = await submit();
+      expect((await reconcile(own.db, q, { olderThanMs: 0 })).stuck).toEqual([stuck.submissionId]);
+      await own.db.judging.update({
+        where: { id: stuck.linux.judgingId },
+        data: { status: 'DONE' },
+      });
+
+      // The scorer commits just after the reconciler listed the judging: done, not stuck.
+      const racing = await submit();
+      let listed = false;
+      const racingDb = own.db.$extends({
+        query: {
+          judging: {
+            async findMany({ args, query }) {
+              const rows = await query(args);
+              if (!listed) {
+                listed = true;
+                await recordJudgingResult(own.db, {
+                  judgingId: racing.linux.judgingId,
+                  round: racing.linux.round,
+                  result: makeResult({
+                    slug: 'wordcount',
+                    version: ownVersion,
+                    target: 'linux-intel',
+                    judgingId: racing.linux.judgingId,
+                  }),
+                });
+              }
+              return rows;
+            },
+          },
+        },
+      }) as unknown as Db;
+      const report = await reconcile(racingDb, q, { olderThanMs: 0 });
+      expect(listed).toBe(true);
+      expect(report.checked).toBeGreaterThanOrEqual(1);
+      expect(report.stuck).toEqual([]);
+
+      // Just after a Redis loss: a runner still holds the judging's job, its score parent is
+      // gone. Not stuck while the runner holds it: the next pass repairs what its end leaves.
+      const held = await submit();
+      const windows = held.judgings.find((j) => j.target === 'windows-amd')!;
+      await flushKeys(redis, `${PREFIX}-race:*`);
+      await q.judgeQueue('windows-amd').add(
+        'judge',
+        {},
+        {
+          jobId: judgingJobId(windows.judgingId, windows.round),
+        },
+      );
+      await completeNext('judge-windows-amd', q, undefined, { keepActive: true });
+      const afterLoss = await reconcile(own.db, q, { olderThanMs: 0 });
+      expect(afterLoss.stuck).toEqual([]);
+    } finally {
+      await q.close();
+      await deletePrefixKeys(`${PREFIX}-race`);
+      await own.drop();
+    }
   });
 });

@@ -115,6 +115,14 @@ const envSchema = z.object({
    * app) is on; until then the console sends them to turn it on (docs/security.md).
    */
   PERFJUDGE_ORGANIZER_TWO_FACTOR: z.enum(['optional', 'required']).default('optional'),
+  /**
+   * The chaos drill's seed (tests/integration/chaos.test.ts; `npm run bench -- chaos` takes
+   * --seed): unset, a fresh one, printed so that a failing drill can be replayed.
+   */
+  PERFJUDGE_CHAOS_SEED: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,32}$/, '1 to 32 letters, digits, _ or -')
+    .optional(),
   /** Set by Next.js: 'production' for `next start`. */
   NODE_ENV: z.enum(['development', 'production', 'test']).optional(),
 });

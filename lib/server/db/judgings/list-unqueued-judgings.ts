@@ -4,8 +4,10 @@
 import type { Db } from '../client';
 
 export interface ListUnqueuedJudgingsOptions {
-  /** Only judgings whose state has not changed since this moment. */
-  olderThan: Date;
+  /** Only judgings whose state has not changed since this moment (default: any). */
+  olderThan?: Date;
+  /** Only these judgings (the reconciler reads its findings again before it reports them). */
+  judgingIds?: readonly string[];
   limit?: number;
 }
 
@@ -25,7 +27,8 @@ export async function listUnqueuedJudgings(
   const rows = await db.judging.findMany({
     where: {
       status: { in: ['QUEUED', 'WAITING', 'JUDGING'] },
-      updatedAt: { lt: options.olderThan },
+      ...(options.olderThan ? { updatedAt: { lt: options.olderThan } } : {}),
+      ...(options.judgingIds ? { id: { in: [...options.judgingIds] } } : {}),
     },
     orderBy: { updatedAt: 'asc' },
     take: options.limit ?? 500,
