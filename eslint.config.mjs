@@ -1,8 +1,7 @@
-// Lint configuration: typescript-eslint's recommended rules over all TypeScript sources, and the
-// direction of imports between our folders (eslint.layers.mjs).
+// Lint configuration: typescript-eslint's recommended rules over all TypeScript sources. The
+// direction of imports between our folders is dependency-cruiser's (.dependency-cruiser.mjs).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { layersPlugin } from './eslint.layers.mjs';
 
 export default tseslint.config(
   {
@@ -13,7 +12,7 @@ export default tseslint.config(
       '.next/**',
       '.next-*/**',
       'coverage/**',
-      'lib/db/generated/**',
+      'lib/server/db/generated/**',
       'next-env.d.ts',
     ],
   },
@@ -21,9 +20,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly' } },
-    plugins: { perfjudge: layersPlugin },
     rules: {
-      'perfjudge/layers': 'error',
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
@@ -39,10 +36,10 @@ export default tseslint.config(
     },
   },
   // Tool configuration files run outside the app and read their own environment.
-  // Tool configuration files run outside the app and read their own environment; lib/config is the
+  // Tool configuration files run outside the app and read their own environment; lib/core/config is the
   // one module of the app that reads it.
   {
-    files: ['*.config.ts', '*.config.mjs', 'lib/config/**'],
+    files: ['*.config.ts', '*.config.mjs', 'lib/core/config/**'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   // The browser tests' global setup hands its URLs to the test workers through the environment

@@ -8,10 +8,10 @@ export function register(): void {
   // eslint-disable-next-line no-restricted-syntax -- a build-time constant, not the environment
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   void (async () => {
-    const { env } = await import('./lib/config/env');
+    const { env } = await import('./lib/core/config/env');
     if (!env().DATABASE_URL) return;
-    const { db } = await import('./lib/db/client');
-    const { sayBenchmarkDisagreements } = await import('./lib/db/contest-benchmark');
+    const { db } = await import('./lib/server/db/client');
+    const { sayBenchmarkDisagreements } = await import('./lib/server/db/contest/contest-benchmark');
     await sayBenchmarkDisagreements(db(), (line) => console.warn(`web: ${line}`));
   })().catch((error: Error) =>
     console.warn(`web: benchmark definition not checked: ${error.message}`),

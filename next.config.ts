@@ -20,7 +20,7 @@ const nextConfig: NextConfig = {
   // The final leaderboard's pages and exports are the only ISR routes (revalidate = 1; the live
   // leaderboard has the server's own cache, by the same rule): a cached copy older than this many
   // seconds is never served, the request waits for a fresh render instead of getting an
-  // arbitrarily old page after a quiet spell (lib/web/leaderboard-freshness.ts, LEADERBOARD_MAX_AGE_S).
+  // arbitrarily old page after a quiet spell (lib/server/web/leaderboard-freshness.ts, LEADERBOARD_MAX_AGE_S).
   expireTime: 3,
   experimental: {
     authInterrupts: true,

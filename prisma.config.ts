@@ -1,5 +1,5 @@
 // Prisma CLI configuration (Prisma 7): where the schema and migrations live. Only `prisma generate`
-// runs here; migrations are applied by lib/db/migrate.ts (see prisma/README.md for why).
+// runs here; migrations are applied by lib/server/db/migrate.ts (see prisma/README.md for why).
 import { defineConfig } from 'prisma/config';
 
 export default defineConfig({

@@ -1,7 +1,7 @@
 // Home: what perfjudge is and the contests it runs.
 import Link from 'next/link';
-import { db } from '../lib/db/client';
-import { listChallenges } from '../lib/db/list-challenges';
+import { db } from '../lib/server/db/client';
+import { listChallenges } from '../lib/server/db/contest/list-challenges';
 
 export const dynamic = 'force-dynamic';
 

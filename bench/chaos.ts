@@ -6,7 +6,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { REPO_ROOT } from '../lib/config/env';
+import { REPO_ROOT } from '../lib/core/config/env';
 import { formatFigures } from '../dev/chaos/invariants';
 import { newSeed } from '../dev/chaos/plan';
 import { runChaos } from '../dev/chaos/scenario';

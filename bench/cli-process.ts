@@ -2,7 +2,7 @@
 // output kept, ready once a line matches; stopped with SIGTERM, then SIGKILL after 30 s.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { REPO_ROOT } from '../lib/config/env';
+import { REPO_ROOT } from '../lib/core/config/env';
 
 const BIN = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
 

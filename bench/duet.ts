@@ -9,9 +9,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseByteSize } from '../contracts';
-import { REPO_ROOT } from '../lib/config/env';
-import { loadChallenge } from '../lib/challenge/load-manifest';
-import { median } from '../lib/stats';
+import { REPO_ROOT } from '../lib/core/config/env';
+import { loadChallenge } from '../lib/core/challenge/load-manifest';
+import { median } from '../lib/core/stats';
 import { createSandbox } from '../runner/sandbox';
 import { LADDER, ladderStep, prepareLadderStep } from './ladder/steps';
 

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { REPO_ROOT } from '../lib/config/env';
+import { REPO_ROOT } from '../lib/core/config/env';
 import {
   createRng,
   median,
@@ -18,7 +18,7 @@ import {
   type NoiseModel,
   type Rng,
   type TimedPair,
-} from '../lib/stats';
+} from '../lib/core/stats';
 
 const METHODS: IntervalMethod[] = ['order-statistic', 'signed-rank', 'trimmed-mean', 'bootstrap'];
 const LABEL: Record<IntervalMethod, string> = {

@@ -1,6 +1,6 @@
 // Benchmark of a final evaluation on this machine: six finalists with known
 // relative speeds timed in one final session (runner/final/final-session.ts), then ranked
-// (lib/ranking). Figures only, nothing asserted: this machine is shared and noisy.
+// (lib/core/ranking). Figures only, nothing asserted: this machine is shared and noisy.
 //   npm run bench -- final [--size 16MiB] [--rounds 20] [--load none,bursty] [--max-discarded N]
 // Targets: the true order recovered wherever two finalists differ by more than 5%; the two
 // baseline copies tied (with each other, and with the baseline: interval around 1); the session's
@@ -9,10 +9,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_FINAL_ERROR_RATE, type FinalSessionResult } from '../contracts/final';
 import { parseByteSize } from '../contracts';
-import { REPO_ROOT } from '../lib/config/env';
-import { loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
-import { rankFinalists, type FinalRanking } from '../lib/ranking/final-ranking';
-import { rankingInputFromRounds } from '../lib/ranking/ranking-input-from-rounds';
+import { REPO_ROOT } from '../lib/core/config/env';
+import { loadChallenge, type Challenge } from '../lib/core/challenge/load-manifest';
+import { rankFinalists, type FinalRanking } from '../lib/core/ranking/final-ranking';
+import { rankingInputFromRounds } from '../lib/core/ranking/ranking-input-from-rounds';
 import { cpuVendor } from '../runner/host/fingerprint';
 import { runFinalSession, type FinalEntrant } from '../runner/final/final-session';
 import { createSandbox } from '../runner/sandbox';

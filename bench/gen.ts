@@ -5,7 +5,7 @@ import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseByteSize } from '../contracts';
-import { loadChallenge, CHALLENGES_DIR } from '../lib/challenge/load-manifest';
+import { loadChallenge, CHALLENGES_DIR } from '../lib/core/challenge/load-manifest';
 import { cachedBuild } from '../runner/build';
 import { wordcountInputChunks } from '../challenges/wordcount/generator';
 

@@ -7,8 +7,8 @@
 // (this machine is shared and noisy); `npm run bench -- judge cost`.
 import os from 'node:os';
 import type { JudgingResult, TargetId } from '../contracts';
-import type { Challenge } from '../lib/challenge/load-manifest';
-import { median, speedupEstimate, type IntervalMethod, type TimedPair } from '../lib/stats';
+import type { Challenge } from '../lib/core/challenge/load-manifest';
+import { median, speedupEstimate, type IntervalMethod, type TimedPair } from '../lib/core/stats';
 import { createHostTurns } from '../runner/judge/host-turns';
 import type { HostSharing } from '../runner/judge/judging-context';
 import { createMeasureSessions } from '../runner/judge/measure-session';

@@ -19,14 +19,14 @@ import {
   type ProgressEvent,
   type TargetId,
 } from '../contracts';
-import { REPO_ROOT } from '../lib/config/env';
-import { loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
-import { makePatch, solutionSource } from '../lib/challenge/solution-tree';
+import { REPO_ROOT } from '../lib/core/config/env';
+import { loadChallenge, type Challenge } from '../lib/core/challenge/load-manifest';
+import { makePatch, solutionSource } from '../lib/core/challenge/solution-tree';
 import { cpuVendor } from '../runner/host/fingerprint';
 import { judge } from '../runner/judge/judge';
 import { LADDER, TYPICAL_STEP, ladderPatch, ladderStep, prepareLadderStep } from './ladder/steps';
 import { createSandbox } from '../runner/sandbox';
-import { DEFAULT_CONFIDENCE, excessDrift, median } from '../lib/stats';
+import { DEFAULT_CONFIDENCE, excessDrift, median } from '../lib/core/stats';
 import { describeNoiseFloor, noiseFloor } from './noise-floor';
 import { judgeCost } from './judge-cost';
 import type { HostSharing } from '../runner/judge/judging-context';

@@ -3,7 +3,7 @@
 // spread of several judgings to stay within a target. Printed by `bench judge reproducibility`, so
 // a target the default budget misses says what meeting it would cost instead of only "missed".
 import type { JudgingResult } from '../contracts';
-import { median } from '../lib/stats';
+import { median } from '../lib/core/stats';
 
 /**
  * d2(r): the expected range of r independent standard normal draws (the spread of r judgings is

@@ -5,14 +5,14 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseByteSize } from '../contracts';
-import { REPO_ROOT } from '../lib/config/env';
-import { loadChallenge } from '../lib/challenge/load-manifest';
+import { REPO_ROOT } from '../lib/core/config/env';
+import { loadChallenge } from '../lib/core/challenge/load-manifest';
 import { cachedBuild } from '../runner/build';
-import { ensureInput, warmPageCache } from '../lib/challenge/inputs';
+import { ensureInput, warmPageCache } from '../lib/core/challenge/inputs';
 import { runProgram } from '../runner/sandbox/run-program';
 import { COUNTER_EVENTS } from '../runner/measure/perf-stat';
 import { createSandbox } from '../runner/sandbox';
-import { median, quantileOfSorted, sorted } from '../lib/stats';
+import { median, quantileOfSorted, sorted } from '../lib/core/stats';
 
 const DATA_DIR = path.join(REPO_ROOT, '.data', 'bench');
 

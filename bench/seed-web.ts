@@ -7,12 +7,12 @@
 // bench/web-latency.ts seeds a private schema with it; `npm run bench -- seed-web [contestants]
 // [submissions]` seeds the database at DATABASE_URL (an empty one) for looking at pages by hand.
 import { judgingResultSchema, type JudgingResult } from '../contracts';
-import { createDbClient } from '../lib/db/client';
-import { env } from '../lib/config/env';
-import { hashPassword } from '../lib/access/password';
-import type { Db } from '../lib/db/client';
-import { CREDENTIAL_PROVIDER } from '../lib/db/create-user';
-import { refreshLeaderboardEntry } from '../lib/db/refresh-leaderboard-entry';
+import { createDbClient } from '../lib/server/db/client';
+import { env } from '../lib/core/config/env';
+import { hashPassword } from '../lib/core/access/password';
+import type { Db } from '../lib/server/db/client';
+import { CREDENTIAL_PROVIDER } from '../lib/server/db/accounts/create-user';
+import { refreshLeaderboardEntry } from '../lib/server/db/leaderboard/refresh-leaderboard-entry';
 import { makeResult, registerChallenge } from '../dev/db-fixtures';
 
 export interface SeedWebOptions {

@@ -17,15 +17,15 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { REPO_ROOT } from '../lib/config/env';
-import { quantileOfSorted, sorted } from '../lib/stats';
-import type { Db } from '../lib/db/client';
-import { refreshLeaderboardEntry } from '../lib/db/refresh-leaderboard-entry';
-import { formatScore } from '../lib/web/format';
-import { CACHE_STATUS_HEADER } from '../lib/web/response-cache';
+import { REPO_ROOT } from '../lib/core/config/env';
+import { quantileOfSorted, sorted } from '../lib/core/stats';
+import type { Db } from '../lib/server/db/client';
+import { refreshLeaderboardEntry } from '../lib/server/db/leaderboard/refresh-leaderboard-entry';
+import { formatScore } from '../lib/server/web/format';
+import { CACHE_STATUS_HEADER } from '../lib/server/web/response-cache';
 import { createTestDatabase } from '../dev/database';
 import { seedWeb } from './seed-web';
-import { freePort } from '../lib/net/free-port';
+import { freePort } from '../lib/core/net/free-port';
 
 /** Its own build folder (gitignored .next-*), so it never shares .next/ with a developer's server. */
 const DIST_DIR = '.next-bench-web';

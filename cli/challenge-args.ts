@@ -2,7 +2,11 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { TargetId } from '../contracts';
-import { challengeFolder, loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
+import {
+  challengeFolder,
+  loadChallenge,
+  type Challenge,
+} from '../lib/core/challenge/load-manifest';
 import { nativeTarget } from '../runner/platform';
 import { UsageError } from './usage-error';
 

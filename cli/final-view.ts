@@ -1,6 +1,6 @@
 // How `perfjudge final status` shows a final evaluation: each target's rounds done and time left,
 // then (once ranked, and for the public once published) the ranking with places and ties.
-import type { FinalEvaluationState } from '../lib/submit/final-client';
+import type { FinalEvaluationState } from '../lib/server/submit/final-client';
 
 function duration(ms: number): string {
   const s = Math.round(ms / 1000);

@@ -1,5 +1,5 @@
 // Following a submission until its verdict, for `perfjudge submit --wait` and `perfjudge status --wait`.
-import { followSubmission, type SubmissionState } from '../lib/submit/status-client';
+import { followSubmission, type SubmissionState } from '../lib/server/submit/status-client';
 import { exitCodeOf, formatState, ProgressView } from './submission-view';
 
 /** Shows the judging live on stderr, then the verdict on stdout; returns the exit code. */

@@ -2,7 +2,7 @@
 // while it is judged (redrawn in place on a terminal; in a log, a line when something changes and at
 // least every 10 s), then the verdict with each target's speedup and interval.
 import { isContestantFault, verdictSchema } from '../contracts';
-import type { SubmissionState, SubmissionTargetState } from '../lib/submit/status-client';
+import type { SubmissionState, SubmissionTargetState } from '../lib/server/submit/status-client';
 
 const BAR_WIDTH = 20;
 /** In a non-terminal log, the longest silence while nothing changes. */

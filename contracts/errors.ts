@@ -2,7 +2,7 @@
 // whose fault it is: 'platform' (ours: logged, retried where it can be, never shown as a
 // contestant's failure), 'contestant' (the patch's: final), 'user' (a request to fix: its message
 // is for the person who sent it). Which HTTP status a code answers with is chosen once, at the web
-// edge (lib/web/api-errors.ts HTTP_STATUS); nothing below the edge knows about HTTP.
+// edge (lib/server/web/api-errors.ts HTTP_STATUS); nothing below the edge knows about HTTP.
 export type Fault = 'platform' | 'contestant' | 'user';
 
 export const ERROR_CODES = {

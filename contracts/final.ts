@@ -24,7 +24,7 @@ export const MAX_FINALISTS = 200;
 /**
  * Rounds an organizer may ask for: at least enough for the pairwise test to separate two finalists
  * at a 5% error rate (the exact signed-rank test's smallest two-sided p-value over n rounds is
- * 2/2^n: 0.031 at 6 rounds, 0.0625 at 5). More finalists need more (lib/ranking warns).
+ * 2/2^n: 0.031 at 6 rounds, 0.0625 at 5). More finalists need more (lib/core/ranking warns).
  */
 export const MIN_FINAL_ROUNDS = 6;
 export const MAX_FINAL_ROUNDS = 200;

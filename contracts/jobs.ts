@@ -66,7 +66,7 @@ export type JudgingJobSettings = z.infer<typeof judgingJobSettingsSchema>;
 
 /**
  * The benchmark input a contest job is timed on: the contest's definition as stored in the
- * database (lib/challenge/benchmark-definition.ts), whichever process made the job: every result on one
+ * database (lib/core/challenge/benchmark-definition.ts), whichever process made the job: every result on one
  * leaderboard is timed on this one definition, whichever runner takes the job. A runner never
  * substitutes its own size for it.
  */

@@ -482,7 +482,7 @@ export type ProfileStage = z.infer<typeof profileStageSchema>;
  */
 export const timedInputSchema = z.object({
   sizeBytes: z.number().int().positive(),
-  /** lib/challenge/benchmark-definition.ts seedFingerprint(); null for a local, non-secret seed. */
+  /** lib/core/challenge/benchmark-definition.ts seedFingerprint(); null for a local, non-secret seed. */
   seedFingerprint: z
     .string()
     .regex(/^[0-9a-f]{16}$/)

@@ -119,7 +119,7 @@ export const runPolicySchema = z
     /**
      * The judge host's drift between judgings, as a relative standard deviation (0.014 = 1.4%),
      * measured with `npm run bench -- judge reproducibility`: every interval includes it beside
-     * the pairs' own uncertainty (lib/stats/host-drift.ts). Absent or 0: intervals from the pairs
+     * the pairs' own uncertainty (lib/core/stats/host-drift.ts). Absent or 0: intervals from the pairs
      * alone.
      */
     hostDrift: z.number().min(0).max(0.2).optional(),
@@ -151,7 +151,7 @@ export const HUGE_PAGE_BYTES = 2 * 1024 * 1024;
  * What a judge host provides for memory: part of the benchmark definition, because a solution that
  * maps huge pages runs (or dies) differently with another setting. Runners check it before judging
  * on Linux hosts (the linux targets, and windows-amd emulated under Wine); the statement tells
- * contestants (lib/challenge/host-conditions.ts says it in words).
+ * contestants (lib/core/challenge/host-conditions.ts says it in words).
  */
 export const hostMemorySchema = z.strictObject({
   /** The transparent huge pages mode the host runs with. */

@@ -3,9 +3,9 @@
 // shared one.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { env } from '../lib/config/env';
-import { createDbClient, type Db } from '../lib/db/client';
-import { applyMigrations } from '../lib/db/migrate';
+import { env } from '../lib/core/config/env';
+import { createDbClient, type Db } from '../lib/server/db/client';
+import { applyMigrations } from '../lib/server/db/migrate';
 
 /** This machine's PostgreSQL (trust auth, database `test`) unless DATABASE_URL names another local one. */
 const DEFAULT_URL = 'postgresql://postgres@127.0.0.1:5432/test';

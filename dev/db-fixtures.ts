@@ -7,12 +7,12 @@ import {
   type Run,
   type Verdict,
 } from '../contracts';
-import { loadChallenge } from '../lib/challenge/load-manifest';
-import type { Db } from '../lib/db/client';
-import { createSubmission } from '../lib/db/create-submission';
-import { createUser } from '../lib/db/create-user';
-import { recordJudgingResult } from '../lib/db/record-judging-result';
-import { upsertChallengeVersion } from '../lib/db/upsert-challenge-version';
+import { loadChallenge } from '../lib/core/challenge/load-manifest';
+import type { Db } from '../lib/server/db/client';
+import { createSubmission } from '../lib/server/db/submissions/create-submission';
+import { createUser } from '../lib/server/db/accounts/create-user';
+import { recordJudgingResult } from '../lib/server/db/judgings/record-judging-result';
+import { upsertChallengeVersion } from '../lib/server/db/contest/upsert-challenge-version';
 
 /** The wordcount manifest (targets linux-intel and windows-amd) under another slug, formula or version. */
 export async function registerChallenge(

@@ -1,7 +1,7 @@
 # The scorer (`perfjudge scorer`): records results in PostgreSQL, scores, reconciles the queue.
 # Also runs the one-shot migrations and seed (`npm run db:migrate`, `npm run db:seed`).
 #   docker build -f docker/scorer.Dockerfile -t perfjudge-scorer .
-# Needs DATABASE_URL and REDIS_URL (lib/config/env.ts).
+# Needs DATABASE_URL and REDIS_URL (lib/core/config/env.ts).
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production

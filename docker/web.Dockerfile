@@ -2,7 +2,7 @@
 #   docker build -f docker/web.Dockerfile -t perfjudge-web .
 # Runs the web server (scripts/web-server.mjs: `next start` with client addresses taken from the
 # connection) on port 3000; needs DATABASE_URL, REDIS_URL, PERFJUDGE_PUBLIC_URL and
-# PERFJUDGE_AUTH_SECRET (lib/config/env.ts). Behind a reverse proxy, set PERFJUDGE_TRUSTED_PROXIES
+# PERFJUDGE_AUTH_SECRET (lib/core/config/env.ts). Behind a reverse proxy, set PERFJUDGE_TRUSTED_PROXIES
 # to the proxy's address (or CIDR range), or every client counts as the proxy for rate limits. The schema is migrated by the compose file's `migrate`
 # service (scorer image), not here, so several web replicas never race on it.
 FROM node:20-bookworm-slim AS build

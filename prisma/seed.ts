@@ -3,17 +3,20 @@
 // from PERFJUDGE_ORGANIZER_EMAIL / PERFJUDGE_ORGANIZER_PASSWORD. Idempotent. `npm run db:seed`.
 import { pathToFileURL } from 'node:url';
 import type { JobBenchmark } from '../contracts';
-import { describeDefinition, type BenchmarkProposal } from '../lib/challenge/benchmark-definition';
-import { challengeCode } from '../lib/challenge/challenge-code';
-import { loadChallenge } from '../lib/challenge/load-manifest';
-import { environmentBenchmarkProposal } from '../lib/config/benchmark-environment';
-import { ConfigError, env } from '../lib/config/env';
-import { appendAuditLog } from '../lib/db/append-audit-log';
-import { db, type Db } from '../lib/db/client';
-import { defineBenchmarkOnce } from '../lib/db/contest-benchmark';
-import { upsertChallengeVersion } from '../lib/db/upsert-challenge-version';
-import { upsertOrganizer } from '../lib/db/upsert-organizer';
-import { DEFAULT_CHALLENGE } from '../lib/challenge/default-challenge';
+import {
+  describeDefinition,
+  type BenchmarkProposal,
+} from '../lib/core/challenge/benchmark-definition';
+import { challengeCode } from '../lib/core/challenge/challenge-code';
+import { loadChallenge } from '../lib/core/challenge/load-manifest';
+import { environmentBenchmarkProposal } from '../lib/core/config/benchmark-environment';
+import { ConfigError, env } from '../lib/core/config/env';
+import { appendAuditLog } from '../lib/server/db/audit/append-audit-log';
+import { db, type Db } from '../lib/server/db/client';
+import { defineBenchmarkOnce } from '../lib/server/db/contest/contest-benchmark';
+import { upsertChallengeVersion } from '../lib/server/db/contest/upsert-challenge-version';
+import { upsertOrganizer } from '../lib/server/db/accounts/upsert-organizer';
+import { DEFAULT_CHALLENGE } from '../lib/core/challenge/default-challenge';
 
 export interface SeedOptions {
   organizer?: { email: string; password: string };

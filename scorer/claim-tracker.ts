@@ -12,11 +12,11 @@ import {
   type FinalRound,
   type TargetId,
 } from '../contracts';
-import { claimJudging } from '../lib/db/claim-judging';
-import { claimRepeatJudging } from '../lib/db/claim-repeat-judging';
-import { recordFinalSessionProgress } from '../lib/db/record-final-session-progress';
-import type { Db } from '../lib/db/client';
-import type { QueueSet } from '../lib/queue/producer';
+import { claimJudging } from '../lib/server/db/judgings/claim-judging';
+import { claimRepeatJudging } from '../lib/server/db/judgings/claim-repeat-judging';
+import { recordFinalSessionProgress } from '../lib/server/db/final/record-final-session-progress';
+import type { Db } from '../lib/server/db/client';
+import type { QueueSet } from '../lib/server/queue/producer';
 
 const JOB_ID = /^judging-(.+)-r(\d+)$/;
 const REPEAT_JOB_ID = /^judging-repeat-(.+)$/;

@@ -10,10 +10,10 @@ import {
   finalSessionScoreJobSchema,
   issuesInline,
 } from '../contracts';
-import type { Db } from '../lib/db/client';
-import { InvalidResultError, NotFoundError } from '../lib/db/errors';
-import { failFinalEvaluation } from '../lib/db/fail-final-evaluation';
-import { recordFinalSessionResult } from '../lib/db/record-final-session-result';
+import type { Db } from '../lib/server/db/client';
+import { InvalidResultError, NotFoundError } from '../lib/server/db/errors';
+import { failFinalEvaluation } from '../lib/server/db/final/fail-final-evaluation';
+import { recordFinalSessionResult } from '../lib/server/db/final/record-final-session-result';
 import type { ScoreLog } from './score-job';
 
 export interface FinalSessionScoreReturn {

@@ -12,21 +12,21 @@ import {
   repeatScoreJobId,
   targetIdSchema,
 } from '../contracts';
-import type { Db } from '../lib/db/client';
-import { getFinalSessionJobs } from '../lib/db/get-final-session-jobs';
-import { getRepeatJudgingJob } from '../lib/db/get-repeat-judging-job';
+import type { Db } from '../lib/server/db/client';
+import { getFinalSessionJobs } from '../lib/server/db/final/get-final-session-jobs';
+import { getRepeatJudgingJob } from '../lib/server/db/judgings/get-repeat-judging-job';
 import {
   listUnfinishedFinalParts,
   listUnfinishedRepeats,
-} from '../lib/db/list-unfinished-final-work';
+} from '../lib/server/db/final/list-unfinished-final-work';
 import {
   enqueueFinalSessionParts,
   enqueueRepeatJudgings,
   QueueTimeoutError,
   withTimeout,
   type QueueSet,
-} from '../lib/queue/producer';
-import { REJUDGE_PRIORITY } from '../lib/submit/rejudge';
+} from '../lib/server/queue/producer';
+import { REJUDGE_PRIORITY } from '../lib/server/submit/rejudge';
 
 export interface FinalReconcileReport {
   /** Final session parts queued again (their job ids). */

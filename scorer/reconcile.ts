@@ -11,11 +11,14 @@ import {
   SCORE_QUEUE,
   targetIdSchema,
 } from '../contracts';
-import type { Db } from '../lib/db/client';
-import { listUnqueuedJudgings, type UnqueuedJudging } from '../lib/db/list-unqueued-judgings';
+import type { Db } from '../lib/server/db/client';
+import {
+  listUnqueuedJudgings,
+  type UnqueuedJudging,
+} from '../lib/server/db/judgings/list-unqueued-judgings';
 import { reconcileFinalWork } from './reconcile-final';
-import { QueueTimeoutError, withTimeout, type QueueSet } from '../lib/queue/producer';
-import { enqueueSubmission } from '../lib/submit/enqueue-submission';
+import { QueueTimeoutError, withTimeout, type QueueSet } from '../lib/server/queue/producer';
+import { enqueueSubmission } from '../lib/server/submit/enqueue-submission';
 
 export interface ReconcileOptions {
   /** Judgings whose state changed more recently are left alone (their enqueue may be under way). */

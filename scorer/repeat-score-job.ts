@@ -10,10 +10,10 @@ import {
   repeatScoreJobSchema,
   type JudgingResult,
 } from '../contracts';
-import type { Db } from '../lib/db/client';
-import { InvalidResultError, NotFoundError } from '../lib/db/errors';
-import { getRepeatJudgingJob } from '../lib/db/get-repeat-judging-job';
-import { recordRepeatResult } from '../lib/db/record-repeat-result';
+import type { Db } from '../lib/server/db/client';
+import { InvalidResultError, NotFoundError } from '../lib/server/db/errors';
+import { getRepeatJudgingJob } from '../lib/server/db/judgings/get-repeat-judging-job';
+import { recordRepeatResult } from '../lib/server/db/judgings/record-repeat-result';
 import { judgeErrorResult } from './judge-error-result';
 import type { ScoreLog } from './score-job';
 

@@ -10,17 +10,17 @@ import {
   scoreJobSchema,
   type JudgingResult,
 } from '../contracts';
-import type { Db } from '../lib/db/client';
-import { InvalidResultError, NotFoundError } from '../lib/db/errors';
-import { getJudgingJob } from '../lib/db/get-judging-job';
-import { recordHostCalibration } from '../lib/db/record-host-calibration';
-import { listCancelledJudgings } from '../lib/db/list-cancelled-judgings';
+import type { Db } from '../lib/server/db/client';
+import { InvalidResultError, NotFoundError } from '../lib/server/db/errors';
+import { getJudgingJob } from '../lib/server/db/judgings/get-judging-job';
+import { recordHostCalibration } from '../lib/server/db/judgings/record-host-calibration';
+import { listCancelledJudgings } from '../lib/server/db/judgings/list-cancelled-judgings';
 import {
   recordJudgingResult,
   type CancelledJudging,
   type RecordJudgingResultOutcome,
-} from '../lib/db/record-judging-result';
-import { benchmarkMismatch } from '../lib/challenge/benchmark-definition';
+} from '../lib/server/db/judgings/record-judging-result';
+import { benchmarkMismatch } from '../lib/core/challenge/benchmark-definition';
 import { judgeErrorResult } from './judge-error-result';
 
 export type ScoreLog = (line: string) => void;

@@ -11,8 +11,8 @@ import {
   judgingJobId,
   targetIdSchema,
 } from '../contracts';
-import type { Db } from '../lib/db/client';
-import type { QueueSet } from '../lib/queue/producer';
+import type { Db } from '../lib/server/db/client';
+import type { QueueSet } from '../lib/server/queue/producer';
 import { startClaimTracker, type ClaimTracker } from './claim-tracker';
 import {
   DEFAULT_RECONCILE_OLDER_THAN_MS,

@@ -1,9 +1,9 @@
 // What the long-running backbone commands (scorer, reconcile) share: the database and queues from the
 // environment, timestamped log lines, and a graceful stop on SIGTERM/SIGINT.
 import type { Redis } from 'ioredis';
-import { db as defaultDb, type Db } from '../lib/db/client';
-import { createWorkerConnection, queuePrefix, redisUrl } from '../lib/queue/connection';
-import { createQueueSet, type QueueSet } from '../lib/queue/producer';
+import { db as defaultDb, type Db } from '../lib/server/db/client';
+import { createWorkerConnection, queuePrefix, redisUrl } from '../lib/server/queue/connection';
+import { createQueueSet, type QueueSet } from '../lib/server/queue/producer';
 
 export function logLine(line: string): void {
   process.stdout.write(`${new Date().toISOString()} ${line}\n`);

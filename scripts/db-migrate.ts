@@ -1,7 +1,7 @@
-// `npm run db:migrate`: applies prisma/migrations to DATABASE_URL (lib/db/migrate.ts says why not
+// `npm run db:migrate`: applies prisma/migrations to DATABASE_URL (lib/server/db/migrate.ts says why not
 // `prisma migrate deploy`).
-import { env } from '../lib/config/env';
-import { applyMigrations } from '../lib/db/migrate';
+import { env } from '../lib/core/config/env';
+import { applyMigrations } from '../lib/server/db/migrate';
 
 try {
   const url = env().DATABASE_URL;

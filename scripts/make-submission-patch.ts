@@ -13,8 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { loadChallenge, type Challenge } from '../lib/challenge/load-manifest';
-import { DEFAULT_CHALLENGE } from '../lib/challenge/default-challenge';
+import { loadChallenge, type Challenge } from '../lib/core/challenge/load-manifest';
+import { DEFAULT_CHALLENGE } from '../lib/core/challenge/default-challenge';
 
 const execFileAsync = promisify(execFile);
 

@@ -6,7 +6,9 @@
 //                                      bundle (no dependencies to install)
 //   dist/*.c, dist/*.cmake             the files the bundled code opens beside itself
 //                                      (`new URL('./x', import.meta.url)`: sandbox and job helpers)
-//   challenges/<slug>/                 each challenge's manifest, README, template, harness, tests
+//   challenges/<slug>/                 each challenge's manifest, README, template, harness, tests,
+//                                      and code.mjs: its code.ts (generator, reference) bundled on
+//                                      its own, found by the folder as in the repository
 // The bundle must hold no database, queue or web code: the pack fails if it does.
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -14,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { REPO_ROOT } from '../lib/config/env';
+import { REPO_ROOT } from '../lib/core/config/env';
 
 const execFileAsync = promisify(execFile);
 
@@ -28,13 +30,13 @@ const FORBIDDEN_INPUTS = [
   /(^|\/)scorer\//,
   /node_modules\/(@prisma|prisma|bullmq|ioredis|next|pg|better-auth)\//,
 ];
-/** Challenge files the CLI does not need (its TypeScript is in the bundle). */
+/** Challenge files the CLI does not need (its TypeScript is bundled into code.mjs). */
 const SKIPPED_CHALLENGE_ENTRIES = new Set(['submissions', 'generator', 'reference']);
 
-async function bundle(stage: string): Promise<string[]> {
-  const outfile = path.join(stage, 'dist', 'perfjudge.mjs');
+/** One esbuild bundle of `entry` into `outfile`; returns the absolute paths of its inputs. */
+async function bundleModule(entry: string, outfile: string, banner = ''): Promise<string[]> {
   const result = await build({
-    entryPoints: [path.join(REPO_ROOT, 'packages/cli/entry.ts')],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     platform: 'node',
@@ -42,7 +44,7 @@ async function bundle(stage: string): Promise<string[]> {
     target: 'node20',
     // CommonJS dependencies call require() for Node's own modules; an ES module has none.
     banner: {
-      js: "#!/usr/bin/env node\nimport { createRequire as __pjCreateRequire } from 'node:module';\nconst require = __pjCreateRequire(import.meta.url);",
+      js: `${banner}import { createRequire as __pjCreateRequire } from 'node:module';\nconst require = __pjCreateRequire(import.meta.url);`,
     },
     metafile: true,
     logLevel: 'warning',
@@ -53,6 +55,14 @@ async function bundle(stage: string): Promise<string[]> {
   if (forbidden.length > 0)
     throw new Error(`the contestant CLI must not bundle:\n  ${forbidden.join('\n  ')}`);
   return inputs.map((i) => path.resolve(REPO_ROOT, i));
+}
+
+function bundle(stage: string): Promise<string[]> {
+  return bundleModule(
+    path.join(REPO_ROOT, 'packages/cli/entry.ts'),
+    path.join(stage, 'dist', 'perfjudge.mjs'),
+    '#!/usr/bin/env node\n',
+  );
 }
 
 /** Copies every file the bundle opens beside itself, found next to the module that names it. */
@@ -91,11 +101,16 @@ async function copyChallenges(stage: string): Promise<string[]> {
     const files = await readdir(from).catch((): string[] => []);
     if (!files.includes('manifest.yaml')) continue;
     for (const file of files)
-      // A challenge's own code (code.ts, generator/, reference/) is in the bundle already.
+      // A challenge's own code (code.ts, generator/, reference/) goes into code.mjs below.
       if (!SKIPPED_CHALLENGE_ENTRIES.has(file) && !file.endsWith('.ts'))
         await cp(path.join(from, file), path.join(stage, 'challenges', entry.name, file), {
           recursive: true,
         });
+    if (files.includes('code.ts'))
+      await bundleModule(
+        path.join(from, 'code.ts'),
+        path.join(stage, 'challenges', entry.name, 'code.mjs'),
+      );
     slugs.push(entry.name);
   }
   return slugs;

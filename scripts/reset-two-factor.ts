@@ -2,9 +2,9 @@
 // owner lost both the authenticator app and the backup codes (docs/security.md, "Recovery").
 // Run by the operator, on a machine with DATABASE_URL; the web app has no such button.
 import { z } from 'zod';
-import { env } from '../lib/config/env';
-import { db } from '../lib/db/client';
-import { resetTwoFactor } from '../lib/db/reset-two-factor';
+import { env } from '../lib/core/config/env';
+import { db } from '../lib/server/db/client';
+import { resetTwoFactor } from '../lib/server/db/accounts/reset-two-factor';
 
 try {
   const email = z.email('give the account e-mail: npm run account:reset-two-factor -- EMAIL');

@@ -3,7 +3,7 @@
 // used). Usage: npx tsx scripts/start-screenshot.ts <base url> <email> <password> <page path>
 import { chromium } from '@playwright/test';
 import path from 'node:path';
-import { REPO_ROOT } from '../lib/config/env';
+import { REPO_ROOT } from '../lib/core/config/env';
 
 const [base, email, password, pagePath] = process.argv.slice(2);
 if (!base || !email || !password || !pagePath) {

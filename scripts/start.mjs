@@ -3,13 +3,13 @@
 // Node's built-ins only: it installs the system packages (scripts/install-system-deps.sh), the npm
 // dependencies (`npm ci`, when node_modules is missing or older than the lock file — the same check
 // as scripts/test.sh) and the Prisma client, then hands over to the TypeScript orchestrator
-// (scripts/start.ts), which validates the rest of the environment with zod.
+// (scripts/start/main.ts), which validates the rest of the environment with zod.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// The start-up clock starts here, before any install, and scripts/start.ts reports against it.
+// The start-up clock starts here, before any install, and scripts/start/main.ts reports against it.
 // eslint-disable-next-line no-restricted-syntax
 process.env.PERFJUDGE_START_BEGAN_AT ??= String(Date.now());
 
@@ -37,8 +37,8 @@ if (major < 20 || (major === 20 && minor < 19)) {
   process.exit(1);
 }
 
-// The one variable read here rather than in lib/config: zod is not installed yet when this runs.
-// The orchestrator validates it again with the others (lib/config/start-env.ts).
+// The one variable read here rather than in lib/core/config: zod is not installed yet when this runs.
+// The orchestrator validates it again with the others (lib/core/config/start-env.ts).
 // eslint-disable-next-line no-restricted-syntax
 const skipInstall = process.env.PERFJUDGE_START_SKIP_INSTALL === '1';
 
@@ -57,7 +57,7 @@ if (!skipInstall) {
   // The generated client is gitignored; regenerate only when the schema changed, so a second
   // start does not touch it (and so does not look like a source change to the web build check).
   const schema = path.join(root, 'prisma', 'schema.prisma');
-  const client = path.join(root, 'lib', 'db', 'generated', 'prisma', 'client.ts');
+  const client = path.join(root, 'lib', 'server', 'db', 'generated', 'prisma', 'client.ts');
   if (mtime(client) < mtime(schema)) {
     say('generating the Prisma client');
     run('bash', ['scripts/db-generate.sh'], 'generating the Prisma client');
@@ -66,6 +66,6 @@ if (!skipInstall) {
 
 const { register } = await import('tsx/esm/api');
 register();
-const { main } = await import('./start.ts');
+const { main } = await import('./start/main.ts');
 // Exit rather than wait for the event loop to drain: every child and store is stopped by now.
 process.exit(await main());

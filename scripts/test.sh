@@ -61,6 +61,8 @@ type_checks() {
 lint() {
   npx eslint .
   npx prettier --check . >/dev/null || { npx prettier --check .; return 1; }
+  # The direction of imports between our folders, and docs/layers.md drawn from them (dependency-cruiser).
+  bash scripts/layers.sh --check
 }
 
 if [ "$tier" = static ]; then

@@ -7,19 +7,19 @@
 // of Next.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { env, REPO_ROOT } from '../lib/config/env';
+import { env, REPO_ROOT } from '../lib/core/config/env';
 import {
   CLIENT_ADDRESS_HEADER,
   markClientAddressServer,
   resolveClientAddress,
   trustedProxies,
-} from '../lib/net/client-address';
-import { auth } from '../lib/auth/auth';
-import { createPgPool, databaseUrl } from '../lib/db/client';
-import { submissionPageVersion } from '../lib/db/submission-page-version';
-import { leaderboardPolicy } from '../lib/web/leaderboard-response-cache';
-import { cachingResponses } from '../lib/web/response-cache';
-import { submissionPagePolicy } from '../lib/web/submission-page-cache';
+} from '../lib/core/net/client-address';
+import { auth } from '../lib/server/auth/auth';
+import { createPgPool, databaseUrl } from '../lib/server/db/client';
+import { submissionPageVersion } from '../lib/server/db/submissions/submission-page-version';
+import { leaderboardPolicy } from '../lib/server/web/leaderboard-response-cache';
+import { cachingResponses } from '../lib/server/web/response-cache';
+import { submissionPagePolicy } from '../lib/server/web/submission-page-cache';
 
 /** The little of Next.js's custom-server API used here (its own types would retype process.env). */
 interface NextApp {
@@ -83,7 +83,7 @@ export async function main(argv: string[]): Promise<number> {
     });
   };
   // The public leaderboards and settled submission pages from an in-process cache
-  // (lib/web/response-cache.ts).
+  // (lib/server/web/response-cache.ts).
   const pool = createPgPool(databaseUrl());
   const serve = cachingResponses(toNext, [
     leaderboardPolicy,

@@ -8,9 +8,14 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { SignInReport } from './sign-in-report';
 import { TwoFactorStep } from './two-factor-step';
-import { authClient } from '../../lib/auth/auth-client';
-import type { FailedSignInReport } from '../../lib/db/record-sign-in';
-import { fieldErrors, safeNextPath, signInSchema, signUpSchema } from '../../lib/web/account-forms';
+import { authClient } from '../../lib/server/auth/auth-client';
+import type { FailedSignInReport } from '../../lib/server/db/accounts/record-sign-in';
+import {
+  fieldErrors,
+  safeNextPath,
+  signInSchema,
+  signUpSchema,
+} from '../../lib/server/web/account-forms';
 
 function authErrorMessage(error: { status?: number; message?: string; code?: string }): string {
   if (error.status === 429)

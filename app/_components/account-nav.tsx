@@ -3,7 +3,7 @@
 // known, and the account (name, sign out) or the sign-in links.
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { authClient } from '../../lib/auth/auth-client';
+import { authClient } from '../../lib/server/auth/auth-client';
 
 export function AccountNav({ challenge }: { challenge: string }) {
   const router = useRouter();

@@ -2,9 +2,9 @@
 // shared, with the reason under the name), per-target speedup with its interval, the combined score
 // with its interval; the console adds the provisional score, the selection and plausibility flags.
 import Link from 'next/link';
-import { formatScore, formatSpeedup } from '../../lib/web/format';
-import type { FinalTable, FinalTableRow } from '../../lib/web/final-table';
-import { leaderboardRowKey } from '../../lib/web/leaderboard-row-key';
+import { formatScore, formatSpeedup } from '../../lib/server/web/format';
+import type { FinalTable, FinalTableRow } from '../../lib/server/web/final-table';
+import { leaderboardRowKey } from '../../lib/server/web/leaderboard-row-key';
 import { OwnRowMarker } from '../challenges/[slug]/leaderboard/own-row';
 
 function interval(low: number | null | undefined, high: number | null | undefined) {

@@ -3,7 +3,7 @@
 // refusal in words, its field errors next to the fields, and a page refresh once it is done.
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import type { ActionResult } from '../../lib/web/safe-action';
+import type { ActionResult } from '../../lib/server/web/safe-action';
 
 export type ServerAction = (input: unknown) => Promise<ActionResult<{ message: string }>>;
 

@@ -1,8 +1,8 @@
 // What the owner is told on signing in after several wrong passwords at their account (the
 // sign-in guard's `signInReport`, counted from the audit log).
 import Link from 'next/link';
-import type { FailedSignInReport } from '../../lib/db/record-sign-in';
-import { formatDate } from '../../lib/web/format';
+import type { FailedSignInReport } from '../../lib/server/db/accounts/record-sign-in';
+import { formatDate } from '../../lib/server/web/format';
 
 export function SignInReport({
   report,

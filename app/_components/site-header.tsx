@@ -2,7 +2,7 @@
 // browser from the session, so public pages stay static and can be served from the cache.
 import Link from 'next/link';
 import { AccountNav } from './account-nav';
-import { DEFAULT_CHALLENGE } from '../../lib/challenge/default-challenge';
+import { DEFAULT_CHALLENGE } from '../../lib/core/challenge/default-challenge';
 
 /** The account menu links to the default contest's pages; the home page lists every challenge. */
 export function SiteHeader() {

@@ -3,8 +3,8 @@
 // app, or one of the backup codes given when it was turned on.
 import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
-import { authClient } from '../../lib/auth/auth-client';
-import type { FailedSignInReport } from '../../lib/db/record-sign-in';
+import { authClient } from '../../lib/server/auth/auth-client';
+import type { FailedSignInReport } from '../../lib/server/db/accounts/record-sign-in';
 
 const totpSchema = z
   .string()

@@ -1,6 +1,6 @@
 // A verdict or status as a coloured badge with its words ("Wrong answer", "Judging…").
 import type { Verdict } from '../../contracts';
-import { verdictWords } from '../../lib/web/verdict-words';
+import { verdictWords } from '../../lib/server/web/verdict-words';
 
 export function verdictLabel(verdict: Verdict): string {
   return verdictWords(verdict);

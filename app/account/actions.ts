@@ -2,11 +2,11 @@
 // Creating and revoking the signed-in user's API tokens (for `perfjudge submit`).
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { db } from '../../lib/db/client';
-import { createApiToken } from '../../lib/db/create-api-token';
-import { listApiTokens } from '../../lib/db/list-api-tokens';
-import { revokeApiToken } from '../../lib/db/revoke-api-token';
-import { ActionError, safeAction } from '../../lib/web/safe-action';
+import { db } from '../../lib/server/db/client';
+import { createApiToken } from '../../lib/server/db/accounts/create-api-token';
+import { listApiTokens } from '../../lib/server/db/accounts/list-api-tokens';
+import { revokeApiToken } from '../../lib/server/db/accounts/revoke-api-token';
+import { ActionError, safeAction } from '../../lib/server/web/safe-action';
 
 /** Enough for every laptop and CI job a contestant has; revoked ones do not count. */
 const MAX_ACTIVE_TOKENS = 20;

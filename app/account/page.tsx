@@ -1,12 +1,12 @@
 // The signed-in user's account: who they are, their sign-in security (two-factor sign-in, password)
 // and their API tokens for the command line.
 import type { Metadata } from 'next';
-import { env } from '../../lib/config/env';
-import { db } from '../../lib/db/client';
-import { listApiTokens } from '../../lib/db/list-api-tokens';
-import { listChallenges } from '../../lib/db/list-challenges';
-import { formatDate } from '../../lib/web/format';
-import { requireUser } from '../../lib/web/session';
+import { env } from '../../lib/core/config/env';
+import { db } from '../../lib/server/db/client';
+import { listApiTokens } from '../../lib/server/db/accounts/list-api-tokens';
+import { listChallenges } from '../../lib/server/db/contest/list-challenges';
+import { formatDate } from '../../lib/server/web/format';
+import { requireUser } from '../../lib/server/web/session';
 import { CreateTokenForm, RevokeTokenButton } from './token-forms';
 import { ChangePasswordForm, TwoFactorSettings } from './security-forms';
 

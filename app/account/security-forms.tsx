@@ -5,8 +5,8 @@
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
-import { authClient } from '../../lib/auth/auth-client';
-import { PASSWORD_MAX, PASSWORD_MIN } from '../../lib/access/password-limits';
+import { authClient } from '../../lib/server/auth/auth-client';
+import { PASSWORD_MAX, PASSWORD_MIN } from '../../lib/core/access/password-limits';
 
 const passwordSchema = z.string().min(1, 'Enter your password').max(PASSWORD_MAX);
 const newPasswordSchema = z

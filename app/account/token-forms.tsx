@@ -2,7 +2,7 @@
 // Create a token (shown once, with the command to use it) and revoke tokens.
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
-import { CLI_PACKAGE_PATH, submitCommand, TOKEN_FILE } from '../../lib/kit/workflow';
+import { CLI_PACKAGE_PATH, submitCommand, TOKEN_FILE } from '../../lib/server/kit/workflow';
 import { createToken, revokeToken } from './actions';
 
 export function CreateTokenForm({ server, challenges }: { server: string; challenges: string[] }) {

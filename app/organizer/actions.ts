@@ -3,33 +3,33 @@
 // input parsed with zod) and each change is audit-logged by the data function it calls.
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { closeContest } from '../../lib/db/close-contest';
-import { db } from '../../lib/db/client';
-import { disqualifySubmission } from '../../lib/db/disqualify-submission';
-import { ConflictError, NotFoundError, RefusedError } from '../../lib/db/errors';
-import { publishSolutions } from '../../lib/db/publish-solutions';
-import { reinstateSubmission } from '../../lib/db/reinstate-submission';
-import { updateContestSettings } from '../../lib/db/update-contest-settings';
+import { closeContest } from '../../lib/server/db/contest/close-contest';
+import { db } from '../../lib/server/db/client';
+import { disqualifySubmission } from '../../lib/server/db/submissions/disqualify-submission';
+import { ConflictError, NotFoundError, RefusedError } from '../../lib/server/db/errors';
+import { publishSolutions } from '../../lib/server/db/contest/publish-solutions';
+import { reinstateSubmission } from '../../lib/server/db/submissions/reinstate-submission';
+import { updateContestSettings } from '../../lib/server/db/contest/update-contest-settings';
 import {
   cancelFinalEvaluation,
   publishFinalResults,
   requestRepeatJudgings,
   startFinalEvaluation,
-} from '../../lib/submit/final-evaluation';
-import { rejudge } from '../../lib/submit/rejudge';
+} from '../../lib/server/submit/final-evaluation';
+import { rejudge } from '../../lib/server/submit/rejudge';
 import {
   evaluationIdSchema,
   repeatFormSchema,
   startFinalFormSchema,
-} from '../../lib/web/final-forms';
+} from '../../lib/server/web/final-forms';
 import {
   idSchema,
   reasonSchema,
   settingsFormSchema,
   slugSchema,
-} from '../../lib/web/organizer-settings-form';
-import { ActionError, safeAction } from '../../lib/web/safe-action';
-import { webQueues } from '../../lib/web/services';
+} from '../../lib/server/web/organizer-settings-form';
+import { ActionError, safeAction } from '../../lib/server/web/safe-action';
+import { webQueues } from '../../lib/server/web/services';
 
 /** Every console action answers with a sentence the console shows. */
 export interface ConsoleOutcome {

@@ -1,10 +1,10 @@
 // The organizer console's front page: each challenge's state with its links, the runners online
 // (host, current job, last heartbeat) and the queue depths.
 import type { Metadata } from 'next';
-import { db } from '../../lib/db/client';
-import { listChallengeStates } from '../../lib/db/list-challenge-states';
-import { getOrganizerStatus } from '../../lib/web/organizer-status';
-import { requireOrganizer } from '../../lib/web/session';
+import { db } from '../../lib/server/db/client';
+import { listChallengeStates } from '../../lib/server/db/contest/list-challenge-states';
+import { getOrganizerStatus } from '../../lib/server/web/organizer-status';
+import { requireOrganizer } from '../../lib/server/web/session';
 import { AccountsUnderAttack } from './_components/accounts-under-attack';
 import { ConsoleNav } from './_components/console-nav';
 import { ChallengeStatesTable } from './_components/challenge-states-table';

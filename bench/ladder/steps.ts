@@ -5,14 +5,14 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureInput, warmPageCache } from '../../lib/challenge/inputs';
-import type { Challenge } from '../../lib/challenge/load-manifest';
+import { ensureInput, warmPageCache } from '../../lib/core/challenge/inputs';
+import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import {
   makePatch,
   solutionSource,
   writeSolutionTree,
   type TreeChanges,
-} from '../../lib/challenge/solution-tree';
+} from '../../lib/core/challenge/solution-tree';
 import { cachedBuild } from '../../runner/build';
 import type { Sandbox } from '../../runner/sandbox';
 import { runProgram } from '../../runner/sandbox/run-program';

@@ -1,5 +1,5 @@
-// What the maxsubarray package registers with the judge (lib/challenge/challenge-code.ts).
-import type { ChallengeCode } from '../../lib/challenge/challenge-code';
+// What the maxsubarray package gives the judge, which finds it by this folder (lib/core/challenge/challenge-code.ts).
+import type { ChallengeCode } from '../../lib/core/challenge/challenge-code';
 import { MAXSUBARRAY_GENERATOR_VERSION, maxSubarrayInputChunks } from './generator';
 import { referenceOutputSha256, writeReferenceOutput } from './reference/maxsubarray-reference';
 

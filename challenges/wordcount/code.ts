@@ -1,6 +1,6 @@
-// What the wordcount package registers with the judge (lib/challenge/challenge-code.ts): its input
+// What the wordcount package gives the judge, which finds it by this folder: its input
 // generator, its independent TypeScript reference, and the word statistics of `perfjudge gen --stats`.
-import type { ChallengeCode } from '../../lib/challenge/challenge-code';
+import type { ChallengeCode } from '../../lib/core/challenge/challenge-code';
 import { WORDCOUNT_GENERATOR_VERSION, WordStats, wordcountInputChunks } from './generator';
 import { referenceOutputSha256, writeReferenceOutput } from './reference/wordcount-reference';
 

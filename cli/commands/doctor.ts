@@ -4,14 +4,14 @@
 // it ships in the contestants' packed CLI.
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { env } from '../../lib/config/env';
+import { env } from '../../lib/core/config/env';
 import { hostReport } from '../../runner/host/doctor';
 import { formatHostReport } from '../../runner/host/format-host-report';
 import { createSandbox } from '../../runner/sandbox';
 import { resolveChallenge } from '../challenge-args';
 import { intOption, sizeOption } from '../option-values';
 import type { SetExitCode } from '.';
-import { DEFAULT_CHALLENGE } from '../../lib/challenge/default-challenge';
+import { DEFAULT_CHALLENGE } from '../../lib/core/challenge/default-challenge';
 
 interface DoctorCliOptions {
   challenge: string;

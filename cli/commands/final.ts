@@ -3,15 +3,15 @@
 // Exit 0 done (status --wait: the evaluation is DONE), 1 the server refused (before the deadline,
 // one already running, not done yet; status --wait: FAILED or CANCELLED), 2 anything else.
 import type { Command } from 'commander';
-import { TOKEN_FILE } from '../../lib/kit/workflow';
+import { TOKEN_FILE } from '../../lib/server/kit/workflow';
 import {
   cancelFinal,
   getFinalState,
   publishFinal,
   startFinal,
   type FinalEvaluationState,
-} from '../../lib/submit/final-client';
-import { ApiClientError } from '../../lib/submit/api-client';
+} from '../../lib/server/submit/final-client';
+import { ApiClientError } from '../../lib/server/submit/api-client';
 import { readToken, type TokenOptions } from '../api-token';
 import { formatFinalState } from '../final-view';
 import { intOption } from '../option-values';

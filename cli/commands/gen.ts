@@ -7,7 +7,7 @@ import {
   challengeCode,
   hasChallengeCode,
   type ChallengeCode,
-} from '../../lib/challenge/challenge-code';
+} from '../../lib/core/challenge/challenge-code';
 import { resolveChallenge } from '../challenge-args';
 import { UsageError } from '../usage-error';
 import type { SetExitCode } from '.';
@@ -78,10 +78,10 @@ export function registerGenCommand(program: Command, setExitCode: SetExitCode): 
     )
     .option('--rare-separators', 'also emit \\r\\n line ends and rare \\v and \\f')
     .action(async (challenge: string, options: GenOptions) => {
-      const { manifest } = await resolveChallenge(challenge);
-      if (!hasChallengeCode(manifest.slug))
-        throw new UsageError(`challenge "${manifest.slug}" has no input generator registered`);
-      const code = await challengeCode(manifest.slug);
+      const { dir, manifest } = await resolveChallenge(challenge);
+      if (!hasChallengeCode(dir))
+        throw new UsageError(`challenge "${manifest.slug}" has no input generator (code.ts)`);
+      const code = await challengeCode(dir);
       let sizeBytes = manifest.inputs.public.size;
       if (options.size !== undefined) {
         const parsed = parseByteSize(options.size);

@@ -2,7 +2,7 @@
 // locally, with live progress and a readable report. Exit 0 ACCEPTED, 1 contestant fault, 2 otherwise.
 // It takes the runners' host lock first (in turn with them), so a local judging on a judge host
 // never times its runs on the same CPU as a runner's.
-import { resolveJudgeInputs } from '../../lib/challenge/judge-inputs';
+import { resolveJudgeInputs } from '../../lib/core/challenge/judge-inputs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import {
@@ -13,8 +13,8 @@ import {
   type ProgressEvent,
   type TargetId,
 } from '../../contracts';
-import { foldedText, speedscopeFile } from '../../lib/profile/folded-stacks';
-import { challengeSecret, env } from '../../lib/config/env';
+import { foldedText, speedscopeFile } from '../../lib/core/profile/folded-stacks';
+import { challengeSecret, env } from '../../lib/core/config/env';
 import { matchTargetHost } from '../../runner/platform';
 import { checkHostMemory } from '../../runner/host/memory';
 import { hostMemoryBandwidth } from '../../runner/host/memory-bandwidth';
@@ -25,13 +25,13 @@ import {
   DEFAULT_HOST_LOCK_FILE,
   type HostLock,
 } from '../../runner/service/host-lock';
-import { checkChallengePackage } from '../../lib/challenge/challenge-package';
+import { checkChallengePackage } from '../../lib/core/challenge/challenge-package';
 import { createSandbox, SandboxUnavailableError, type Sandbox } from '../../runner/sandbox';
 import { pickTarget, resolveChallenge } from '../challenge-args';
 import { intOption, sizeOption } from '../option-values';
 import { UsageError } from '../usage-error';
 import type { SetExitCode } from '.';
-import { DEFAULT_CHALLENGE } from '../../lib/challenge/default-challenge';
+import { DEFAULT_CHALLENGE } from '../../lib/core/challenge/default-challenge';
 
 interface JudgeCliOptions {
   challenge: string;

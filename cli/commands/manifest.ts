@@ -1,8 +1,8 @@
 // `perfjudge manifest <challenge>`: checks a challenge folder against the package contract (the
 // manifest, the files it names, the harness's executable, the edge cases, the registered code;
-// lib/challenge/challenge-package.ts) and prints the manifest resolved.
+// lib/core/challenge/challenge-package.ts) and prints the manifest resolved.
 import type { Command } from 'commander';
-import { checkChallengePackage } from '../../lib/challenge/challenge-package';
+import { checkChallengePackage } from '../../lib/core/challenge/challenge-package';
 import { resolveChallenge } from '../challenge-args';
 import type { SetExitCode } from '.';
 
@@ -10,7 +10,7 @@ export function registerManifestCommand(program: Command, setExitCode: SetExitCo
   program
     .command('manifest')
     .description(
-      'Check a challenge folder (manifest, template, harness, tests, registered generator and ' +
+      'Check a challenge folder (manifest, template, harness, tests, generator and ' +
         'reference) and print the manifest with sizes in bytes and defaults filled in.',
     )
     .argument('<challenge>', 'challenge slug (e.g. wordcount) or path to a challenge folder')

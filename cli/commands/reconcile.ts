@@ -44,7 +44,8 @@ export function registerReconcileCommand(program: Command, setExitCode: SetExitC
       const { reconcile, startReconciler } = await import('../../scorer/reconcile');
       const { describeBackbone, logLine, openBackbone, shutdownSignal } =
         await import('../../scorer/service');
-      const { sayBenchmarkDisagreements } = await import('../../lib/db/contest-benchmark');
+      const { sayBenchmarkDisagreements } =
+        await import('../../lib/server/db/contest/contest-benchmark');
       const every = seconds(options.every, '--every', 1);
       const olderThanMs = seconds(options.olderThan, '--older-than', 0) * 1000;
       const backbone = openBackbone('reconcile');

@@ -3,9 +3,9 @@ import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import {
   challengeCode,
+  challengesWithCode,
   hasChallengeCode,
-  registeredChallengeCodes,
-} from '../../lib/challenge/challenge-code';
+} from '../../lib/core/challenge/challenge-code';
 import { UsageError } from '../usage-error';
 import type { SetExitCode } from '.';
 
@@ -13,13 +13,13 @@ export function registerReferenceCommand(program: Command, setExitCode: SetExitC
   program
     .command('reference')
     .description("Print the reference implementation's exact output for an input file.")
-    .argument('<challenge>', `challenge slug (${registeredChallengeCodes().join(', ')})`)
+    .argument('<challenge>', `challenge slug (${challengesWithCode().join(', ')})`)
     .argument('<input>', 'input file')
     .option('--sha256', 'print the SHA-256 of the output instead of the output')
     .action(async (challenge: string, input: string, options: { sha256?: boolean }) => {
       if (!hasChallengeCode(challenge))
         throw new UsageError(
-          `no reference implementation for challenge "${challenge}" (available: ${registeredChallengeCodes().join(', ')})`,
+          `no reference implementation for challenge "${challenge}" (available: ${challengesWithCode().join(', ')})`,
         );
       const reference = await challengeCode(challenge);
       const info = await stat(input).catch((error: NodeJS.ErrnoException) => {

@@ -3,9 +3,9 @@
 // Exit 0 queued, 1 refused by the server, 2 otherwise.
 import type { Command } from 'commander';
 import { targetIdSchema } from '../../contracts';
-import { TOKEN_FILE } from '../../lib/kit/workflow';
-import { requestRepeats } from '../../lib/submit/final-client';
-import { ApiClientError } from '../../lib/submit/api-client';
+import { TOKEN_FILE } from '../../lib/server/kit/workflow';
+import { requestRepeats } from '../../lib/server/submit/final-client';
+import { ApiClientError } from '../../lib/server/submit/api-client';
 import { readToken, type TokenOptions } from '../api-token';
 import { intOption } from '../option-values';
 import { UsageError } from '../usage-error';

@@ -3,7 +3,7 @@
 // it refuses to start (bad usage, or a host that does not match the target without --dev-mode).
 import { Option, type Command } from 'commander';
 import { TARGET_IDS, type TargetId } from '../../contracts';
-import { env, queuePrefixSchema } from '../../lib/config/env';
+import { env, queuePrefixSchema } from '../../lib/core/config/env';
 import { createSandbox } from '../../runner/sandbox';
 import {
   DEFAULT_GRACE_SECONDS,

@@ -88,7 +88,8 @@ async function serveScorer(options: ScorerCliOptions): Promise<void> {
   const { startScorer, within } = await import('../../scorer/scorer');
   const { describeBackbone, logLine, openBackbone, shutdownSignal } =
     await import('../../scorer/service');
-  const { sayBenchmarkDisagreements } = await import('../../lib/db/contest-benchmark');
+  const { sayBenchmarkDisagreements } =
+    await import('../../lib/server/db/contest/contest-benchmark');
   const settings = scorerSettings(options);
 
   const backbone = openBackbone('scorer');
@@ -133,8 +134,8 @@ async function serveScorer(options: ScorerCliOptions): Promise<void> {
  * its own, so a Redis outage never holds anything up.
  */
 async function publishScorerStatus(name: string | undefined): Promise<{ stop(): Promise<void> }> {
-  const { startSupervisorPublisher } = await import('../../lib/queue/service-status');
-  const { createHttpConnection, queuePrefix } = await import('../../lib/queue/connection');
+  const { startSupervisorPublisher } = await import('../../lib/server/queue/service-status');
+  const { createHttpConnection, queuePrefix } = await import('../../lib/server/queue/connection');
   const os = await import('node:os');
   const statusRedis = createHttpConnection({
     connectionName: 'perfjudge-scorer-status',

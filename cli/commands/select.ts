@@ -2,12 +2,12 @@
 // their accepted submissions counts in the final evaluation (until the deadline).
 // Exit 0 selected, 1 refused (not accepted, disqualified, the selection closed), 2 otherwise.
 import type { Command } from 'commander';
-import { TOKEN_FILE } from '../../lib/kit/workflow';
-import { selectFinal } from '../../lib/submit/final-client';
-import { ApiClientError } from '../../lib/submit/api-client';
+import { TOKEN_FILE } from '../../lib/server/kit/workflow';
+import { selectFinal } from '../../lib/server/submit/final-client';
+import { ApiClientError } from '../../lib/server/submit/api-client';
 import { readToken, type TokenOptions } from '../api-token';
 import type { SetExitCode } from './set-exit-code';
-import { DEFAULT_CHALLENGE } from '../../lib/challenge/default-challenge';
+import { DEFAULT_CHALLENGE } from '../../lib/core/challenge/default-challenge';
 
 interface SelectCliOptions extends TokenOptions {
   server: string;

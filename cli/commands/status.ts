@@ -2,9 +2,9 @@
 // stage, or its verdict and speedup); with --wait, followed live until the verdict.
 // Exit 0 printed (with --wait: ACCEPTED), 1 with --wait a verdict that is the patch's fault, 2 otherwise.
 import type { Command } from 'commander';
-import { TOKEN_FILE } from '../../lib/kit/workflow';
-import { getSubmissionState } from '../../lib/submit/status-client';
-import { ApiClientError } from '../../lib/submit/api-client';
+import { TOKEN_FILE } from '../../lib/server/kit/workflow';
+import { getSubmissionState } from '../../lib/server/submit/status-client';
+import { ApiClientError } from '../../lib/server/submit/api-client';
 import { readToken, type TokenOptions } from '../api-token';
 import { followToVerdict } from '../follow-submission';
 import { formatState } from '../submission-view';

@@ -5,14 +5,14 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { MAX_JOB_PATCH_BYTES } from '../../contracts';
-import { ApiClientError } from '../../lib/submit/api-client';
-import { postSubmission } from '../../lib/submit/submit-client';
-import { submitCommand, TOKEN_FILE } from '../../lib/kit/workflow';
+import { ApiClientError } from '../../lib/server/submit/api-client';
+import { postSubmission } from '../../lib/server/submit/submit-client';
+import { submitCommand, TOKEN_FILE } from '../../lib/server/kit/workflow';
 import { readToken, type TokenOptions } from '../api-token';
 import { followToVerdict } from '../follow-submission';
 import { UsageError } from '../usage-error';
 import type { SetExitCode } from '.';
-import { DEFAULT_CHALLENGE } from '../../lib/challenge/default-challenge';
+import { DEFAULT_CHALLENGE } from '../../lib/core/challenge/default-challenge';
 
 interface SubmitCliOptions extends TokenOptions {
   server: string;

@@ -2,7 +2,7 @@
 // functions of what the drill recorded (the database's rows, the services' timed log lines, the
 // faults and the health answers), so each rule is tested on its own (tests/unit/chaos-invariants).
 import type { JobBenchmark, JudgingResult } from '../../contracts';
-import { benchmarkMismatch } from '../../lib/challenge/benchmark-definition';
+import { benchmarkMismatch } from '../../lib/core/challenge/benchmark-definition';
 import type { FaultKind } from './plan';
 
 export interface FaultRecord {

@@ -15,21 +15,24 @@ import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { judgingResultSchema, type JobBenchmark, type Manifest } from '../../contracts';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
-import { env, REPO_ROOT } from '../../lib/config/env';
-import { createDbClient, type Db } from '../../lib/db/client';
-import { defineBenchmarkOnce, getContestBenchmark } from '../../lib/db/contest-benchmark';
-import { applyMigrations } from '../../lib/db/migrate';
-import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';
-import { createWorkerConnection } from '../../lib/queue/connection';
-import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
-import { submitPatch } from '../../lib/submit/submit-patch';
-import { checkHealth } from '../../lib/web/health';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
+import { env, REPO_ROOT } from '../../lib/core/config/env';
+import { createDbClient, type Db } from '../../lib/server/db/client';
+import {
+  defineBenchmarkOnce,
+  getContestBenchmark,
+} from '../../lib/server/db/contest/contest-benchmark';
+import { applyMigrations } from '../../lib/server/db/migrate';
+import { upsertChallengeVersion } from '../../lib/server/db/contest/upsert-challenge-version';
+import { createWorkerConnection } from '../../lib/server/queue/connection';
+import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
+import { submitPatch } from '../../lib/server/submit/submit-patch';
+import { checkHealth } from '../../lib/server/web/health';
 import {
   findPostgresBin,
   startPrivatePostgres,
   type PrivatePostgres,
-} from '../../scripts/lib-start-services';
+} from '../../scripts/start/private-stores';
 import { sweepStaleScratch } from '../../runner/service/work-root';
 import { makeUser } from '../db-fixtures';
 import { deleteKeys, flushKeys } from '../redis-keys';

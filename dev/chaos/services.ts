@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
-import { REPO_ROOT } from '../../lib/config/env';
+import { REPO_ROOT } from '../../lib/core/config/env';
 
 const BIN = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
 

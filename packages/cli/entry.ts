@@ -1,6 +1,6 @@
 // Entry point of the packaged perfjudge CLI (`npm run pack:cli` bundles it into one file): the
 // contestant's commands only, with the challenge definitions carried in the package's challenges/.
-import { applyPackagedCliDefaults } from '../../lib/config/packaged-cli';
+import { applyPackagedCliDefaults } from '../../lib/core/config/packaged-cli';
 
 applyPackagedCliDefaults();
 const { runProgram } = await import('../../cli/program');

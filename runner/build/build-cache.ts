@@ -15,7 +15,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import type { Toolchain } from '../../contracts';
-import type { Challenge } from '../../lib/challenge/load-manifest';
+import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import {
   binaryName,
   buildChallengeTree,

@@ -3,7 +3,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Toolchain } from '../../contracts';
-import type { Challenge } from '../../lib/challenge/load-manifest';
+import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import { formatCommand, spawnExecutor, type CommandExecutor, type CommandResult } from './executor';
 
 /**

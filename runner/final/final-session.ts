@@ -19,10 +19,10 @@ import {
 } from '../../contracts/final';
 import { hostFingerprintHash } from '../../contracts/host-fingerprint-hash';
 import type { DisturbancePolicy, TargetId } from '../../contracts';
-import type { Challenge } from '../../lib/challenge/load-manifest';
-import { REPO_ROOT } from '../../lib/config/env';
-import { plausibilityOf } from '../../lib/stats/plausibility';
-import { resolveDisturbance, type DisturbanceThresholds } from '../../lib/stats';
+import type { Challenge } from '../../lib/core/challenge/load-manifest';
+import { REPO_ROOT } from '../../lib/core/config/env';
+import { plausibilityOf } from '../../lib/core/stats/plausibility';
+import { resolveDisturbance, type DisturbanceThresholds } from '../../lib/core/stats';
 import { hostConditionWarnings, hostFingerprint, judgeCpu } from '../host/fingerprint';
 import { checkHostMemory } from '../host/memory';
 import { firstErrorLine } from '../build';
@@ -38,7 +38,7 @@ import {
   referenceSha256,
   warmPageCache,
   type InputSpec,
-} from '../../lib/challenge/inputs';
+} from '../../lib/core/challenge/inputs';
 import { layoutPolicyWarning, timedRun } from '../judge/measure';
 import { runSession, type RoundPlan, type SessionEntrant } from '../judge/measure-session';
 import { sharedLibraries } from '../judge/resident-files';

@@ -8,7 +8,7 @@ import {
   type HostNoise,
   type HostReport,
 } from '../../contracts';
-import type { Challenge } from '../../lib/challenge/load-manifest';
+import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import type { Sandbox } from '../sandbox/sandbox';
 import { judgeCpu } from './fingerprint';
 import { HOST_ROOT } from './host-files';

@@ -1,5 +1,5 @@
 // The host's sequential read bandwidth (bytes/s), the plausibility check's figure
-// (lib/stats/plausibility.ts): a program cannot have read its input faster than this. Measured by a
+// (lib/core/stats/plausibility.ts): a program cannot have read its input faster than this. Measured by a
 // small C program of ours (memory-bandwidth.c, compiled once into the data dir), once per host and
 // boot: the figure is cached in the data dir under the host's fingerprint (CPU model, kernel, boot
 // id), so judgings never pay for it after the first.

@@ -7,14 +7,14 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { HostNoise } from '../../contracts';
-import type { Challenge } from '../../lib/challenge/load-manifest';
+import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import { cachedBuild } from '../build';
-import { ensureInput, warmPageCache } from '../../lib/challenge/inputs';
+import { ensureInput, warmPageCache } from '../../lib/core/challenge/inputs';
 import { hostSandboxTarget } from '../platform';
 import { runProgram } from '../sandbox/run-program';
 import type { Sandbox } from '../sandbox/sandbox';
-import { median, summarize } from '../../lib/stats/descriptive';
-import { otherTasksMs } from '../../lib/stats/disturbance';
+import { median, summarize } from '../../lib/core/stats/descriptive';
+import { otherTasksMs } from '../../lib/core/stats/disturbance';
 
 /** Seven timed runs of an 8 MiB input: a few seconds with the wordcount baseline. */
 export const NOISE_PROBE_RUNS = 7;

@@ -15,7 +15,7 @@ import {
   type IntakeRejection,
   type ParsedPatch,
   type PatchMail,
-} from '../../lib/intake';
+} from '../../lib/core/intake';
 
 export interface GitOptions {
   /** The git executable; looked up on `pathEnv`. */

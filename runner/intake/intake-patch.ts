@@ -8,7 +8,7 @@ import {
   patchBuffer,
   tooLarge,
   type IntakeResult,
-} from '../../lib/intake';
+} from '../../lib/core/intake';
 import { applyParsedPatch, type GitOptions } from './apply-patch';
 
 export type IntakeManifest = Pick<

@@ -2,7 +2,7 @@
 // template (trusted, cached by what determines it) and a contestant's patched tree built inside the
 // sandbox, its executable then taken out of the sandbox's reach.
 import path from 'node:path';
-import type { Challenge } from '../../lib/challenge/load-manifest';
+import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import {
   buildChallengeTree,
   cachedBuild,

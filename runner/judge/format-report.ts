@@ -1,6 +1,6 @@
 // Turns a judging result into the text report the CLI prints: verdict first, then the speedup with
 // its interval, the times side by side, every run, and where the judging's own time went.
-import { describeHostDrift } from '../../lib/stats/host-drift';
+import { describeHostDrift } from '../../lib/core/stats/host-drift';
 import type {
   CounterComparison,
   Deterministic,
@@ -11,11 +11,11 @@ import type {
   TestCaseResult,
   Topdown,
 } from '../../contracts';
-import { lineDifference } from '../../lib/challenge/first-difference';
-import { compareHotspots, shortFunctionName } from '../../lib/profile/compare-hotspots';
-import { selfSamples } from '../../lib/profile/folded-stacks';
-import { describePlausibility } from '../../lib/stats/plausibility';
-import { describeMeasureSession } from '../../lib/stats/session-cost';
+import { lineDifference } from '../../lib/core/challenge/first-difference';
+import { compareHotspots, shortFunctionName } from '../../lib/core/profile/compare-hotspots';
+import { selfSamples } from '../../lib/core/profile/folded-stacks';
+import { describePlausibility } from '../../lib/core/stats/plausibility';
+import { describeMeasureSession } from '../../lib/core/stats/session-cost';
 
 /** Failures whose differing lines the text report prints (every failure is named). */
 const REPORT_DIFFS = 5;

@@ -3,8 +3,8 @@
 // whether the judging goes on. A stage that finds the judge or the host at fault throws a
 // JudgeError; recordFailure turns it into the verdict's facts and finishReport decides the verdict.
 import { readFile } from 'node:fs/promises';
-import { hugePageHint } from '../../lib/challenge/host-conditions';
-import { ensureInput } from '../../lib/challenge/inputs';
+import { hugePageHint } from '../../lib/core/challenge/host-conditions';
+import { ensureInput } from '../../lib/core/challenge/inputs';
 import { cpuBusyShares, cpuVendor, hostConditionWarnings } from '../host/fingerprint';
 import { intakePatch } from '../intake';
 import type { TargetPlatform } from '../platform';

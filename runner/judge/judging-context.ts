@@ -15,9 +15,9 @@ import type {
   TargetId,
 } from '../../contracts';
 import { newJudgingResult } from '../../contracts';
-import type { InputSpec } from '../../lib/challenge/inputs';
-import type { Challenge } from '../../lib/challenge/load-manifest';
-import { REPO_ROOT } from '../../lib/config/env';
+import type { InputSpec } from '../../lib/core/challenge/inputs';
+import type { Challenge } from '../../lib/core/challenge/load-manifest';
+import { REPO_ROOT } from '../../lib/core/config/env';
 import { hostFingerprint, judgeCpu } from '../host/fingerprint';
 import { checkHostMemory } from '../host/memory';
 import type { Sandbox } from '../sandbox/sandbox';

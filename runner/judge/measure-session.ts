@@ -14,7 +14,7 @@
 // round (measure.ts makes entrants of judgings); the baseline's runs are the session's.
 import { randomBytes } from 'node:crypto';
 import type { MeasureSession, Run } from '../../contracts';
-import { createRng, type Rng } from '../../lib/stats/rng';
+import { createRng, type Rng } from '../../lib/core/stats/rng';
 import { JudgingCancelledError } from './errors';
 import { soloTurns, type HostTurns } from './host-turns';
 

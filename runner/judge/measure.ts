@@ -15,7 +15,7 @@ import type {
   TimeSummary,
 } from '../../contracts';
 import { readFile } from 'node:fs/promises';
-import type { Challenge } from '../../lib/challenge/load-manifest';
+import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import { compareCounters } from '../measure/derived-metrics';
 import type { Sandbox } from '../sandbox/sandbox';
 import {
@@ -31,8 +31,8 @@ import {
   type SpeedupEstimate,
   type StopPolicy,
   widenForHostDrift,
-} from '../../lib/stats';
-import { describePlausibility, plausibilityOf } from '../../lib/stats/plausibility';
+} from '../../lib/core/stats';
+import { describePlausibility, plausibilityOf } from '../../lib/core/stats/plausibility';
 import { JudgeError, JudgingCancelledError } from './errors';
 import {
   ensureInput,
@@ -40,7 +40,7 @@ import {
   warmPageCache,
   type GeneratedInput,
   type InputSpec,
-} from '../../lib/challenge/inputs';
+} from '../../lib/core/challenge/inputs';
 import {
   newPairLoop,
   pairProgressMessage,

@@ -1,9 +1,9 @@
 // The first lines where a run's output differs from the expected output, for a WRONG_ANSWER a
 // contestant can act on: each located in bytes (offset of the first differing byte, both lines'
-// lengths), shown as text with invalid UTF-8 bytes escaped (lib/challenge/first-difference.ts
+// lengths), shown as text with invalid UTF-8 bytes escaped (lib/core/challenge/first-difference.ts
 // showBytes), and a long line cut to a window around its first difference.
 import type { DiffLine } from '../../contracts';
-import { showBytes } from '../../lib/challenge/first-difference';
+import { showBytes } from '../../lib/core/challenge/first-difference';
 
 /** Lines up to this many bytes are shown whole; longer ones as a window of WINDOW bytes. */
 const WHOLE_LINE_BYTES = 200;

@@ -10,7 +10,7 @@ import {
   type SpeedupEstimate,
   type StopPolicy,
   type TimedPair,
-} from '../../lib/stats';
+} from '../../lib/core/stats';
 
 /** One timed pair, by wall time and by the programs' own CPU time. */
 export interface MeasuredPair {

@@ -16,7 +16,7 @@ import {
   type Toolchain,
   type Topdown,
 } from '../../contracts';
-import type { Challenge } from '../../lib/challenge/load-manifest';
+import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import { buildChallengeTree, cachedBuild } from '../build';
 import {
   deterministicFlagsFor,
@@ -33,7 +33,7 @@ import type { Sandbox } from '../sandbox/sandbox';
 import { cachedBaselineProfile } from './baseline-profile-cache';
 import { memoryAndStacks } from './memory-and-stacks';
 import { takeBinary } from './binaries';
-import { ensureInput, type GeneratedInput } from '../../lib/challenge/inputs';
+import { ensureInput, type GeneratedInput } from '../../lib/core/challenge/inputs';
 import { BUILD_PATH, sandboxedExecutor } from '../build/sandboxed-executor';
 
 export interface ProfileStageOptions {

@@ -3,11 +3,11 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { TestCaseResult } from '../../contracts';
-import { loadEdgeCases } from '../../lib/challenge/edge-cases';
-import type { Challenge } from '../../lib/challenge/load-manifest';
+import { loadEdgeCases } from '../../lib/core/challenge/edge-cases';
+import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import type { Sandbox } from '../sandbox/sandbox';
 import { JudgeError } from './errors';
-import { ensureInput, referenceSha256, type InputSpec } from '../../lib/challenge/inputs';
+import { ensureInput, referenceSha256, type InputSpec } from '../../lib/core/challenge/inputs';
 import { firstDifferences } from './output-diff';
 import { classifyRun, runProgram } from '../sandbox/run-program';
 import { createHash } from 'node:crypto';

@@ -2,7 +2,7 @@
 // baseline-vs-solution table of counters and derived figures. A figure whose input is unsupported
 // or not counted is null with that status: a missing counter never turns into a 0.
 import type { Counter, CounterComparison, ProcessStats, Run } from '../../contracts';
-import { median } from '../../lib/stats';
+import { median } from '../../lib/core/stats';
 import { COUNTER_EVENTS } from './perf-stat';
 
 export type CounterStatus = Counter['status'];

@@ -6,7 +6,7 @@ import { chmod, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { env } from '../../lib/config/env';
+import { env } from '../../lib/core/config/env';
 import { SandboxUnavailableError } from './sandbox';
 
 const execFileAsync = promisify(execFile);

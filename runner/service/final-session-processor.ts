@@ -6,7 +6,7 @@
 //
 // A session the host could not time (judgeError: too busy, the baseline failed) is retried with
 // the producer's attempts and backoff, from its checkpoint; the last attempt returns it.
-import { resolveJudgeInputs } from '../../lib/challenge/judge-inputs';
+import { resolveJudgeInputs } from '../../lib/core/challenge/judge-inputs';
 import { hostMemoryBandwidth } from '../host/memory-bandwidth';
 import { UnrecoverableError, type Job } from 'bullmq';
 import {
@@ -21,9 +21,9 @@ import {
   type FinalSessionResult,
 } from '../../contracts/final';
 import { issuesInline } from '../../contracts';
-import type { Challenge } from '../../lib/challenge/load-manifest';
+import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import { runFinalSession } from '../final/final-session';
-import type { InputSpec } from '../../lib/challenge/inputs';
+import type { InputSpec } from '../../lib/core/challenge/inputs';
 import { JudgingCancelledError } from '../judge/errors';
 import { createTargetPlatform, type TargetPlatform } from '../platform';
 import {

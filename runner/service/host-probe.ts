@@ -2,7 +2,7 @@
 // judging on this machine runs meanwhile, and the probe disturbs none), then published with every
 // heartbeat for the organizer console, and logged in one line.
 import type { HostReport } from '../../contracts';
-import type { Challenge } from '../../lib/challenge/load-manifest';
+import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import { hostReport } from '../host/doctor';
 import { summarizeHostReport } from '../host/format-host-report';
 import type { Sandbox } from '../sandbox/sandbox';

@@ -16,8 +16,8 @@ export {
   listRunners,
   runnerKey,
   startHeartbeat,
-} from '../../lib/queue/runner-heartbeat';
-export type { Heartbeat, RunnerList } from '../../lib/queue/runner-heartbeat';
+} from '../../lib/server/queue/runner-heartbeat';
+export type { Heartbeat, RunnerList } from '../../lib/server/queue/runner-heartbeat';
 export { DEFAULT_HOST_LOCK_FILE, acquireHostLock } from './host-lock';
 export type { HostLock, LockHolder } from './host-lock';
 export { CANCEL_LOCK_LOST, CANCEL_SHUTDOWN, createJudgingProcessor } from './judging-processor';

@@ -26,9 +26,9 @@ import {
   type JudgingResult,
   type TargetId,
 } from '../../contracts';
-import { describeTimedInput } from '../../lib/challenge/benchmark-definition';
-import { resolveJudgeInputs, type JudgeInputs } from '../../lib/challenge/judge-inputs';
-import { loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
+import { describeTimedInput } from '../../lib/core/challenge/benchmark-definition';
+import { resolveJudgeInputs, type JudgeInputs } from '../../lib/core/challenge/judge-inputs';
+import { loadChallenge, type Challenge } from '../../lib/core/challenge/load-manifest';
 import { hostMemoryBandwidth } from '../host/memory-bandwidth';
 import { judge } from '../judge/judge';
 import type { JudgingPreCheck } from './portability-check';

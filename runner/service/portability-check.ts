@@ -22,7 +22,7 @@ import {
   type JudgingResult,
   type PortabilityCheck,
 } from '../../contracts';
-import type { Challenge } from '../../lib/challenge/load-manifest';
+import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import { decideVerdict } from '../judge/verdict';
 import type { PortabilityRole } from '../platform';
 import type { Sandbox } from '../sandbox/sandbox';

@@ -16,7 +16,7 @@ import {
   type TargetId,
 } from '../../contracts';
 
-/** As long as the producer keeps completed judge jobs (lib/queue/producer.ts): 7 days. */
+/** As long as the producer keeps completed judge jobs (lib/server/queue/producer.ts): 7 days. */
 export const OUTBOX_KEEP_MS = 7 * 24 * 3600_000;
 
 /** JSON with sorted keys: two producers building the same job in another key order agree. */

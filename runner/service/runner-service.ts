@@ -16,16 +16,24 @@ import {
   type TargetId,
   AppError,
 } from '../../contracts';
-import { settleWithin } from '../../lib/async/timeout';
-import { CHALLENGES_DIR, listChallenges, type Challenge } from '../../lib/challenge/load-manifest';
-import { challengeSecret } from '../../lib/config/env';
-import { createWorkerConnection } from '../../lib/queue/connection';
+import { settleWithin } from '../../lib/core/async/timeout';
+import {
+  CHALLENGES_DIR,
+  listChallenges,
+  type Challenge,
+} from '../../lib/core/challenge/load-manifest';
+import { challengeSecret } from '../../lib/core/config/env';
+import { createWorkerConnection } from '../../lib/server/queue/connection';
 import { hostFingerprint } from '../host/fingerprint';
 import { checkHostMemory } from '../host/memory';
 import type { Sandbox } from '../sandbox/sandbox';
 import { portabilityPreCheck } from './portability-check';
 import { hostPlatform, type HostPlatform } from '../platform';
-import { startHeartbeat, type CurrentJob, type Heartbeat } from '../../lib/queue/runner-heartbeat';
+import {
+  startHeartbeat,
+  type CurrentJob,
+  type Heartbeat,
+} from '../../lib/server/queue/runner-heartbeat';
 import { DEFAULT_HOST_LOCK_FILE } from './host-lock';
 import { startHostProbe, type HostProbe } from './host-probe';
 import {

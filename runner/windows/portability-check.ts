@@ -5,7 +5,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PORTABILITY_LOG_CHARS, type TargetId } from '../../contracts';
-import type { Challenge } from '../../lib/challenge/load-manifest';
+import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import { buildChallengeTree, firstErrorLine } from '../build';
 import { intakePatch } from '../intake';
 import { BUILD_PATH, sandboxedExecutor } from '../build/sandboxed-executor';

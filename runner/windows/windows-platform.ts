@@ -3,7 +3,7 @@
 // mapped, the job helper under Wine in the host's sandbox; every result labelled emulated). It also
 // owns the portability pre-check's roles: Linux runners cross-compile for it, its runner settles.
 import type { Target } from '../../contracts';
-import { env } from '../../lib/config/env';
+import { env } from '../../lib/core/config/env';
 import {
   PlatformUnavailableError,
   type HostPlatformOptions,

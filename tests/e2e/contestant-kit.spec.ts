@@ -10,7 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
-import { contestantWorkflow, kitDownloadPath, CLI_PACKAGE_PATH } from '../../lib/kit/workflow';
+import {
+  contestantWorkflow,
+  kitDownloadPath,
+  CLI_PACKAGE_PATH,
+} from '../../lib/server/kit/workflow';
 import { newContestant, signUp } from './support/accounts';
 import { keepScreenshot } from './support/screenshots';
 import { FAST_PATCH, SUBMISSIONS_DIR } from './support/submissions';

@@ -17,10 +17,10 @@ import {
   type TestInfo,
 } from '@playwright/test';
 import { DEFAULT_FINAL_ERROR_RATE, MIN_FINAL_ROUNDS } from '../../contracts/final';
-import { roundsToSeparateFinalists } from '../../lib/ranking/places';
-import { createDbClient, type Db } from '../../lib/db/client';
-import { createSubmission } from '../../lib/db/create-submission';
-import { recordJudgingResult } from '../../lib/db/record-judging-result';
+import { roundsToSeparateFinalists } from '../../lib/core/ranking/places';
+import { createDbClient, type Db } from '../../lib/server/db/client';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
 import { makeResult } from '../../dev/db-fixtures';
 import { newContestant, signInAsOrganizer, signUp, type Contestant } from './support/accounts';
 import { e2eDatabaseUrl } from './support/e2e-env';

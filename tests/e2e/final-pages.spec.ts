@@ -6,10 +6,10 @@
 // provisional leaderboard labelled; and an organizer's repeated judgings side by side with their
 // spread. final-evaluation.spec.ts runs the same evaluation for real on the runners.
 import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
-import type { FinalRanking } from '../../lib/ranking/final-ranking';
-import { createDbClient, type Db } from '../../lib/db/client';
-import { createSubmission } from '../../lib/db/create-submission';
-import { recordJudgingResult } from '../../lib/db/record-judging-result';
+import type { FinalRanking } from '../../lib/core/ranking/final-ranking';
+import { createDbClient, type Db } from '../../lib/server/db/client';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
 import { makeResult, makeUser } from '../../dev/db-fixtures';
 import { signInAsOrganizer } from './support/accounts';
 import { e2eDatabaseUrl } from './support/e2e-env';

@@ -8,13 +8,13 @@ import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { env, REPO_ROOT } from '../../lib/config/env';
+import { env, REPO_ROOT } from '../../lib/core/config/env';
 import { seed } from '../../prisma/seed';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { E2E_VARIABLES, ORGANIZER } from './support/e2e-env';
 import { ensureWebBuild, TEST_BUILD_DIR } from '../helpers/web-build';
 import { LOG_DIR, startService, stopService, type Service } from './support/processes';
-import { freePort } from '../../lib/net/free-port';
+import { freePort } from '../../lib/core/net/free-port';
 
 const BIN = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
 /** `next start` with client addresses from the connection, as `npm start` runs it. */

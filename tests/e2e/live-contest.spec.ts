@@ -11,9 +11,9 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { judgingResultSchema, type JudgingResult } from '../../contracts';
-import { createDbClient, type Db } from '../../lib/db/client';
-import { createSubmission } from '../../lib/db/create-submission';
-import { recordJudgingResult } from '../../lib/db/record-judging-result';
+import { createDbClient, type Db } from '../../lib/server/db/client';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
 import { makeResult, makeUser } from '../../dev/db-fixtures';
 import { newContestant, signInAsOrganizer, signUp } from './support/accounts';
 import { e2eDatabaseUrl } from './support/e2e-env';

@@ -52,7 +52,7 @@ test('a wrong patch shows the first differing lines', async ({ page }) => {
   expect(await api.json()).toMatchObject({ submissionId, verdict: 'WRONG_ANSWER' });
 
   // Signing out ends access at once in this browser, although pages take the session from a
-  // signed cookie for up to a minute (lib/auth/auth.ts): the page is private again, the patch closed.
+  // signed cookie for up to a minute (lib/server/auth/auth.ts): the page is private again, the patch closed.
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
   await page.goto(`/submissions/${submissionId}`);

@@ -1,7 +1,7 @@
-// A GET through the production server's response cache (lib/web/response-cache.ts), by node:http,
+// A GET through the production server's response cache (lib/server/web/response-cache.ts), by node:http,
 // not fetch: fetch asks for compression itself and undoes it.
 import { request } from 'node:http';
-import { CACHE_STATUS_HEADER } from '../../lib/web/response-cache';
+import { CACHE_STATUS_HEADER } from '../../lib/server/web/response-cache';
 
 export interface CacheResponse {
   status: number;

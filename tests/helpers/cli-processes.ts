@@ -3,7 +3,7 @@
 // once their output matches, stopped with SIGTERM, and killed by killAll() if a test failed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { REPO_ROOT } from '../../lib/config/env';
+import { REPO_ROOT } from '../../lib/core/config/env';
 
 const BIN = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
 

@@ -16,9 +16,9 @@ import {
   type FinalSessionResult,
   type TargetId,
 } from '../../contracts';
-import type { Db } from '../../lib/db/client';
-import { createSubmission } from '../../lib/db/create-submission';
-import { recordJudgingResult } from '../../lib/db/record-judging-result';
+import type { Db } from '../../lib/server/db/client';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
 import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 
 /** A registered challenge (wordcount's manifest under `slug`) whose deadline is in the past. */

@@ -1,6 +1,6 @@
 // Test helpers for judging real patches: small inputs, few pairs, caches shared across test files.
 import type { JudgingResult, Limits, RunPolicy, TargetId } from '../../contracts';
-import { loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
+import { loadChallenge, type Challenge } from '../../lib/core/challenge/load-manifest';
 import { cpuVendor } from '../../runner/host/fingerprint';
 import { judge } from '../../runner/judge/judge';
 import { TEST_DATA_DIR } from '../../dev/test-data-dir';
@@ -87,4 +87,4 @@ export async function judgeForTest(
   });
 }
 
-export { makePatch, solutionSource } from '../../lib/challenge/solution-tree';
+export { makePatch, solutionSource } from '../../lib/core/challenge/solution-tree';

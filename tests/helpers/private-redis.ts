@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../lib/net/free-port';
+import { freePort } from '../../lib/core/net/free-port';
 
 export interface PrivateRedis {
   port: number;

@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import type { JobBenchmark } from '../../contracts';
-import { env, REPO_ROOT } from '../../lib/config/env';
-import { createWorkerConnection } from '../../lib/queue/connection';
+import { env, REPO_ROOT } from '../../lib/core/config/env';
+import { createWorkerConnection } from '../../lib/server/queue/connection';
 import { TEST_DATA_DIR } from './judging';
 import { deleteKeys } from '../../dev/redis-keys';
 

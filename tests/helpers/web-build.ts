@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { REPO_ROOT } from '../../lib/config/env';
+import { REPO_ROOT } from '../../lib/core/config/env';
 
 /** Its own folder, so a developer's `next dev` (.next/) or `npm start` build is left alone. */
 export const TEST_BUILD_DIR = '.next-test';

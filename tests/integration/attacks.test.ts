@@ -16,7 +16,7 @@ import {
   type TestCaseResult,
   type Verdict,
 } from '../../contracts';
-import { REPO_ROOT } from '../../lib/config/env';
+import { REPO_ROOT } from '../../lib/core/config/env';
 import { judgeForTest, makePatch, solutionSource, TEST_DATA_DIR } from '../helpers/judging';
 
 const execFileAsync = promisify(execFile);

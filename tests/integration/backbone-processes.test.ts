@@ -23,12 +23,12 @@ import {
   TARGET_IDS,
   type TargetId,
 } from '../../contracts';
-import { env, REPO_ROOT } from '../../lib/config/env';
-import type { Db } from '../../lib/db/client';
-import { createApiToken } from '../../lib/db/create-api-token';
-import { verifyApiToken } from '../../lib/db/verify-api-token';
-import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
-import { submitPatch } from '../../lib/submit/submit-patch';
+import { env, REPO_ROOT } from '../../lib/core/config/env';
+import type { Db } from '../../lib/server/db/client';
+import { createApiToken } from '../../lib/server/db/accounts/create-api-token';
+import { verifyApiToken } from '../../lib/server/db/accounts/verify-api-token';
+import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
+import { submitPatch } from '../../lib/server/submit/submit-patch';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 

@@ -15,13 +15,13 @@ import {
   scoreJobId,
   scoreJobSchema,
 } from '../../contracts';
-import { env, REPO_ROOT } from '../../lib/config/env';
-import type { Db } from '../../lib/db/client';
-import { recordJudgingResult } from '../../lib/db/record-judging-result';
-import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
-import { enqueueSubmission } from '../../lib/submit/enqueue-submission';
-import { rejudge, REJUDGE_PRIORITY } from '../../lib/submit/rejudge';
-import { submitPatch } from '../../lib/submit/submit-patch';
+import { env, REPO_ROOT } from '../../lib/core/config/env';
+import type { Db } from '../../lib/server/db/client';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
+import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
+import { enqueueSubmission } from '../../lib/server/submit/enqueue-submission';
+import { rejudge, REJUDGE_PRIORITY } from '../../lib/server/submit/rejudge';
+import { submitPatch } from '../../lib/server/submit/submit-patch';
 import { reconcile } from '../../scorer/reconcile';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';

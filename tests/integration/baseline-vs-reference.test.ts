@@ -7,13 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateToFile } from '../../challenges/wordcount/generator';
+import { code as wordcountCode } from '../../challenges/wordcount/code';
 import {
   referenceOutput,
   referenceOutputSha256,
 } from '../../challenges/wordcount/reference/wordcount-reference';
-import { loadEdgeCases, type EdgeCase } from '../../lib/challenge/edge-cases';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { generateInputFile } from '../../lib/core/challenge/challenge-code';
+import { loadEdgeCases, type EdgeCase } from '../../lib/core/challenge/edge-cases';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
 import { cachedBuild } from '../../runner/build';
 import { TEST_DATA_DIR } from '../helpers/judging';
 
@@ -72,7 +73,7 @@ describe('baseline, reference and hand-written expectations agree', () => {
 
   it('on a generated 32 MiB input', async () => {
     const input = path.join(dir, 'generated-32MiB.txt');
-    await generateToFile(input, { sizeBytes: 32 << 20, seed: 'crosscheck-1' });
+    await generateInputFile(wordcountCode, input, { sizeBytes: 32 << 20, seed: 'crosscheck-1' });
     const baselineSha = createHash('sha256')
       .update(await runBaseline(input))
       .digest('hex');

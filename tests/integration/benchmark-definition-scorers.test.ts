@@ -17,10 +17,10 @@ import {
   type JobBenchmark,
   type TargetId,
 } from '../../contracts';
-import { timedInput } from '../../lib/challenge/benchmark-definition';
-import { env } from '../../lib/config/env';
-import { defineBenchmarkOnce } from '../../lib/db/contest-benchmark';
-import { createSubmission } from '../../lib/db/create-submission';
+import { timedInput } from '../../lib/core/challenge/benchmark-definition';
+import { env } from '../../lib/core/config/env';
+import { defineBenchmarkOnce } from '../../lib/server/db/contest/contest-benchmark';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 import { deleteKeys } from '../../dev/redis-keys';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Toolchain } from '../../contracts';
-import { loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
+import { loadChallenge, type Challenge } from '../../lib/core/challenge/load-manifest';
 import {
   buildChallengeTree,
   cachedBuild,

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cachegrindCountsSchema, type Limits, type Toolchain } from '../../contracts';
-import type { Challenge } from '../../lib/challenge/load-manifest';
+import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import { cachedBuild } from '../../runner/build';
-import { ensureInput } from '../../lib/challenge/inputs';
+import { ensureInput } from '../../lib/core/challenge/inputs';
 import {
   CachegrindError,
   deterministicFlagsFor,

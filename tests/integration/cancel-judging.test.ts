@@ -15,10 +15,10 @@ import {
   judgingJobSchema,
   type JudgingJobResult,
 } from '../../contracts';
-import { REPO_ROOT } from '../../lib/config/env';
-import type { Db } from '../../lib/db/client';
-import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
-import { submitPatch } from '../../lib/submit/submit-patch';
+import { REPO_ROOT } from '../../lib/core/config/env';
+import type { Db } from '../../lib/server/db/client';
+import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
+import { submitPatch } from '../../lib/server/submit/submit-patch';
 import { startScorer, type Scorer } from '../../scorer/scorer';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';

@@ -9,13 +9,13 @@
 // without touching other tests' keys) and a PostgreSQL crash (immediate shutdown) and restart.
 // The invariants: nothing lost or duplicated, every result on the contest's one definition,
 // re-runs only of work in flight at a fault, health answering throughout (the health logic itself,
-// lib/web/health.ts, asked every 250 ms: starting the web app would cost CI a build).
+// lib/server/web/health.ts, asked every 250 ms: starting the web app would cost CI a build).
 // The seed is printed; replay one with PERFJUDGE_CHAOS_SEED=<seed>.
 import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { env } from '../../lib/config/env';
+import { env } from '../../lib/core/config/env';
 import { TEST_DATA_DIR } from '../../dev/test-data-dir';
 import { formatFigures } from '../../dev/chaos/invariants';
 import { CI_CHAOS_PATCHES, FAULT_KINDS, newSeed } from '../../dev/chaos/plan';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../lib/config/env';
+import { REPO_ROOT } from '../../lib/core/config/env';
 import { packCli } from '../../scripts/pack-cli';
 
 const execFileAsync = promisify(execFile);

@@ -9,9 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../lib/config/env';
-import { freePort } from '../../lib/net/free-port';
-import { followSubmission, type SubmissionState } from '../../lib/submit/status-client';
+import { REPO_ROOT } from '../../lib/core/config/env';
+import { freePort } from '../../lib/core/net/free-port';
+import { followSubmission, type SubmissionState } from '../../lib/server/submit/status-client';
 
 const execFileAsync = promisify(execFile);
 const TOKEN = 'pj_test_token_0123456789';

@@ -1,9 +1,9 @@
 // API tokens against the real PostgreSQL: shown once, stored as a hash, verified, revoked, expired.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiToken } from '../../lib/db/create-api-token';
-import { revokeApiToken } from '../../lib/db/revoke-api-token';
-import { verifyApiToken } from '../../lib/db/verify-api-token';
+import { createApiToken } from '../../lib/server/db/accounts/create-api-token';
+import { revokeApiToken } from '../../lib/server/db/accounts/revoke-api-token';
+import { verifyApiToken } from '../../lib/server/db/accounts/verify-api-token';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeUser } from '../../dev/db-fixtures';
 

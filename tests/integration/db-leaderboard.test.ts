@@ -1,12 +1,12 @@
 // The leaderboard against the real PostgreSQL: each user's best accepted submission, ranks with
 // ties, and rows that follow disqualification and rejudges.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSubmission } from '../../lib/db/create-submission';
-import { disqualifySubmission } from '../../lib/db/disqualify-submission';
-import { NotFoundError } from '../../lib/db/errors';
-import { getLeaderboardTable } from '../../lib/db/get-leaderboard-table';
-import { recordJudgingResult } from '../../lib/db/record-judging-result';
-import { requestRejudge } from '../../lib/db/request-rejudge';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { disqualifySubmission } from '../../lib/server/db/submissions/disqualify-submission';
+import { NotFoundError } from '../../lib/server/db/errors';
+import { getLeaderboardTable } from '../../lib/server/db/leaderboard/get-leaderboard-table';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
+import { requestRejudge } from '../../lib/server/db/judgings/request-rejudge';
 import type { Verdict } from '../../contracts';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { leaderboardEntries, makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';

@@ -2,13 +2,13 @@
 // combined scores by the manifest's formula, verdicts of failing targets, rejudges, calibrations.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JudgingResult } from '../../contracts';
-import { appendAuditLog } from '../../lib/db/append-audit-log';
-import { createSubmission } from '../../lib/db/create-submission';
-import { InvalidResultError } from '../../lib/db/errors';
+import { appendAuditLog } from '../../lib/server/db/audit/append-audit-log';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { InvalidResultError } from '../../lib/server/db/errors';
 import { hostFingerprintHash } from '../../contracts/host-fingerprint-hash';
-import { recordHostCalibration } from '../../lib/db/record-host-calibration';
-import { recordJudgingResult } from '../../lib/db/record-judging-result';
-import { requestRejudge } from '../../lib/db/request-rejudge';
+import { recordHostCalibration } from '../../lib/server/db/judgings/record-host-calibration';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
+import { requestRejudge } from '../../lib/server/db/judgings/request-rejudge';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { hostCalibration, makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 

@@ -4,12 +4,12 @@ import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { challengeCode } from '../../lib/challenge/challenge-code';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
-import { verifyPassword } from '../../lib/access/password';
-import { ConflictError } from '../../lib/db/errors';
-import { applyMigrations, MIGRATIONS_DIR } from '../../lib/db/migrate';
-import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';
+import { challengeCode } from '../../lib/core/challenge/challenge-code';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
+import { verifyPassword } from '../../lib/core/access/password';
+import { ConflictError } from '../../lib/server/db/errors';
+import { applyMigrations, MIGRATIONS_DIR } from '../../lib/server/db/migrate';
+import { upsertChallengeVersion } from '../../lib/server/db/contest/upsert-challenge-version';
 import { seed } from '../../prisma/seed';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 

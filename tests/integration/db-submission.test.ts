@@ -2,11 +2,11 @@
 // claimed by runners, listed for the reconciler, read back as job payloads.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimJudging } from '../../lib/db/claim-judging';
-import { createSubmission } from '../../lib/db/create-submission';
-import { NotFoundError } from '../../lib/db/errors';
-import { getJudgingJob } from '../../lib/db/get-judging-job';
-import { listUnqueuedJudgings } from '../../lib/db/list-unqueued-judgings';
+import { claimJudging } from '../../lib/server/db/judgings/claim-judging';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { NotFoundError } from '../../lib/server/db/errors';
+import { getJudgingJob } from '../../lib/server/db/judgings/get-judging-job';
+import { listUnqueuedJudgings } from '../../lib/server/db/judgings/list-unqueued-judgings';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeUser, registerChallenge } from '../../dev/db-fixtures';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { hostReportSchema } from '../../contracts';
-import { REPO_ROOT } from '../../lib/config/env';
+import { REPO_ROOT } from '../../lib/core/config/env';
 
 const execFileAsync = promisify(execFile);
 const CLI = path.join(REPO_ROOT, 'bin/perfjudge.mjs');

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { REPO_ROOT } from '../../lib/config/env';
-import { createApiToken } from '../../lib/db/create-api-token';
+import { REPO_ROOT } from '../../lib/core/config/env';
+import { createApiToken } from '../../lib/server/db/accounts/create-api-token';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeUser, registerChallenge } from '../../dev/db-fixtures';
 import { acceptedSubmission } from '../helpers/final-fixtures';
@@ -135,7 +135,7 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
 }
 
 beforeAll(async () => {
-  // Read once by lib/config/env.ts, before any route module first asks for it.
+  // Read once by lib/core/config/env.ts, before any route module first asks for it.
   vi.stubEnv('REDIS_URL', testRedisUrl());
   vi.stubEnv('PERFJUDGE_QUEUE_PREFIX', PREFIX);
   t = await createTestDatabase();
@@ -164,7 +164,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
-  const { webQueues, webRedis } = await import('../../lib/web/services');
+  const { webQueues, webRedis } = await import('../../lib/server/web/services');
   await webQueues().close();
   webRedis().disconnect();
   const redis = new Redis(testRedisUrl());

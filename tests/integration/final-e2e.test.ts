@@ -1,5 +1,5 @@
 // The final evaluation end to end on this machine, with the REAL runner: started by the organizer
-// (lib/submit/final-evaluation.ts), timed by a `perfjudge runner` process (runner/service's
+// (lib/server/submit/final-evaluation.ts), timed by a `perfjudge runner` process (runner/service's
 // final-session handling), recorded round by round and ranked by the real scorer. Two finalists:
 // the baseline's copy and the fast hash table, on one target and a small input. Then "rejudge N
 // times" of one of them through the same runner, recorded beside the submission.
@@ -9,14 +9,14 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgingCancelKey, type Manifest } from '../../contracts';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
-import { REPO_ROOT } from '../../lib/config/env';
-import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
-import { getFinalEvaluation } from '../../lib/db/get-final-evaluation';
-import { listRepeatJudgings } from '../../lib/db/list-repeat-judgings';
-import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';
-import { startFinalEvaluation } from '../../lib/submit/final-evaluation';
-import { requestRepeatJudgings } from '../../lib/submit/repeat-judgings';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
+import { REPO_ROOT } from '../../lib/core/config/env';
+import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
+import { getFinalEvaluation } from '../../lib/server/db/final/get-final-evaluation';
+import { listRepeatJudgings } from '../../lib/server/db/judgings/list-repeat-judgings';
+import { upsertChallengeVersion } from '../../lib/server/db/contest/upsert-challenge-version';
+import { startFinalEvaluation } from '../../lib/server/submit/final-evaluation';
+import { requestRepeatJudgings } from '../../lib/server/submit/repeat-judgings';
 import { startScorer, type Scorer } from '../../scorer/scorer';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeUser } from '../../dev/db-fixtures';

@@ -1,11 +1,11 @@
 // The final evaluation and "rejudge N times" on the platform side, against the real PostgreSQL and
 // Redis of this machine: the selection rules, the timeline (refused before the deadline, started
 // after the close), the flows enqueued (real BullMQ, job data parsed with the contract), the real
-// scorer recording live rounds and each part's result and ranking the finalists with lib/ranking,
+// scorer recording live rounds and each part's result and ranking the finalists with lib/core/ranking,
 // the reconciler re-queueing a lost part from its recorded rounds, and repeats recorded beside the
 // submission. The runner is a FAKE (tests/helpers/final-fixtures.ts: a worker that returns
 // contract-valid rounds and results); the real session runner is tested with runner/final.
-import { REJUDGE_PRIORITY } from '../../lib/submit/rejudge';
+import { REJUDGE_PRIORITY } from '../../lib/server/submit/rejudge';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -19,22 +19,22 @@ import {
   repeatJobId,
   type TargetId,
 } from '../../contracts';
-import { challengeSecret, env } from '../../lib/config/env';
-import type { Db } from '../../lib/db/client';
-import { clearFinalSelection } from '../../lib/db/clear-final-selection';
-import { NotFoundError, RefusedError } from '../../lib/db/errors';
-import { getFinalEvaluation } from '../../lib/db/get-final-evaluation';
-import { listFinalists } from '../../lib/db/list-finalists';
-import { listRepeatJudgings } from '../../lib/db/list-repeat-judgings';
-import { recordFinalSessionProgress } from '../../lib/db/record-final-session-progress';
-import { selectFinalSubmission } from '../../lib/db/select-final-submission';
-import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
+import { challengeSecret, env } from '../../lib/core/config/env';
+import type { Db } from '../../lib/server/db/client';
+import { clearFinalSelection } from '../../lib/server/db/final/clear-final-selection';
+import { NotFoundError, RefusedError } from '../../lib/server/db/errors';
+import { getFinalEvaluation } from '../../lib/server/db/final/get-final-evaluation';
+import { listFinalists } from '../../lib/server/db/final/list-finalists';
+import { listRepeatJudgings } from '../../lib/server/db/judgings/list-repeat-judgings';
+import { recordFinalSessionProgress } from '../../lib/server/db/final/record-final-session-progress';
+import { selectFinalSubmission } from '../../lib/server/db/final/select-final-submission';
+import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
 import {
   cancelFinalEvaluation,
   publishFinalResults,
   startFinalEvaluation,
-} from '../../lib/submit/final-evaluation';
-import { requestRepeatJudgings } from '../../lib/submit/repeat-judgings';
+} from '../../lib/server/submit/final-evaluation';
+import { requestRepeatJudgings } from '../../lib/server/submit/repeat-judgings';
 import { reconcile } from '../../scorer/reconcile';
 import { startScorer, type Scorer } from '../../scorer/scorer';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';

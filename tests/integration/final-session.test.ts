@@ -12,8 +12,8 @@ import {
   type FinalSessionProgress,
   type FinalSessionResult,
 } from '../../contracts/final';
-import type { Challenge } from '../../lib/challenge/load-manifest';
-import { REPO_ROOT } from '../../lib/config/env';
+import type { Challenge } from '../../lib/core/challenge/load-manifest';
+import { REPO_ROOT } from '../../lib/core/config/env';
 import { cpuVendor } from '../../runner/host/fingerprint';
 import { runFinalSession, type FinalSessionOptions } from '../../runner/final/final-session';
 import { roundOrder } from '../../runner/final/schedule';

@@ -6,7 +6,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../lib/config/env';
+import { REPO_ROOT } from '../../lib/core/config/env';
 import { acquireHostLock, hostLockQueueDir } from '../../runner/service/host-lock';
 
 const TAKER = path.join(REPO_ROOT, 'tests/fixtures/host-lock/taker.ts');

@@ -3,7 +3,7 @@
 // (the sysfs/procfs root is injected with recorded files of such a host).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../lib/config/env';
+import { REPO_ROOT } from '../../lib/core/config/env';
 import { createSandbox } from '../../runner/sandbox';
 import { RunnerConfigError, startRunnerService } from '../../runner/service';
 import { readHostMemory } from '../../runner/host/memory';

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { JudgingResult } from '../../contracts';
-import { REPO_ROOT } from '../../lib/config/env';
+import { REPO_ROOT } from '../../lib/core/config/env';
 import { judgeForTest, makePatch, solutionSource, TEST_DATA_DIR } from '../helpers/judging';
 
 /** Every string of the result: what the web pages and the API hand a contestant. */

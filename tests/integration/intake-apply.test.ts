@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
-import { listFiles, type IntakeResult } from '../../lib/intake';
+import { loadChallenge, type Challenge } from '../../lib/core/challenge/load-manifest';
+import { listFiles, type IntakeResult } from '../../lib/core/intake';
 import { applyPatch, DEFAULT_PATH_ENV, intakePatch } from '../../runner/intake';
 
 const run = promisify(execFile);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgingResultSchema, type ProgressEvent } from '../../contracts';
-import { REPO_ROOT } from '../../lib/config/env';
+import { REPO_ROOT } from '../../lib/core/config/env';
 import { formatReport } from '../../runner/judge/format-report';
 import { judge } from '../../runner/judge/judge';
 import { acquireHostLock, hostLockQueueDir } from '../../runner/service/host-lock';

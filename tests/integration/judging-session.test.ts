@@ -19,11 +19,11 @@ import {
   progressEventSchema,
   type Manifest,
 } from '../../contracts';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
-import { env, REPO_ROOT } from '../../lib/config/env';
-import { upsertChallengeVersion } from '../../lib/db/upsert-challenge-version';
-import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
-import { submitPatch } from '../../lib/submit/submit-patch';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
+import { env, REPO_ROOT } from '../../lib/core/config/env';
+import { upsertChallengeVersion } from '../../lib/server/db/contest/upsert-challenge-version';
+import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
+import { submitPatch } from '../../lib/server/submit/submit-patch';
 import { CliProcesses, stopProcess } from '../helpers/cli-processes';
 import { deleteKeys } from '../helpers/queue';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';

@@ -1,15 +1,15 @@
 // A speedup estimated from CPU time (the judge host too busy for clean wall-time pairs)
 // is labelled on the leaderboard: the basis travels from the stored result into the leaderboard
-// row's cells (lib/db/refresh-leaderboard-entry.ts), out of the table, into the page's note.
+// row's cells (lib/server/db/leaderboard/refresh-leaderboard-entry.ts), out of the table, into the page's note.
 // Real PostgreSQL; the note rendered to HTML.
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CpuTimeNote } from '../../app/challenges/[slug]/leaderboard/cpu-time-note';
-import { createSubmission } from '../../lib/db/create-submission';
-import { getLeaderboardTable } from '../../lib/db/get-leaderboard-table';
-import { recordJudgingResult } from '../../lib/db/record-judging-result';
-import { CPU_TIME_EXPLANATION, cellLabels } from '../../lib/web/leaderboard-export';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { getLeaderboardTable } from '../../lib/server/db/leaderboard/get-leaderboard-table';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
+import { CPU_TIME_EXPLANATION, cellLabels } from '../../lib/server/web/leaderboard-export';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 

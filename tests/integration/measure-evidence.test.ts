@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { judgingResultSchema, type JudgingResult, type Run } from '../../contracts';
-import { REPO_ROOT } from '../../lib/config/env';
+import { REPO_ROOT } from '../../lib/core/config/env';
 import { judgeForTest, makePatch, solutionSource } from '../helpers/judging';
 
 const FIXTURES = path.join(REPO_ROOT, 'tests', 'fixtures', 'measure');

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JudgingResult } from '../../contracts';
-import { CHALLENGES_DIR } from '../../lib/challenge/load-manifest';
+import { CHALLENGES_DIR } from '../../lib/core/challenge/load-manifest';
 import { judgeForTest } from '../helpers/judging';
 
 let first: JudgingResult;

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Limits } from '../../contracts';
 import { cachedBuild } from '../../runner/build';
-import { ensureInput } from '../../lib/challenge/inputs';
+import { ensureInput } from '../../lib/core/challenge/inputs';
 import { runProgram } from '../../runner/sandbox/run-program';
 import { profileMemory } from '../../runner/measure/memory-profile';
 import { createSandbox } from '../../runner/sandbox';

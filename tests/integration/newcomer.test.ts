@@ -36,10 +36,10 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../lib/config/env';
-import { newApiToken } from '../../lib/db/api-token-hash';
-import { CLI_PACKAGE_PATH, kitDownloadPath } from '../../lib/kit/workflow';
-import { freePort } from '../../lib/net/free-port';
+import { REPO_ROOT } from '../../lib/core/config/env';
+import { newApiToken } from '../../lib/server/db/accounts/api-token-hash';
+import { CLI_PACKAGE_PATH, kitDownloadPath } from '../../lib/server/kit/workflow';
+import { freePort } from '../../lib/core/net/free-port';
 
 const PATCH = readFileSync(
   path.join(REPO_ROOT, 'challenges/wordcount/submissions/accepted/fast-hash-table.patch'),

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { counterSchema } from '../../contracts';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
 import { runProgram } from '../../runner/sandbox/run-program';
 import { compareCounters, deriveMetrics } from '../../runner/measure/derived-metrics';
 import {

@@ -8,12 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgingResultSchema, type JudgingResult } from '../../contracts';
-import { REPO_ROOT } from '../../lib/config/env';
-import { plausibilityOf } from '../../lib/stats/plausibility';
+import { REPO_ROOT } from '../../lib/core/config/env';
+import { plausibilityOf } from '../../lib/core/stats/plausibility';
 import { referenceRange } from '../../challenges/maxsubarray/reference/maxsubarray-reference';
 import { bandwidthCacheFile, hostMemoryBandwidth } from '../../runner/host/memory-bandwidth';
 import { formatReport } from '../../runner/judge/format-report';
-import { ensureInput } from '../../lib/challenge/inputs';
+import { ensureInput } from '../../lib/core/challenge/inputs';
 import { challengeWithLimits, judgeForTest, makePatch, TEST_DATA_DIR } from '../helpers/judging';
 
 const BENCHMARK_BYTES = 64 << 20;

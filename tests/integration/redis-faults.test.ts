@@ -16,11 +16,11 @@ import {
   type JudgingJobResult,
   type TargetId,
 } from '../../contracts';
-import { REPO_ROOT } from '../../lib/config/env';
-import type { Db } from '../../lib/db/client';
-import { createHttpConnection, createWorkerConnection } from '../../lib/queue/connection';
-import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
-import { submitPatch } from '../../lib/submit/submit-patch';
+import { REPO_ROOT } from '../../lib/core/config/env';
+import type { Db } from '../../lib/server/db/client';
+import { createHttpConnection, createWorkerConnection } from '../../lib/server/queue/connection';
+import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
+import { submitPatch } from '../../lib/server/submit/submit-patch';
 import type { ReconcileReport } from '../../scorer/reconcile';
 import type { ScoreJobReturn } from '../../scorer/score-job';
 import { startScorer, type Scorer } from '../../scorer/scorer';

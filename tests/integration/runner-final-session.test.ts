@@ -19,9 +19,9 @@ import {
   type FinalSessionJob,
   type FinalSessionProgress,
 } from '../../contracts/final';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
-import { REPO_ROOT } from '../../lib/config/env';
-import { createWorkerConnection } from '../../lib/queue/connection';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
+import { REPO_ROOT } from '../../lib/core/config/env';
+import { createWorkerConnection } from '../../lib/server/queue/connection';
 import { finalSessionCancelKey } from '../../runner/service/final-session-processor';
 import {
   createTestQueues,

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostReport } from '../../contracts';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
 import { createSandbox } from '../../runner/sandbox';
 import { acquireHostLock, listRunners, startHeartbeat } from '../../runner/service';
 import { startHostProbe } from '../../runner/service/host-probe';

@@ -15,9 +15,9 @@ import {
   type JudgingJob,
   type JudgingProgress,
 } from '../../contracts';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
-import { REPO_ROOT } from '../../lib/config/env';
-import { createWorkerConnection } from '../../lib/queue/connection';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
+import { REPO_ROOT } from '../../lib/core/config/env';
+import { createWorkerConnection } from '../../lib/server/queue/connection';
 import { listRunners } from '../../runner/service';
 import {
   createTestQueues,

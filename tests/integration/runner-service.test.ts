@@ -15,9 +15,9 @@ import {
   type JudgingJob,
   type JudgingProgress,
 } from '../../contracts';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
-import { REPO_ROOT } from '../../lib/config/env';
-import { createWorkerConnection } from '../../lib/queue/connection';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
+import { REPO_ROOT } from '../../lib/core/config/env';
+import { createWorkerConnection } from '../../lib/server/queue/connection';
 import { cpuVendor } from '../../runner/host/fingerprint';
 import { listRunners } from '../../runner/service';
 import {
@@ -32,7 +32,7 @@ import {
 
 const SUBMISSIONS = path.join(REPO_ROOT, 'challenges', 'wordcount', 'submissions');
 const QUEUE = judgeQueueName('linux-intel');
-/** What the producer sets (lib/queue/producer.ts); the tests shorten only the backoff. */
+/** What the producer sets (lib/server/queue/producer.ts); the tests shorten only the backoff. */
 const PRODUCER_OPTIONS: JobsOptions = {
   attempts: 3,
   backoff: { type: 'exponential', delay: 30_000 },

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SampledProfile } from '../../contracts';
-import { ensureInput } from '../../lib/challenge/inputs';
+import { ensureInput } from '../../lib/core/challenge/inputs';
 import { cachedBuild } from '../../runner/build';
 import { profileMemory } from '../../runner/measure/memory-profile';
 import { profiledProgramPath, recordProfile } from '../../runner/measure/perf-record';

@@ -10,12 +10,12 @@ import {
   type JudgingResult,
   type TargetId,
 } from '../../contracts';
-import { timedInput } from '../../lib/challenge/benchmark-definition';
-import { createSubmission } from '../../lib/db/create-submission';
-import { RefusedError } from '../../lib/db/errors';
-import { getJudgingJob } from '../../lib/db/get-judging-job';
-import { listAuditLog } from '../../lib/db/list-audit-log';
-import { updateContestSettings } from '../../lib/db/update-contest-settings';
+import { timedInput } from '../../lib/core/challenge/benchmark-definition';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { RefusedError } from '../../lib/server/db/errors';
+import { getJudgingJob } from '../../lib/server/db/judgings/get-judging-job';
+import { listAuditLog } from '../../lib/server/db/audit/list-audit-log';
+import { updateContestSettings } from '../../lib/server/db/contest/update-contest-settings';
 import { scoreSubmission } from '../../scorer/score-job';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import {

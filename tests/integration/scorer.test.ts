@@ -19,10 +19,10 @@ import {
   type JudgingJobResult,
   type TargetId,
 } from '../../contracts';
-import { env, REPO_ROOT } from '../../lib/config/env';
-import { createDbClient, type Db } from '../../lib/db/client';
-import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
-import { submitPatch } from '../../lib/submit/submit-patch';
+import { env, REPO_ROOT } from '../../lib/core/config/env';
+import { createDbClient, type Db } from '../../lib/server/db/client';
+import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
+import { submitPatch } from '../../lib/server/submit/submit-patch';
 import { startScorer, type Scorer } from '../../scorer/scorer';
 import { reconcile } from '../../scorer/reconcile';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';

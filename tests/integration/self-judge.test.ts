@@ -11,7 +11,7 @@ import {
   type Limits,
   type Verdict,
 } from '../../contracts';
-import { CHALLENGES_DIR, loadChallenge } from '../../lib/challenge/load-manifest';
+import { CHALLENGES_DIR, loadChallenge } from '../../lib/core/challenge/load-manifest';
 import { PUBLIC_INPUT_GROUP } from '../../runner/judge/test-stage';
 import { listSubmissionFolders, makeSubmissionPatch } from '../../scripts/make-submission-patch';
 import { judgeForTest, wordcountChallenge } from '../helpers/judging';

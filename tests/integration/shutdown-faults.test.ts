@@ -14,10 +14,10 @@ import {
   judgingProgressSchema,
   type JudgingJob,
 } from '../../contracts';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
-import { REPO_ROOT } from '../../lib/config/env';
-import { createWorkerConnection } from '../../lib/queue/connection';
-import { freePort } from '../../lib/net/free-port';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
+import { REPO_ROOT } from '../../lib/core/config/env';
+import { createWorkerConnection } from '../../lib/server/queue/connection';
+import { freePort } from '../../lib/core/net/free-port';
 import { CliProcesses } from '../helpers/cli-processes';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis';
 import {

@@ -12,13 +12,17 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKOFF_BASE_S, FREE_FAILURES, SIGN_IN_PER_ADDRESS } from '../../lib/auth/auth-limits';
-import { DEVICE_COOKIE } from '../../lib/auth/device-cookie';
-import { env, REPO_ROOT } from '../../lib/config/env';
-import { createUser } from '../../lib/db/create-user';
-import { resetTwoFactor } from '../../lib/db/reset-two-factor';
-import { freePort } from '../../lib/net/free-port';
-import { CLIENT_ADDRESS_HEADER } from '../../lib/net/client-address';
+import {
+  BACKOFF_BASE_S,
+  FREE_FAILURES,
+  SIGN_IN_PER_ADDRESS,
+} from '../../lib/server/auth/auth-limits';
+import { DEVICE_COOKIE } from '../../lib/server/auth/device-cookie';
+import { env, REPO_ROOT } from '../../lib/core/config/env';
+import { createUser } from '../../lib/server/db/accounts/create-user';
+import { resetTwoFactor } from '../../lib/server/db/accounts/reset-two-factor';
+import { freePort } from '../../lib/core/net/free-port';
+import { CLIENT_ADDRESS_HEADER } from '../../lib/core/net/client-address';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { registerChallenge } from '../../dev/db-fixtures';
 import { deleteKeys } from '../helpers/queue';

@@ -15,7 +15,7 @@ const PREFIX = 'healthsvc';
 
 beforeAll(async () => {
   redis = await startPrivateRedis();
-  // Read once by lib/config/env.ts, before any module below first asks for it.
+  // Read once by lib/core/config/env.ts, before any module below first asks for it.
   vi.stubEnv('REDIS_URL', redis.url);
   vi.stubEnv('PERFJUDGE_QUEUE_PREFIX', PREFIX);
   t = await createTestDatabase();
@@ -26,8 +26,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const { webQueues, webRedis } = await import('../../lib/web/services');
-  const { webCounters } = await import('../../lib/queue/web-counters');
+  const { webQueues, webRedis } = await import('../../lib/server/web/services');
+  const { webCounters } = await import('../../lib/server/queue/web-counters');
   await webQueues().close();
   webCounters().disconnect();
   webRedis().disconnect();
@@ -53,9 +53,9 @@ function status(name: string, kind: ServiceStatus['kind'], extra: Partial<Servic
 
 describe('supervised processes in health and the console', () => {
   it('name a runner that is restarting, and why; a stopped supervisor drops out', async () => {
-    const { startSupervisorPublisher } = await import('../../lib/queue/service-status');
+    const { startSupervisorPublisher } = await import('../../lib/server/queue/service-status');
     const { GET } = await import('../../app/api/health/route');
-    const { getOrganizerStatus } = await import('../../lib/web/organizer-status');
+    const { getOrganizerStatus } = await import('../../lib/server/web/organizer-status');
 
     let runner = status('runner linux-intel', 'runner', {
       state: 'restarting',
@@ -116,7 +116,7 @@ describe('supervised processes in health and the console', () => {
     const after = (await (await GET()).json()) as { scorers: number; problems: string[] };
     expect(after.scorers).toBe(0);
     expect(after.problems).toContain('scorer: none reporting (results are not being recorded)');
-    const { listSupervisorReports } = await import('../../lib/queue/service-status');
+    const { listSupervisorReports } = await import('../../lib/server/queue/service-status');
     expect(await listSupervisorReports(client, PREFIX)).toEqual([]);
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-// The production server's leaderboard cache (lib/web/leaderboard-response-cache.ts) in front of a
+// The production server's leaderboard cache (lib/server/web/leaderboard-response-cache.ts) in front of a
 // real HTTP upstream that renders the CSV export from the real PostgreSQL: a recorded score and a
 // disqualification reach every visitor once the copy is LEADERBOARD_MAX_AGE_S old (a clock the test
 // moves, so nothing is timed), one render serves everyone, and nothing of one visitor's (cookies,
@@ -7,14 +7,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { disqualifySubmission } from '../../lib/db/disqualify-submission';
-import { getLeaderboardTable } from '../../lib/db/get-leaderboard-table';
-import { leaderboardCsv } from '../../lib/web/leaderboard-export';
+import { disqualifySubmission } from '../../lib/server/db/submissions/disqualify-submission';
+import { getLeaderboardTable } from '../../lib/server/db/leaderboard/get-leaderboard-table';
+import { leaderboardCsv } from '../../lib/server/web/leaderboard-export';
 import {
   LEADERBOARD_MAX_AGE_S,
   LEADERBOARD_REVALIDATE_S,
-} from '../../lib/web/leaderboard-freshness';
-import { cachingLeaderboards, isLeaderboardPath } from '../../lib/web/leaderboard-response-cache';
+} from '../../lib/server/web/leaderboard-freshness';
+import {
+  cachingLeaderboards,
+  isLeaderboardPath,
+} from '../../lib/server/web/leaderboard-response-cache';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { cacheGet } from '../helpers/cache-get';
 import { acceptedSubmission, makeUser, registerChallenge } from '../../dev/db-fixtures';

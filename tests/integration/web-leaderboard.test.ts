@@ -2,13 +2,13 @@
 // results, submission counts, labels, shared ranks, ties, and disqualified submissions kept out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Verdict } from '../../contracts';
-import { createSubmission } from '../../lib/db/create-submission';
-import { disqualifySubmission } from '../../lib/db/disqualify-submission';
-import { NotFoundError } from '../../lib/db/errors';
-import { getLeaderboardTable } from '../../lib/db/get-leaderboard-table';
-import { getMyRanks } from '../../lib/db/get-my-ranks';
-import { recordJudgingResult } from '../../lib/db/record-judging-result';
-import { leaderboardCsv } from '../../lib/web/leaderboard-export';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { disqualifySubmission } from '../../lib/server/db/submissions/disqualify-submission';
+import { NotFoundError } from '../../lib/server/db/errors';
+import { getLeaderboardTable } from '../../lib/server/db/leaderboard/get-leaderboard-table';
+import { getMyRanks } from '../../lib/server/db/leaderboard/get-my-ranks';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
+import { leaderboardCsv } from '../../lib/server/web/leaderboard-export';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 

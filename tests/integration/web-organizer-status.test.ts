@@ -3,7 +3,7 @@
 // crash or a hang) once Redis is down.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createSubmission } from '../../lib/db/create-submission';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeUser, registerChallenge } from '../../dev/db-fixtures';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis';
@@ -14,7 +14,7 @@ let client: Redis;
 
 beforeAll(async () => {
   redis = await startPrivateRedis();
-  // Read once by lib/config/env.ts, before any module below first asks for it.
+  // Read once by lib/core/config/env.ts, before any module below first asks for it.
   vi.stubEnv('REDIS_URL', redis.url);
   vi.stubEnv('PERFJUDGE_QUEUE_PREFIX', 'orgstatus');
   t = await createTestDatabase();
@@ -25,8 +25,8 @@ beforeAll(async () => {
   client.on('error', () => {});
 });
 afterAll(async () => {
-  const { webQueues, webRedis } = await import('../../lib/web/services');
-  const { webCounters } = await import('../../lib/queue/web-counters');
+  const { webQueues, webRedis } = await import('../../lib/server/web/services');
+  const { webCounters } = await import('../../lib/server/queue/web-counters');
   await webQueues().close();
   webCounters().disconnect();
   webRedis().disconnect();
@@ -38,9 +38,9 @@ afterAll(async () => {
 
 describe('organizer status', () => {
   it('shows a runner with its current submission and the queue depths, then Redis down', async () => {
-    const { startHeartbeat } = await import('../../lib/queue/runner-heartbeat');
-    const { getOrganizerStatus } = await import('../../lib/web/organizer-status');
-    const { webQueues } = await import('../../lib/web/services');
+    const { startHeartbeat } = await import('../../lib/server/queue/runner-heartbeat');
+    const { getOrganizerStatus } = await import('../../lib/server/web/organizer-status');
+    const { webQueues } = await import('../../lib/server/web/services');
 
     const created = await createSubmission(t.db, {
       userId: await makeUser(t.db),

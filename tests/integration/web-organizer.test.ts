@@ -5,29 +5,29 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ZodError } from 'zod';
 import { judgingJobSchema, type Verdict } from '../../contracts';
-import { closeContest } from '../../lib/db/close-contest';
-import { createSubmission } from '../../lib/db/create-submission';
-import { disqualifySubmission } from '../../lib/db/disqualify-submission';
-import { NotFoundError } from '../../lib/db/errors';
-import { getChallengeSettings } from '../../lib/db/get-challenge-settings';
-import { getContest } from '../../lib/db/get-contest';
-import { getJudgingJob } from '../../lib/db/get-judging-job';
-import { listAuditLog } from '../../lib/db/list-audit-log';
-import { listSubmissionsForOrganizer } from '../../lib/db/list-submissions-for-organizer';
-import { publishSolutions } from '../../lib/db/publish-solutions';
-import { recordJudgingResult } from '../../lib/db/record-judging-result';
-import { reinstateSubmission } from '../../lib/db/reinstate-submission';
-import { updateContestSettings } from '../../lib/db/update-contest-settings';
-import { parseOrganizerFilters } from '../../lib/web/organizer-filters';
-import { settingsFormSchema } from '../../lib/web/organizer-settings-form';
-import { canViewPatch } from '../../lib/access/patch-access';
-import type { SessionUser } from '../../lib/web/session';
+import { closeContest } from '../../lib/server/db/contest/close-contest';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { disqualifySubmission } from '../../lib/server/db/submissions/disqualify-submission';
+import { NotFoundError } from '../../lib/server/db/errors';
+import { getChallengeSettings } from '../../lib/server/db/contest/get-challenge-settings';
+import { getContest } from '../../lib/server/db/contest/get-contest';
+import { getJudgingJob } from '../../lib/server/db/judgings/get-judging-job';
+import { listAuditLog } from '../../lib/server/db/audit/list-audit-log';
+import { listSubmissionsForOrganizer } from '../../lib/server/db/submissions/list-submissions-for-organizer';
+import { publishSolutions } from '../../lib/server/db/contest/publish-solutions';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
+import { reinstateSubmission } from '../../lib/server/db/submissions/reinstate-submission';
+import { updateContestSettings } from '../../lib/server/db/contest/update-contest-settings';
+import { parseOrganizerFilters } from '../../lib/server/web/organizer-filters';
+import { settingsFormSchema } from '../../lib/server/web/organizer-settings-form';
+import { canViewPatch } from '../../lib/core/access/patch-access';
+import type { SessionUser } from '../../lib/server/web/session';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 
 // The actions ask the session who is calling (Next's request headers); the test says who.
 const session = vi.hoisted(() => ({ user: null as SessionUser | null }));
-vi.mock('../../lib/web/session', () => ({ currentUser: async () => session.user }));
+vi.mock('../../lib/server/web/session', () => ({ currentUser: async () => session.user }));
 // revalidatePath needs Next's request store; outside Next there is no cache to refresh.
 vi.mock('next/cache', () => ({ revalidatePath: () => {} }));
 
@@ -40,7 +40,7 @@ let version: number;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  // The actions use the process's one client (lib/db/client.ts keeps it on globalThis).
+  // The actions use the process's one client (lib/server/db/client.ts keeps it on globalThis).
   (globalThis as { perfjudgeDb?: unknown }).perfjudgeDb = t.db;
   ({ version } = await registerChallenge(t.db));
   await registerChallenge(t.db, { slug: 'other' });

@@ -5,10 +5,10 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JudgingResult } from '../../contracts';
-import { createSubmission } from '../../lib/db/create-submission';
-import { listSubmissionsForOrganizer } from '../../lib/db/list-submissions-for-organizer';
-import { recordJudgingResult } from '../../lib/db/record-judging-result';
-import { plausibilityOf } from '../../lib/stats/plausibility';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { listSubmissionsForOrganizer } from '../../lib/server/db/submissions/list-submissions-for-organizer';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
+import { plausibilityOf } from '../../lib/core/stats/plausibility';
 import {
   PlausibilityLine,
   PlausibilityMark,

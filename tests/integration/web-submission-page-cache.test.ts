@@ -1,5 +1,5 @@
-// The production server's cache of settled submission pages (lib/web/submission-page-cache.ts,
-// lib/db/submission-page-version.ts) in front of a real HTTP upstream that renders what the page
+// The production server's cache of settled submission pages (lib/server/web/submission-page-cache.ts,
+// lib/server/db/submissions/submission-page-version.ts) in front of a real HTTP upstream that renders what the page
 // shows from the real PostgreSQL: every write the page shows (a rejudge, a disqualification, a new
 // submission of the viewer's, a final choice, the solutions published, the author renamed, a final
 // evaluation started) reaches the next request; a write the page does not show keeps the copy;
@@ -12,20 +12,20 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createPgPool } from '../../lib/db/client';
-import { createSubmission } from '../../lib/db/create-submission';
-import { disqualifySubmission } from '../../lib/db/disqualify-submission';
-import { publishSolutions } from '../../lib/db/publish-solutions';
-import { requestRejudge } from '../../lib/db/request-rejudge';
-import { selectFinalSubmission } from '../../lib/db/select-final-submission';
-import { submissionPageVersion } from '../../lib/db/submission-page-version';
-import { cachingResponses } from '../../lib/web/response-cache';
+import { createPgPool } from '../../lib/server/db/client';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { disqualifySubmission } from '../../lib/server/db/submissions/disqualify-submission';
+import { publishSolutions } from '../../lib/server/db/contest/publish-solutions';
+import { requestRejudge } from '../../lib/server/db/judgings/request-rejudge';
+import { selectFinalSubmission } from '../../lib/server/db/final/select-final-submission';
+import { submissionPageVersion } from '../../lib/server/db/submissions/submission-page-version';
+import { cachingResponses } from '../../lib/server/web/response-cache';
 import {
   SUBMISSION_PAGE_MAX_AGE_S,
   sessionTokenOf,
   submissionPageId,
   submissionPagePolicy,
-} from '../../lib/web/submission-page-cache';
+} from '../../lib/server/web/submission-page-cache';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { cacheGet } from '../helpers/cache-get';
 import { acceptedSubmission, makeUser, registerChallenge } from '../../dev/db-fixtures';

@@ -11,27 +11,33 @@ import {
   judgingResultSchema,
   type JudgingResult,
 } from '../../contracts';
-import { createSubmission } from '../../lib/db/create-submission';
-import { getJudgingBuildLog } from '../../lib/db/get-judging-build-log';
-import { getSubmissionPatch } from '../../lib/db/get-submission-patch';
-import { getSubmissionView, type SubmissionViewer } from '../../lib/db/get-submission-view';
-import { listMySubmissions, runningBest } from '../../lib/db/list-my-submissions';
-import { recordJudgingResult } from '../../lib/db/record-judging-result';
-import { createHttpConnection } from '../../lib/queue/connection';
-import { createQueueSet, type QueueSet } from '../../lib/queue/producer';
-import { getSubmissionStatus } from '../../lib/db/get-submission-status';
+import { createSubmission } from '../../lib/server/db/submissions/create-submission';
+import { getJudgingBuildLog } from '../../lib/server/db/judgings/get-judging-build-log';
+import { getSubmissionPatch } from '../../lib/server/db/submissions/get-submission-patch';
+import {
+  getSubmissionView,
+  type SubmissionViewer,
+} from '../../lib/server/db/submissions/get-submission-view';
+import {
+  listMySubmissions,
+  runningBest,
+} from '../../lib/server/db/submissions/list-my-submissions';
+import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
+import { createHttpConnection } from '../../lib/server/queue/connection';
+import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
+import { getSubmissionStatus } from '../../lib/server/db/submissions/get-submission-status';
 import {
   progressFromStatus,
   readQueueEstimates,
   readSubmissionProgress,
-} from '../../lib/web/submission-progress';
+} from '../../lib/server/web/submission-progress';
 import {
   LOG_HEAD_CHARS,
   LOG_TAIL_CHARS,
   memoryChartData,
   runsChartData,
   truncateText,
-} from '../../lib/web/submission-result';
+} from '../../lib/server/web/submission-result';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeResult, makeUser, registerChallenge } from '../../dev/db-fixtures';
 import { createTestQueues, testRedisUrl, type TestQueues } from '../helpers/queue';

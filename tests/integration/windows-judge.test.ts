@@ -9,7 +9,7 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../lib/config/env';
+import { REPO_ROOT } from '../../lib/core/config/env';
 import { createSandbox } from '../../runner/sandbox';
 import { SandboxUnavailableError, type Sandbox } from '../../runner/sandbox/sandbox';
 import { WineSandbox } from '../../runner/windows/wine-sandbox';

@@ -4,7 +4,7 @@
 // patch aborts there, which is what this test would catch.
 import { describe, expect, it } from 'vitest';
 import { definedMacros } from '../../contracts';
-import { makePatch, solutionSource } from '../../lib/challenge/solution-tree';
+import { makePatch, solutionSource } from '../../lib/core/challenge/solution-tree';
 import { judgeForTest, wordcountChallenge } from '../helpers/judging';
 import { judge } from '../../runner/judge/judge';
 import { createSandbox } from '../../runner/sandbox';

@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClientError, callApi } from '../../lib/submit/api-client';
+import { ApiClientError, callApi } from '../../lib/server/submit/api-client';
 
 let server: Server;
 let url: string;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JudgingResult } from '../../contracts';
 import { cleanPairRatios, noiseFloor } from '../../bench/noise-floor';
-import { createRng, median } from '../../lib/stats';
+import { createRng, median } from '../../lib/core/stats';
 
 interface SimulatedPair {
   ratio: number;

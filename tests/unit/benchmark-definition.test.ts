@@ -11,7 +11,7 @@ import {
   seedFingerprint,
   timedInput,
   type StoredBenchmark,
-} from '../../lib/challenge/benchmark-definition';
+} from '../../lib/core/challenge/benchmark-definition';
 
 const manifest = { size: 256 << 20, seedEnv: 'PERFJUDGE_WORDCOUNT_SEED' };
 const NEVER_WRITTEN: StoredBenchmark = {

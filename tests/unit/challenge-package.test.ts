@@ -1,4 +1,4 @@
-// The challenge package contract (lib/challenge/challenge-package.ts): every folder under
+// The challenge package contract (lib/core/challenge/challenge-package.ts): every folder under
 // challenges/ keeps it, and a copied wordcount under a new slug fails with each problem named
 // before anything is built. Also maxsubarray's own code: its generator and its reference.
 import { createHash } from 'node:crypto';
@@ -8,13 +8,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { maxSubarrayInputChunks } from '../../challenges/maxsubarray/generator';
 import { main } from '../../cli/main';
-import { challengeCode, registeredChallengeCodes } from '../../lib/challenge/challenge-code';
+import { challengeCode, challengesWithCode } from '../../lib/core/challenge/challenge-code';
 import {
   challengePackageProblems,
   checkChallengePackage,
-} from '../../lib/challenge/challenge-package';
-import { loadEdgeCases, parseEdgeCase } from '../../lib/challenge/edge-cases';
-import { CHALLENGES_DIR, listChallenges, loadChallenge } from '../../lib/challenge/load-manifest';
+} from '../../lib/core/challenge/challenge-package';
+import { loadEdgeCases, parseEdgeCase } from '../../lib/core/challenge/edge-cases';
+import {
+  CHALLENGES_DIR,
+  listChallenges,
+  loadChallenge,
+} from '../../lib/core/challenge/load-manifest';
 
 let dir: string;
 beforeAll(async () => {
@@ -39,12 +43,12 @@ async function copyOfWordcount(slug: string, renameInManifest: boolean): Promise
 }
 
 describe('the challenge folders', () => {
-  it('each keep the package contract, and every registered code has its folder', async () => {
+  it('each keep the package contract and bring their code, found by the folder', async () => {
     const challenges = await listChallenges();
     expect(challenges.map((c) => c.manifest.slug)).toEqual(['maxsubarray', 'wordcount']);
     for (const challenge of challenges)
       expect(await challengePackageProblems(challenge), challenge.manifest.slug).toEqual([]);
-    expect(registeredChallengeCodes().sort()).toEqual(challenges.map((c) => c.manifest.slug));
+    expect(challengesWithCode()).toEqual(challenges.map((c) => c.manifest.slug));
   });
 });
 
@@ -69,17 +73,23 @@ describe('a copy of wordcount under a new slug', () => {
     }
   });
 
-  it('names the executable and the missing registration, then every other gap', async () => {
+  it('names the executable and missing or wrong code, then every other gap', async () => {
     const copy = await copyOfWordcount('wc2022', true);
+    // The copied code.ts is found by its folder, outside the repository: nothing to register.
     const problems = await challengePackageProblems(await loadChallenge(copy));
-    expect(problems).toHaveLength(2);
-    expect(problems[0]).toContain(
-      'must build an executable named after the slug: add_executable(wc2022 …) (it builds wordcount)',
-    );
-    expect(problems[1]).toContain(
-      'no generator or reference implementation registered for "wc2022"',
-    );
-    expect(problems[1]).toContain('challenges/wc2022/code.ts');
+    expect(problems).toEqual([
+      expect.stringContaining(
+        'must build an executable named after the slug: add_executable(wc2022 …) (it builds wordcount)',
+      ),
+    ]);
+    const other = await copyOfWordcount('wc2023', true);
+    await writeFile(path.join(other, 'code.ts'), 'export const code = { generatorVersion: 1 };\n');
+    const wrong = await challengePackageProblems(await loadChallenge(other));
+    expect(wrong[1]).toMatch(/code\.ts must export `code`, a ChallengeCode:\n.*inputChunks/s);
+    await rm(path.join(copy, 'code.ts'));
+    const missing = await challengePackageProblems(await loadChallenge(copy));
+    expect(missing[1]).toContain('no generator or reference implementation for "wc2022"');
+    expect(missing[1]).toContain('challenges/wc2022/code.ts');
 
     await rm(path.join(copy, 'README.md'));
     await rm(path.join(copy, 'template', 'init.cpp'));

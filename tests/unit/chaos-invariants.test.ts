@@ -3,7 +3,7 @@
 // on another benchmark, a re-run no fault explains, a health failure outside an outage.
 import { describe, expect, it } from 'vitest';
 import type { JobBenchmark } from '../../contracts';
-import { timedInput } from '../../lib/challenge/benchmark-definition';
+import { timedInput } from '../../lib/core/challenge/benchmark-definition';
 import { makeResult } from '../../dev/db-fixtures';
 import {
   judgeChaos,

@@ -1,7 +1,7 @@
 // Which address a request is counted under: the peer's, unless the peer is a trusted proxy.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { isAddressOrCidr, REPO_ROOT } from '../../lib/config/env';
+import { isAddressOrCidr, REPO_ROOT } from '../../lib/core/config/env';
 import {
   addressKey,
   CLIENT_ADDRESS_HEADER,
@@ -10,7 +10,7 @@ import {
   trustedProxies,
   UNKNOWN_ADDRESS,
   withTrustedClientAddress,
-} from '../../lib/net/client-address';
+} from '../../lib/core/net/client-address';
 
 const none = trustedProxies([]);
 const proxy = trustedProxies(['10.0.0.5', '192.168.1.0/24', 'fd00::/64']);
@@ -91,7 +91,7 @@ describe('PERFJUDGE_TRUSTED_PROXIES entries', () => {
   it('stops a process at start-up with a message naming the variable and the bad entry', () => {
     const run = spawnSync(
       process.execPath,
-      ['--import', 'tsx', '-e', "import('./lib/config/env.ts').then((m) => m.env())"],
+      ['--import', 'tsx', '-e', "import('./lib/core/config/env.ts').then((m) => m.env())"],
       {
         cwd: REPO_ROOT,
         env: { ...process.env, PERFJUDGE_TRUSTED_PROXIES: '10.0.0.5, proxy.example' },

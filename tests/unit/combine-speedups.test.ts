@@ -1,7 +1,7 @@
 // The combined score formulas, and the database URL handling that the adapter needs.
 import { describe, expect, it } from 'vitest';
-import { parseDatabaseUrl } from '../../lib/db/client';
-import { combineSpeedups } from '../../lib/stats/combine-speedups';
+import { parseDatabaseUrl } from '../../lib/server/db/client';
+import { combineSpeedups } from '../../lib/core/stats/combine-speedups';
 
 describe('combineSpeedups', () => {
   it('sums, as the 2022 contest ranked', () => {

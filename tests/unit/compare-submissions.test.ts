@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { JudgingView } from '../../lib/db/get-submission-view';
-import { compareSubmissions } from '../../lib/web/compare-submissions';
+import type { JudgingView } from '../../lib/server/db/submissions/get-submission-view';
+import { compareSubmissions } from '../../lib/server/web/compare-submissions';
 
 function judging(target: string, speedup: number | null): JudgingView {
   return {

@@ -1,6 +1,6 @@
 // The one rule of whether a contest takes submissions, shown alike by the intake and the console.
 import { describe, expect, it } from 'vitest';
-import { contestDeadline, contestState } from '../../lib/challenge/contest-state';
+import { contestDeadline, contestState } from '../../lib/core/challenge/contest-state';
 
 const now = new Date('2026-12-05T12:00:00Z');
 const past = new Date('2026-12-01T00:00:00Z');

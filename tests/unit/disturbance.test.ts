@@ -17,8 +17,8 @@ import {
   createRng,
   wilsonUpper,
   type RunObservation,
-} from '../../lib/stats';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
+} from '../../lib/core/stats';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
 
 const T = resolveDisturbance(undefined, 30);
 const quiet: RunObservation = {

@@ -8,8 +8,8 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { registerCommands } from '../../cli/commands';
-import { listChallenges } from '../../lib/challenge/load-manifest';
-import { ENV_VARIABLES, REPO_ROOT } from '../../lib/config/env';
+import { listChallenges } from '../../lib/core/challenge/load-manifest';
+import { ENV_VARIABLES, REPO_ROOT } from '../../lib/core/config/env';
 
 const DOCKER = path.join(REPO_ROOT, 'docker');
 
@@ -123,7 +123,7 @@ describe('docker/compose.yaml', () => {
     expect(services.scorer!.command).toEqual(['node', 'bin/perfjudge.mjs', 'scorer']);
   });
 
-  it('sets only variables the code reads (lib/config/env.ts, manifest seeds, the images)', async () => {
+  it('sets only variables the code reads (lib/core/config/env.ts, manifest seeds, the images)', async () => {
     const seeds = (await listChallenges()).map((c) => c.manifest.inputs.benchmark.seedEnv);
     const known = new Set<string>([...ENV_VARIABLES, ...seeds]);
     const imageVariables = new Set(['POSTGRES_USER', 'POSTGRES_DB', 'POSTGRES_PASSWORD']);

@@ -11,8 +11,8 @@ import {
   parseEdgeCase,
   type EdgeCase,
   type MaterializedEdgeCase,
-} from '../../lib/challenge/edge-cases';
-import { loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
+} from '../../lib/core/challenge/edge-cases';
+import { loadChallenge, type Challenge } from '../../lib/core/challenge/load-manifest';
 
 /** Byte equality with a readable failure: the lines around the first difference (toEqual is slow on MiBs). */
 function expectSameBytes(actual: Buffer, expected: Buffer, label: string): void {

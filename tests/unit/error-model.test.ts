@@ -1,15 +1,15 @@
-// The error model (contracts/errors.ts) and its one map to HTTP statuses (lib/web/api-errors.ts).
+// The error model (contracts/errors.ts) and its one map to HTTP statuses (lib/server/web/api-errors.ts).
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AppError, ERROR_CODES, faultOf } from '../../contracts/errors';
-import { TimeoutError } from '../../lib/async/timeout';
-import { ConfigError } from '../../lib/config/env';
-import { NotFoundError } from '../../lib/db/errors';
-import { QueueTimeoutError } from '../../lib/queue/producer';
-import { errorResponse, HTTP_STATUS, HttpError, httpStatus } from '../../lib/web/api-errors';
+import { TimeoutError } from '../../lib/core/async/timeout';
+import { ConfigError } from '../../lib/core/config/env';
+import { NotFoundError } from '../../lib/server/db/errors';
+import { QueueTimeoutError } from '../../lib/server/queue/producer';
+import { errorResponse, HTTP_STATUS, HttpError, httpStatus } from '../../lib/server/web/api-errors';
 import { JudgeError } from '../../runner/judge/errors';
-import { IntakeRejectionError } from '../../lib/intake/reasons';
-import { ApiClientError } from '../../lib/submit/api-client';
+import { IntakeRejectionError } from '../../lib/core/intake/reasons';
+import { ApiClientError } from '../../lib/server/submit/api-client';
 import { PlatformError } from '../../runner/service/judging-processor';
 
 describe('the error model', () => {

@@ -1,8 +1,8 @@
 // The public API's final evaluation shows what the public leaderboard shows: names and figures,
 // never user ids, and the submission only once the organizers published the solutions.
 import { describe, expect, it } from 'vitest';
-import type { FinalEvaluationView } from '../../lib/db/get-final-evaluation';
-import { publicFinalEvaluation } from '../../lib/web/final-api';
+import type { FinalEvaluationView } from '../../lib/server/db/final/get-final-evaluation';
+import { publicFinalEvaluation } from '../../lib/server/web/final-api';
 
 const view = {
   id: 'ev',

@@ -1,4 +1,4 @@
-// The final ranking (lib/ranking): the paired test and the correction it rests on, checked against
+// The final ranking (lib/core/ranking): the paired test and the correction it rests on, checked against
 // known values; the ranking's rules on hand-made rounds; and simulated final evaluations with known
 // true speedups, which check what docs/organizers.md promises: finalists that differ by more than the noise
 // come out in the right order, equal ones share a place, and separating equal finalists happens at
@@ -12,11 +12,11 @@ import {
   type PairwiseComparison,
   type RankingRound,
   type ScoredEntrant,
-} from '../../lib/ranking/final-ranking';
-import { assignPlaces, roundsToSeparateFinalists } from '../../lib/ranking/places';
-import { holm } from '../../lib/stats/holm';
-import { createRng, type Rng } from '../../lib/stats/rng';
-import { EXACT_SIGNED_RANK_MAX_N, erfc, signedRankTest } from '../../lib/stats/signed-rank';
+} from '../../lib/core/ranking/final-ranking';
+import { assignPlaces, roundsToSeparateFinalists } from '../../lib/core/ranking/places';
+import { holm } from '../../lib/core/stats/holm';
+import { createRng, type Rng } from '../../lib/core/stats/rng';
+import { EXACT_SIGNED_RANK_MAX_N, erfc, signedRankTest } from '../../lib/core/stats/signed-rank';
 
 /** Two-sided exact p-value by enumerating all 2ⁿ sign assignments (an oracle for small n). */
 function bruteForceP(differences: number[]): number {

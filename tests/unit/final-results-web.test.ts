@@ -2,10 +2,10 @@
 // time left, a repeat series' spread, and the CSV and Markdown exports of a final table.
 import { describe, expect, it } from 'vitest';
 import { MIN_FINAL_ROUNDS } from '../../contracts/final';
-import { finalCsv, finalMarkdown } from '../../lib/web/final-export';
-import { startFinalFormSchema, repeatFormSchema } from '../../lib/web/final-forms';
-import { sessionLive } from '../../lib/web/final-progress';
-import type { FinalTable, FinalTableRow } from '../../lib/web/final-table';
+import { finalCsv, finalMarkdown } from '../../lib/server/web/final-export';
+import { startFinalFormSchema, repeatFormSchema } from '../../lib/server/web/final-forms';
+import { sessionLive } from '../../lib/server/web/final-progress';
+import type { FinalTable, FinalTableRow } from '../../lib/server/web/final-table';
 import {
   formatErrorRate,
   formatSpread,
@@ -14,7 +14,7 @@ import {
   placeLabel,
   seriesSpread,
   sharedWith,
-} from '../../lib/web/final-words';
+} from '../../lib/server/web/final-words';
 
 function row(over: Partial<FinalTableRow>): FinalTableRow {
   return {

@@ -2,7 +2,7 @@
 // runs, then places with ties and why, exclusions and (for organizers) plausibility flags.
 import { describe, expect, it } from 'vitest';
 import { formatFinalState } from '../../cli/final-view';
-import { finalEvaluationStateSchema } from '../../lib/submit/final-client';
+import { finalEvaluationStateSchema } from '../../lib/server/submit/final-client';
 
 const base = {
   id: 'ev1',

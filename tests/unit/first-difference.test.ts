@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { describeFirstDifference, firstDifference } from '../../lib/challenge/first-difference';
+import {
+  describeFirstDifference,
+  firstDifference,
+} from '../../lib/core/challenge/first-difference';
 
 describe('firstDifference', () => {
   it('locates the first differing byte of two long words and shows the part that differs', () => {

@@ -7,13 +7,13 @@ import {
   compareHotspots,
   instructionShare,
   shortFunctionName,
-} from '../../lib/profile/compare-hotspots';
+} from '../../lib/core/profile/compare-hotspots';
 import {
   flameBoxes,
   foldedText,
   selfSamples,
   speedscopeFile,
-} from '../../lib/profile/folded-stacks';
+} from '../../lib/core/profile/folded-stacks';
 import { speedscopeSchema } from '../helpers/speedscope-schema';
 
 const profile = (stacks: [string, number][]): SampledProfile => ({

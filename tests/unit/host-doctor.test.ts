@@ -4,9 +4,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hostReportSchema, worstVerdict, type HostMemory } from '../../contracts';
-import { REPO_ROOT } from '../../lib/config/env';
-import { describeHostMemory, hugePageHint } from '../../lib/challenge/host-conditions';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { REPO_ROOT } from '../../lib/core/config/env';
+import { describeHostMemory, hugePageHint } from '../../lib/core/challenge/host-conditions';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
 import { hostReport } from '../../runner/host/doctor';
 import { formatHostReport, summarizeHostReport } from '../../runner/host/format-host-report';
 import {

@@ -1,4 +1,4 @@
-// The host-drift allowance (lib/stats/host-drift.ts): its arithmetic, and by simulation that it is
+// The host-drift allowance (lib/core/stats/host-drift.ts): its arithmetic, and by simulation that it is
 // what makes intervals honest when the host moves between judgings — judgings whose true ratio
 // drifts by a per-judging factor are covered far below 95% by the pairs' interval alone, and about
 // 95% once the drift they were told of is included.
@@ -11,7 +11,7 @@ import {
   simulatePairs,
   speedupEstimate,
   widenForHostDrift,
-} from '../../lib/stats';
+} from '../../lib/core/stats';
 
 describe('the host-drift allowance', () => {
   it('uses the normal quantile of the confidence', () => {

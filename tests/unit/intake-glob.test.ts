@@ -1,6 +1,6 @@
 // The manifest's glob patterns, matched as organizers expect them to be.
 import { describe, expect, it } from 'vitest';
-import { firstMatchingGlob, matchesGlob } from '../../lib/intake';
+import { firstMatchingGlob, matchesGlob } from '../../lib/core/intake';
 
 describe('matchesGlob', () => {
   it.each([

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IntakeRejectionError, parsePatch, type ParsedPatch } from '../../lib/intake';
+import { IntakeRejectionError, parsePatch, type ParsedPatch } from '../../lib/core/intake';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/patches');
 const TEMPLATE = ['init.cpp', 'wordcount.cpp', 'wordcount.hpp'];

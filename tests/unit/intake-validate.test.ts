@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '../../contracts';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
 import {
   INTAKE_REJECTION_REASONS,
   inspectPatch,
@@ -11,7 +11,7 @@ import {
   type IntakeRejection,
   type IntakeRejectionReason,
   type IntakeRules,
-} from '../../lib/intake';
+} from '../../lib/core/intake';
 import { intakePatch } from '../../runner/intake';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/patches');

@@ -2,7 +2,7 @@
 // the pre-flight refusals, how a failure becomes the verdict's facts, and the closing report.
 import { describe, expect, it } from 'vitest';
 import { UNKNOWN_HOST, type ProgressEvent } from '../../contracts';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
 import { JudgeError, JudgingCancelledError } from '../../runner/judge/errors';
 import {
   finishReport,

@@ -3,8 +3,8 @@
 // The job's benchmark definition is what a runner times on: never a size of the runner's own.
 import { describe, expect, it } from 'vitest';
 import { judgingJobSchema, type JudgingJob } from '../../contracts';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
-import { seedFingerprint } from '../../lib/challenge/benchmark-definition';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
+import { seedFingerprint } from '../../lib/core/challenge/benchmark-definition';
 import { judgeInputsForJob } from '../../runner/service/judging-processor';
 
 const baseJob = {

@@ -1,6 +1,6 @@
 // The leaderboard exports: CSV quoting and formula defusing, Markdown escaping, labels and ties.
 import { describe, expect, it } from 'vitest';
-import type { LeaderboardTable } from '../../lib/db/get-leaderboard-table';
+import type { LeaderboardTable } from '../../lib/server/db/leaderboard/get-leaderboard-table';
 import {
   cellLabels,
   CPU_TIME_EXPLANATION,
@@ -10,7 +10,7 @@ import {
   leaderboardCsv,
   leaderboardMarkdown,
   markdownText,
-} from '../../lib/web/leaderboard-export';
+} from '../../lib/server/web/leaderboard-export';
 
 /** A minimal RFC 4180 reader, so the test checks what a spreadsheet would read back. */
 function parseCsv(text: string): string[][] {

@@ -1,6 +1,6 @@
 // The tie rule of the leaderboard: combined intervals by formula, and overlap with the row above.
 import { describe, expect, it } from 'vitest';
-import { combinedScoreInterval, markTies } from '../../lib/ranking/leaderboard-ties';
+import { combinedScoreInterval, markTies } from '../../lib/core/ranking/leaderboard-ties';
 
 const t = (speedup: number | null, ciLow: number | null, ciHigh: number | null) => ({
   speedup,

@@ -2,7 +2,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { CHALLENGES_DIR, loadChallenge, parseManifest } from '../../lib/challenge/load-manifest';
+import {
+  CHALLENGES_DIR,
+  loadChallenge,
+  parseManifest,
+} from '../../lib/core/challenge/load-manifest';
 import { parseByteSize } from '../../contracts';
 
 async function wordcountRaw(): Promise<Record<string, unknown>> {

@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DisturbancePolicy, RunPolicy } from '../../contracts';
-import { loadChallenge, type Challenge } from '../../lib/challenge/load-manifest';
-import { ensureInput, referenceSha256 } from '../../lib/challenge/inputs';
+import { loadChallenge, type Challenge } from '../../lib/core/challenge/load-manifest';
+import { ensureInput, referenceSha256 } from '../../lib/core/challenge/inputs';
 import { measure } from '../../runner/judge/measure';
 import type { Sandbox, SandboxRequest, SandboxResult } from '../../runner/sandbox';
 

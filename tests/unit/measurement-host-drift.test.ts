@@ -6,7 +6,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { Measurement } from '../../app/_components/submission-result/measurement';
 import { makeResult } from '../../dev/db-fixtures';
-import { widenForHostDrift } from '../../lib/stats';
+import { widenForHostDrift } from '../../lib/core/stats';
 
 function measureWith(drift: number | null) {
   const measure = makeResult({ slug: 'wordcount', version: 1, target: 'linux-intel', speedup: 2 })

@@ -1,6 +1,6 @@
 // The MSVC → MinGW flag mapping of the emulated windows-amd build (runner/windows/mingw-toolchain.ts).
 import { describe, expect, it } from 'vitest';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
 import { mapMsvcFlag, mingwBuild, UnmappableFlagError } from '../../runner/windows/mingw-toolchain';
 
 describe('MSVC flags on MinGW', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeOutcome, type TargetOutcome } from '../../lib/web/outcome-summary';
+import { summarizeOutcome, type TargetOutcome } from '../../lib/server/web/outcome-summary';
 
 const accepted: TargetOutcome = {
   target: 'linux-intel',

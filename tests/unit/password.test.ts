@@ -1,6 +1,6 @@
 // Password hashes: salted scrypt, verified in constant time, malformed hashes refused.
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from '../../lib/access/password';
+import { hashPassword, verifyPassword } from '../../lib/core/access/password';
 
 describe('password hashing', () => {
   it('verifies the right password only, with a new salt every time', async () => {

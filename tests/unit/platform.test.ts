@@ -1,7 +1,7 @@
 // The platform registry's picks (runner/platform/index.ts) on this Linux host: the target a
 // command defaults to, and the target the noise probe may time in the host's own sandbox.
 import { describe, expect, it } from 'vitest';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
 import { hostSandboxTarget, nativeTarget } from '../../runner/platform';
 
 describe('the platform registry', () => {

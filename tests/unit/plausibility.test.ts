@@ -1,8 +1,8 @@
-// The plausibility rule's arithmetic (lib/stats/plausibility.ts) and the bandwidth program's output
+// The plausibility rule's arithmetic (lib/core/stats/plausibility.ts) and the bandwidth program's output
 // (runner/host/memory-bandwidth.ts); the judgings that use them: tests/integration/plausibility.test.ts.
 import { describe, expect, it } from 'vitest';
 import { plausibilitySchema } from '../../contracts';
-import { describePlausibility, plausibilityOf } from '../../lib/stats/plausibility';
+import { describePlausibility, plausibilityOf } from '../../lib/core/stats/plausibility';
 import { parseBandwidthLine } from '../../runner/host/memory-bandwidth';
 
 const MiB = 2 ** 20;

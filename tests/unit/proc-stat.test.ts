@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT } from '../../lib/config/env';
+import { REPO_ROOT } from '../../lib/core/config/env';
 import { CLOCK_TICKS_PER_SECOND, cpuDelta, parseProcStat } from '../../runner/host/proc-stat';
 import { compiledBinary } from '../../runner/sandbox/helper-binary';
 

@@ -3,7 +3,7 @@ import {
   describeTargetProgress,
   formatEta,
   type TargetProgressFigures,
-} from '../../lib/web/progress-words';
+} from '../../lib/server/web/progress-words';
 
 const base: TargetProgressFigures = {
   status: 'QUEUED',

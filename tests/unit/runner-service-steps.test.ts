@@ -17,7 +17,7 @@ import {
   type JudgingResult,
   type Target,
 } from '../../contracts';
-import { loadChallenge } from '../../lib/challenge/load-manifest';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
 import {
   hostModeLine,
   refuseDevelopmentKnobs,

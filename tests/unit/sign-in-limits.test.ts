@@ -6,13 +6,13 @@ import {
   BACKOFF_CAP_S,
   backoffSeconds,
   FREE_FAILURES,
-} from '../../lib/auth/auth-limits';
+} from '../../lib/server/auth/auth-limits';
 import {
   DEVICE_COOKIE_DAYS,
   issueDeviceCookie,
   trustedDeviceId,
-} from '../../lib/auth/device-cookie';
-import type { SignInAccount } from '../../lib/db/get-sign-in-account';
+} from '../../lib/server/auth/device-cookie';
+import type { SignInAccount } from '../../lib/server/db/accounts/get-sign-in-account';
 import { totp } from '../helpers/totp';
 
 const SECRET = 'a-secret-of-at-least-thirty-two-characters!';

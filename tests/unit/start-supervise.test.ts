@@ -2,13 +2,13 @@
 // after the first backoff delay, its death and return logged with the reason, while its sibling
 // keeps running; a stop ends restarts. The delays stay within the 30 s a dead child may take.
 import { describe, expect, it } from 'vitest';
-import { startChild, type Child } from '../../scripts/lib-start-process';
+import { startChild, type Child } from '../../scripts/start/process';
 import {
   RESTART_DELAYS_MS,
   restartDelayMs,
   Supervisor,
   type Supervised,
-} from '../../scripts/lib-start-supervise';
+} from '../../scripts/start/supervise';
 
 function sleeper(name: string): Supervised {
   return {

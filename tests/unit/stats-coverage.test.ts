@@ -14,10 +14,10 @@ import {
   type NoiseModel,
   type RunObservation,
   type StopPolicy,
-} from '../../lib/stats';
+} from '../../lib/core/stats';
 
 /*
- * Noise model (lib/stats/noise-model.ts, SHARED_VM_NOISE): every run gets 2% lognormal jitter;
+ * Noise model (lib/core/stats/noise-model.ts, SHARED_VM_NOISE): every run gets 2% lognormal jitter;
  * one run in ten is hit by interference that makes it 10–50% slower; slow periods of ~7 runs
  * (a noisy neighbour) slow every run inside them by one shared 10–40%, so both runs of a pair
  * inside a period slow down together. Each component hits B and S with the same probability and

@@ -12,7 +12,7 @@ import {
   walshAverages,
   walshOrderStatistic,
   type TimedPair,
-} from '../../lib/stats';
+} from '../../lib/core/stats';
 
 /** P(T ≤ t) for the signed-rank statistic of n untied values, by enumerating all 2ⁿ sign patterns. */
 const sumsByN = new Map<number, number[]>();

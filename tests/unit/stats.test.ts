@@ -12,7 +12,7 @@ import {
   summarize,
   type SpeedupEstimate,
   type TimedPair,
-} from '../../lib/stats';
+} from '../../lib/core/stats';
 
 const pairsOf = (xs: [number, number][]): TimedPair[] =>
   xs.map(([baselineMs, solutionMs]) => ({ baselineMs, solutionMs }));

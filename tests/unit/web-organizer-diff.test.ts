@@ -2,7 +2,7 @@
 // "--- " line inside a hunk read as a removed line, plain diffs, and huge patches cut.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseUnifiedDiff } from '../../lib/web/organizer-diff';
+import { parseUnifiedDiff } from '../../lib/server/web/organizer-diff';
 
 const GIT_DIFF = `diff --git a/wordcount.cpp b/wordcount.cpp
 index 1111111..2222222 100644

@@ -4,14 +4,15 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { code as wordcountCode } from '../../challenges/wordcount/code';
 import {
-  generateToFile,
   generateWordcountInput,
   WordStats,
   wordcountInputChunks,
   type WordcountInputOptions,
 } from '../../challenges/wordcount/generator';
 import { fnv1a32, Xoshiro128 } from '../../challenges/wordcount/generator/prng';
+import { generateInputFile } from '../../lib/core/challenge/challenge-code';
 
 const MiB = 1024 * 1024;
 
@@ -206,7 +207,10 @@ describe('wordcount input generator', () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-gen-'));
     try {
       const file = path.join(dir, 'input.txt');
-      const result = await generateToFile(file, { sizeBytes: 100_000, seed: 'file' });
+      const result = await generateInputFile(wordcountCode, file, {
+        sizeBytes: 100_000,
+        seed: 'file',
+      });
       const written = await readFile(file);
       expect(result.bytes).toBe(100_000);
       expect(written.length).toBe(100_000);

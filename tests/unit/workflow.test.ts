@@ -1,7 +1,7 @@
-// The contestant workflow (lib/kit/workflow.ts): what the kit's README, the challenge page, the
+// The contestant workflow (lib/server/kit/workflow.ts): what the kit's README, the challenge page, the
 // account page and the CLI's help print, in order, with the platform's URL in its commands.
 import { describe, expect, it } from 'vitest';
-import { contestantWorkflow } from '../../lib/kit/workflow';
+import { contestantWorkflow } from '../../lib/server/kit/workflow';
 
 describe('the contestant workflow', () => {
   const steps = contestantWorkflow({ slug: 'wordcount', server: 'https://contest.example.org/' });

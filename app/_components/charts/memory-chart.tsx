@@ -11,8 +11,8 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { formatAxisMs } from '../../../lib/web/format';
-import type { MemoryPoint } from '../../../lib/web/submission-result';
+import { formatAxisMs } from '../../../lib/server/web/format';
+import type { MemoryPoint } from '../../../lib/server/web/submission-result';
 
 const mib = (v: unknown) => (typeof v === 'number' ? `${v.toFixed(v >= 100 ? 0 : 1)} MiB` : '–');
 const t = formatAxisMs;

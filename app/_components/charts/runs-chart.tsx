@@ -1,6 +1,6 @@
 'use client';
 // Wall time of every timed run, baseline and solution, over the pair number: noise, drift and
-// outliers show at a glance. Fed the small array of lib/web/submission-result.ts runsChartData.
+// outliers show at a glance. Fed the small array of lib/server/web/submission-result.ts runsChartData.
 import {
   CartesianGrid,
   Legend,
@@ -11,8 +11,8 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import { formatAxisMs, formatMs } from '../../../lib/web/format';
-import type { RunPoint } from '../../../lib/web/submission-result';
+import { formatAxisMs, formatMs } from '../../../lib/server/web/format';
+import type { RunPoint } from '../../../lib/server/web/submission-result';
 
 // Ticks in seconds past a second, one decimal at most: the axis fits a 375 px phone.
 const ms = (v: unknown) => (typeof v === 'number' ? formatMs(v) : '–');

@@ -10,7 +10,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import type { TopdownBar } from '../../../lib/web/submission-result';
+import type { TopdownBar } from '../../../lib/server/web/submission-result';
 
 const pct = (v: unknown) => (typeof v === 'number' ? `${v.toFixed(1)}%` : '–');
 

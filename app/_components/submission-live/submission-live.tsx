@@ -5,10 +5,10 @@
 // components are re-rendered (router.refresh()) so its results appear without a reload.
 import { useRouter } from 'next/navigation';
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import type { SubmissionProgress } from '../../../lib/web/submission-progress';
-import { formatScore, formatSpeedupInterval } from '../../../lib/web/format';
-import { summarizeOutcome } from '../../../lib/web/outcome-summary';
-import { describeTargetProgress } from '../../../lib/web/progress-words';
+import type { SubmissionProgress } from '../../../lib/server/web/submission-progress';
+import { formatScore, formatSpeedupInterval } from '../../../lib/server/web/format';
+import { summarizeOutcome } from '../../../lib/server/web/outcome-summary';
+import { describeTargetProgress } from '../../../lib/server/web/progress-words';
 import { VerdictBadge } from '../verdict-badge';
 
 const POLL_MS = 1_000;

@@ -1,8 +1,8 @@
 // A build's compiler output as text, cut server-side to a size a browser holds comfortably, with a
 // link to the whole log as plain text. A failed build opens on the compiler's first error; the whole
 // log is one click away.
-import { firstCompilerError, truncateText } from '../../../lib/web/submission-result';
-import { formatMs } from '../../../lib/web/format';
+import { firstCompilerError, truncateText } from '../../../lib/server/web/submission-result';
+import { formatMs } from '../../../lib/server/web/format';
 import type { BuildResult } from '../../../contracts';
 
 export function BuildLog({

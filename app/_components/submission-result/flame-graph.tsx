@@ -2,8 +2,8 @@
 // screen (375 px included) and labels keep their size, cut with an ellipsis; each box's full name
 // and samples are in its title.
 import type { SampledProfile } from '../../../contracts';
-import { shortFunctionName } from '../../../lib/profile/compare-hotspots';
-import { flameBoxes } from '../../../lib/profile/folded-stacks';
+import { shortFunctionName } from '../../../lib/core/profile/compare-hotspots';
+import { flameBoxes } from '../../../lib/core/profile/folded-stacks';
 
 const ROW_PX = 18;
 /** Boxes under 0.4% of the samples are left out: too narrow to read or tap. */

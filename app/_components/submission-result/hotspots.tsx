@@ -6,8 +6,8 @@ import {
   compareHotspots,
   instructionShare,
   shortFunctionName,
-} from '../../../lib/profile/compare-hotspots';
-import { formatCount } from '../../../lib/web/format';
+} from '../../../lib/core/profile/compare-hotspots';
+import { formatCount } from '../../../lib/server/web/format';
 import { FlameGraph } from './flame-graph';
 
 function FunctionName({ name }: { name: string }) {

@@ -1,9 +1,9 @@
 // One target's finished judging: verdict and message, then what each stage produced. A JUDGE_ERROR
 // is shown as the platform's fault, never as the contestant's failure.
 import { STAGES, type JudgingResult } from '../../../contracts';
-import type { JudgingView } from '../../../lib/db/get-submission-view';
-import { formatDate, formatMs } from '../../../lib/web/format';
-import { uniqueNotes } from '../../../lib/web/submission-result';
+import type { JudgingView } from '../../../lib/server/db/submissions/get-submission-view';
+import { formatDate, formatMs } from '../../../lib/server/web/format';
+import { uniqueNotes } from '../../../lib/server/web/submission-result';
 import { verdictLabel } from '../verdict-badge';
 import { BuildLog } from './build-log';
 import { HostFingerprintView } from './host-labels';

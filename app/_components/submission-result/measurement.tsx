@@ -7,10 +7,10 @@ import {
   formatCount,
   formatMs,
   formatSpeedupInterval,
-} from '../../../lib/web/format';
-import { describeHostDrift } from '../../../lib/stats/host-drift';
-import { describeMeasureSession } from '../../../lib/stats/session-cost';
-import { runsChartData, stopReasonText } from '../../../lib/web/submission-result';
+} from '../../../lib/server/web/format';
+import { describeHostDrift } from '../../../lib/core/stats/host-drift';
+import { describeMeasureSession } from '../../../lib/core/stats/session-cost';
+import { runsChartData, stopReasonText } from '../../../lib/server/web/submission-result';
 import { RunsChart } from '../charts/runs-chart';
 
 type Measure = NonNullable<JudgingResult['stages']['measure']>;

@@ -2,8 +2,12 @@
 // cachegrind's instruction counts, in total and per function; a part the host could not produce is
 // replaced by the judge's note saying why.
 import type { CachegrindCounts, ProfileStage } from '../../../contracts';
-import { formatBytes, formatCount, formatSpeedup } from '../../../lib/web/format';
-import { memoryChartData, topdownChartData, uniqueNotes } from '../../../lib/web/submission-result';
+import { formatBytes, formatCount, formatSpeedup } from '../../../lib/server/web/format';
+import {
+  memoryChartData,
+  topdownChartData,
+  uniqueNotes,
+} from '../../../lib/server/web/submission-result';
 import { MemoryChart } from '../charts/memory-chart';
 import { TopdownChart } from '../charts/topdown-chart';
 import { FunctionHotspots, SampledProfiles } from './hotspots';

@@ -1,8 +1,8 @@
 // The test stage: failed cases first, each with its first differing lines (expected vs got), then
 // every case in a collapsed table.
 import type { TestCaseResult, TestOutcome } from '../../../contracts';
-import { lineDifference } from '../../../lib/challenge/first-difference';
-import { formatMs } from '../../../lib/web/format';
+import { lineDifference } from '../../../lib/core/challenge/first-difference';
+import { formatMs } from '../../../lib/server/web/format';
 import { VisibleText } from './visible-text';
 
 const OUTCOME: Record<TestOutcome, { word: string; tone: string }> = {

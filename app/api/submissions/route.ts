@@ -1,10 +1,10 @@
 // POST /api/submissions: submit a patch with an API token (what `perfjudge submit` calls) or a
 // browser session. JSON { challenge, patch } → 201 { submissionId, status, url }; errors as
 // { error: { message, code, reason? } } with 401, 403 (closed), 404, 413, 422 (rejected), 429.
-import { env } from '../../../lib/config/env';
-import { HttpError, httpStatus, jsonError, route } from '../../../lib/web/api-errors';
-import { requestUser } from '../../../lib/web/session';
-import { submitForUser, submitInputSchema } from '../../../lib/web/submit-for-user';
+import { env } from '../../../lib/core/config/env';
+import { HttpError, httpStatus, jsonError, route } from '../../../lib/server/web/api-errors';
+import { requestUser } from '../../../lib/server/web/session';
+import { submitForUser, submitInputSchema } from '../../../lib/server/web/submit-for-user';
 
 export const dynamic = 'force-dynamic';
 

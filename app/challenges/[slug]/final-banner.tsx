@@ -3,9 +3,9 @@
 // it is done but not published, and after publication a pointer to the final result (the
 // leaderboard is then labelled provisional). Nothing while there is no evaluation.
 import Link from 'next/link';
-import { db } from '../../../lib/db/client';
-import { getContestResultState } from '../../../lib/db/get-contest-result-state';
-import { formatDate } from '../../../lib/web/format';
+import { db } from '../../../lib/server/db/client';
+import { getContestResultState } from '../../../lib/server/db/contest/get-contest-result-state';
+import { formatDate } from '../../../lib/server/web/format';
 
 export async function FinalBanner({
   slug,

@@ -2,9 +2,9 @@
 // tarball: `npm install -g <this URL>`), built from the platform's own sources on first request.
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { env } from '../../../lib/config/env';
-import { cliPackage } from '../../../lib/kit/cli-package';
-import { HttpError, route } from '../../../lib/web/api-errors';
+import { env } from '../../../lib/core/config/env';
+import { cliPackage } from '../../../lib/server/kit/cli-package';
+import { HttpError, route } from '../../../lib/server/web/api-errors';
 
 export const dynamic = 'force-dynamic';
 

@@ -4,12 +4,12 @@
 // data functions refuse what is not allowed (not theirs, not accepted, after the deadline) in words.
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { db } from '../../../lib/db/client';
-import { clearFinalSelection } from '../../../lib/db/clear-final-selection';
-import { NotFoundError, RefusedError } from '../../../lib/db/errors';
-import { selectFinalSubmission } from '../../../lib/db/select-final-submission';
-import { idSchema, slugSchema } from '../../../lib/web/organizer-settings-form';
-import { ActionError, safeAction } from '../../../lib/web/safe-action';
+import { db } from '../../../lib/server/db/client';
+import { clearFinalSelection } from '../../../lib/server/db/final/clear-final-selection';
+import { NotFoundError, RefusedError } from '../../../lib/server/db/errors';
+import { selectFinalSubmission } from '../../../lib/server/db/final/select-final-submission';
+import { idSchema, slugSchema } from '../../../lib/server/web/organizer-settings-form';
+import { ActionError, safeAction } from '../../../lib/server/web/safe-action';
 
 export interface ChoiceOutcome {
   message: string;

@@ -6,12 +6,18 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { BestScoreChart, type BestScoreLine } from '../../_components/charts/best-score-chart';
 import { VerdictBadge } from '../../_components/verdict-badge';
-import { db } from '../../../lib/db/client';
-import { getMyRanks } from '../../../lib/db/get-my-ranks';
-import { listMyFinalChoices, type MyFinalChoice } from '../../../lib/db/list-my-final-choices';
-import { listMySubmissions, type MySubmissionRow } from '../../../lib/db/list-my-submissions';
-import { formatDate, formatScore, formatSpeedupInterval } from '../../../lib/web/format';
-import { requireUser } from '../../../lib/web/session';
+import { db } from '../../../lib/server/db/client';
+import { getMyRanks } from '../../../lib/server/db/leaderboard/get-my-ranks';
+import {
+  listMyFinalChoices,
+  type MyFinalChoice,
+} from '../../../lib/server/db/final/list-my-final-choices';
+import {
+  listMySubmissions,
+  type MySubmissionRow,
+} from '../../../lib/server/db/submissions/list-my-submissions';
+import { formatDate, formatScore, formatSpeedupInterval } from '../../../lib/server/web/format';
+import { requireUser } from '../../../lib/server/web/session';
 import { clearFinalAction, selectFinalAction } from './actions';
 import { FinalChoiceButton } from './final-choice-button';
 

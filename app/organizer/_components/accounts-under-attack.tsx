@@ -1,12 +1,12 @@
 // The organizer console's list of accounts at which many wrong passwords were tried lately (from
 // the audit log): whose, how many, from how many addresses, the last one.
-import { db } from '../../../lib/db/client';
+import { db } from '../../../lib/server/db/client';
 import {
   listAccountsUnderAttack,
   UNDER_ATTACK_AFTER,
   UNDER_ATTACK_WINDOW_MS,
-} from '../../../lib/db/list-accounts-under-attack';
-import { formatCount, formatDate } from '../../../lib/web/format';
+} from '../../../lib/server/db/accounts/list-accounts-under-attack';
+import { formatCount, formatDate } from '../../../lib/server/web/format';
 
 export async function AccountsUnderAttack() {
   const accounts = await listAccountsUnderAttack(db());

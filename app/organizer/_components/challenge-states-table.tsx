@@ -1,8 +1,8 @@
-// The organizer console's challenges: each one's state (the one rule of lib/challenge/contest-state.ts),
+// The organizer console's challenges: each one's state (the one rule of lib/core/challenge/contest-state.ts),
 // deadline, submissions and where to manage it.
 import Link from 'next/link';
-import type { ChallengeState } from '../../../lib/db/list-challenge-states';
-import { formatCount, formatDate } from '../../../lib/web/format';
+import type { ChallengeState } from '../../../lib/server/db/contest/list-challenge-states';
+import { formatCount, formatDate } from '../../../lib/server/web/format';
 
 export function ChallengeStatesTable({ challenges }: { challenges: ChallengeState[] }) {
   return (

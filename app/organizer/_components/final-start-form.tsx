@@ -9,9 +9,9 @@ import {
   MIN_FINAL_ROUNDS,
   startFinalFormSchema,
   type StartFinalFormInput,
-} from '../../../lib/web/final-forms';
-import { formatErrorRate } from '../../../lib/web/final-words';
-import { roundsToSeparateFinalists } from '../../../lib/ranking/places';
+} from '../../../lib/server/web/final-forms';
+import { formatErrorRate } from '../../../lib/server/web/final-words';
+import { roundsToSeparateFinalists } from '../../../lib/core/ranking/places';
 import { OutcomeNotice, useServerAction, type ServerAction } from '../../_components/server-action';
 
 export interface FinalStartFormProps {

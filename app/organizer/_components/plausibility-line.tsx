@@ -3,8 +3,8 @@
 // Contestants never see it: it is a reason for an organizer to read the patch, not a verdict, and
 // telling a cheat the threshold would only teach it how slow to pretend to be.
 import type { Plausibility } from '../../../contracts';
-import { formatMs } from '../../../lib/web/format';
-import { describePlausibility } from '../../../lib/stats/plausibility';
+import { formatMs } from '../../../lib/server/web/format';
+import { describePlausibility } from '../../../lib/core/stats/plausibility';
 
 /** A least time of a small input is a fraction of a millisecond: more digits than formatMs has. */
 function leastTime(ms: number): string {

@@ -1,6 +1,6 @@
 // The queue depths, BullMQ's counts by state for each queue of this deployment.
-import type { QueueDepth } from '../../../lib/web/organizer-status';
-import { formatCount } from '../../../lib/web/format';
+import type { QueueDepth } from '../../../lib/server/web/organizer-status';
+import { formatCount } from '../../../lib/server/web/format';
 
 export function QueuesTable({ queues }: { queues: QueueDepth[] }) {
   return (

@@ -6,7 +6,7 @@
 // answer (or its refusal) is shown in words.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { firstIssue } from '../../../contracts/zod-issues';
-import { reasonSchema, REASON_MAX } from '../../../lib/web/organizer-settings-form';
+import { reasonSchema, REASON_MAX } from '../../../lib/server/web/organizer-settings-form';
 import { OutcomeNotice, useServerAction, type ServerAction } from '../../_components/server-action';
 
 export interface ReasonActionProps {

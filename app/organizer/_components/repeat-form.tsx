@@ -9,8 +9,8 @@ import {
   MIN_REPEATS,
   repeatFormSchema,
   type RepeatFormInput,
-} from '../../../lib/web/final-forms';
-import { REASON_MAX } from '../../../lib/web/organizer-settings-form';
+} from '../../../lib/server/web/final-forms';
+import { REASON_MAX } from '../../../lib/server/web/organizer-settings-form';
 import { OutcomeNotice, useServerAction, type ServerAction } from '../../_components/server-action';
 
 export function RepeatForm({

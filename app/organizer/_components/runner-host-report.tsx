@@ -1,7 +1,7 @@
 // One cell of the console's runners table: the runner's start-up host report (noise of the
 // baseline on the judge's CPU, and each timing/memory check's verdict), details on demand.
 import type { HostReport } from '../../../contracts';
-import { formatDate } from '../../../lib/web/format';
+import { formatDate } from '../../../lib/server/web/format';
 
 const BADGE: Record<HostReport['verdict'], string> = {
   ok: 'ok',

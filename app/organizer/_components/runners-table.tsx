@@ -1,7 +1,7 @@
 // The runners online, from their heartbeats: host, CPU, labels, the judging in hand and the host report.
 import Link from 'next/link';
-import type { RunnerStatus } from '../../../lib/web/organizer-status';
-import { formatDate } from '../../../lib/web/format';
+import type { RunnerStatus } from '../../../lib/server/web/organizer-status';
+import { formatDate } from '../../../lib/server/web/format';
 import { RunnerHostReport } from './runner-host-report';
 
 export function RunnersTable({ runners }: { runners: RunnerStatus[] }) {

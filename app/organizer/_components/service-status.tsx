@@ -1,7 +1,7 @@
 // The console's list of supervised processes (npm start's children, scorers): a runner or the
 // scorer that died shows here as restarting or down, with why, until it is back.
-import type { SupervisedService } from '../../../lib/web/organizer-status';
-import { formatDate } from '../../../lib/web/format';
+import type { SupervisedService } from '../../../lib/server/web/organizer-status';
+import { formatDate } from '../../../lib/server/web/format';
 
 const BADGE: Record<SupervisedService['state'], string> = {
   running: 'badge',

@@ -6,7 +6,7 @@ import {
   REASON_MAX,
   settingsFieldErrors,
   settingsFormSchema,
-} from '../../../lib/web/organizer-settings-form';
+} from '../../../lib/server/web/organizer-settings-form';
 import { OutcomeNotice, useServerAction, type ServerAction } from '../../_components/server-action';
 
 export interface SettingsFormValues {

@@ -1,8 +1,8 @@
 // What identifies a submission on the organizer's pages (its page and its diff): who, which
 // challenge, when, the verdict and the score; each page adds its own rows after these.
 import type { ReactNode } from 'react';
-import type { OrganizerSubmission } from '../../../lib/db/get-organizer-submission';
-import { formatDate, formatScore } from '../../../lib/web/format';
+import type { OrganizerSubmission } from '../../../lib/server/db/submissions/get-organizer-submission';
+import { formatDate, formatScore } from '../../../lib/server/web/format';
 import { VerdictBadge } from '../../_components/verdict-badge';
 
 export function SubmissionFacts({

@@ -1,10 +1,10 @@
 // The audit log: who did what, to what, when and why, newest first.
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { db } from '../../../lib/db/client';
-import { listAuditLog } from '../../../lib/db/list-audit-log';
-import { formatDate } from '../../../lib/web/format';
-import { requireOrganizer } from '../../../lib/web/session';
+import { db } from '../../../lib/server/db/client';
+import { listAuditLog } from '../../../lib/server/db/audit/list-audit-log';
+import { formatDate } from '../../../lib/server/web/format';
+import { requireOrganizer } from '../../../lib/server/web/session';
 import { ConsoleNav } from '../_components/console-nav';
 import { Pager } from '../_components/pager';
 

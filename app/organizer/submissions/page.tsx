@@ -3,17 +3,22 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { TARGET_IDS } from '../../../contracts';
-import { db } from '../../../lib/db/client';
-import { listSubmissionsForOrganizer } from '../../../lib/db/list-submissions-for-organizer';
-import { formatBytes, formatDate, formatScore, formatSpeedup } from '../../../lib/web/format';
+import { db } from '../../../lib/server/db/client';
+import { listSubmissionsForOrganizer } from '../../../lib/server/db/submissions/list-submissions-for-organizer';
+import {
+  formatBytes,
+  formatDate,
+  formatScore,
+  formatSpeedup,
+} from '../../../lib/server/web/format';
 import {
   organizerSubmissionsHref,
   parseOrganizerFilters,
   SUBMISSION_STATUSES,
   VERDICT_FILTERS,
   type SearchParams,
-} from '../../../lib/web/organizer-filters';
-import { requireOrganizer } from '../../../lib/web/session';
+} from '../../../lib/server/web/organizer-filters';
+import { requireOrganizer } from '../../../lib/server/web/session';
 import { VerdictBadge, verdictLabel } from '../../_components/verdict-badge';
 import { ConsoleNav } from '../_components/console-nav';
 import { PlausibilityMark } from '../_components/plausibility-line';

@@ -2,9 +2,9 @@
 // or your best, and see speedups, times, memory, instruction counts and counters side by side with
 // the change. A plain GET form (?compare=<id>|best): it works without JavaScript and can be linked.
 import Link from 'next/link';
-import type { SubmissionView } from '../../../lib/db/get-submission-view';
-import type { ComparableSubmissions } from '../../../lib/db/list-comparable-submissions';
-import type { TargetComparison, ComparisonRow } from '../../../lib/web/compare-submissions';
+import type { SubmissionView } from '../../../lib/server/db/submissions/get-submission-view';
+import type { ComparableSubmissions } from '../../../lib/server/db/submissions/list-comparable-submissions';
+import type { TargetComparison, ComparisonRow } from '../../../lib/server/web/compare-submissions';
 import {
   formatBytes,
   formatCount,
@@ -12,7 +12,7 @@ import {
   formatMs,
   formatScore,
   formatSpeedup,
-} from '../../../lib/web/format';
+} from '../../../lib/server/web/format';
 
 function value(r: ComparisonRow, x: number | null): string {
   if (r.unit === 'x') return formatSpeedup(x);

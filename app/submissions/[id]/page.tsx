@@ -1,6 +1,6 @@
 // /submissions/[id]: one submission, with each target's live progress while it is judged and its
 // results once it is. Visible to its author and the organizers, and to everyone once the solutions
-// are published (lib/db/get-submission-view.ts); 404 for anyone else, so ids are not confirmed.
+// are published (lib/server/db/submissions/get-submission-view.ts); 404 for anyone else, so ids are not confirmed.
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -14,21 +14,27 @@ import {
 import { HostLabels } from '../../_components/submission-result/host-labels';
 import { JudgingResultView } from '../../_components/submission-result/judging-result';
 import { PatchView } from '../../_components/submission-result/patch-view';
-import { db } from '../../../lib/db/client';
-import { getSubmissionPatch } from '../../../lib/db/get-submission-patch';
-import { getSubmissionView } from '../../../lib/db/get-submission-view';
-import { formatBytes, formatDate } from '../../../lib/web/format';
-import { webQueues } from '../../../lib/web/services';
-import { currentUser } from '../../../lib/web/session';
-import { submissionIdSchema } from '../../../lib/web/submission-id';
-import { readProgressOf } from '../../../lib/web/submission-progress';
+import { db } from '../../../lib/server/db/client';
+import { getSubmissionPatch } from '../../../lib/server/db/submissions/get-submission-patch';
+import { getSubmissionView } from '../../../lib/server/db/submissions/get-submission-view';
+import { formatBytes, formatDate } from '../../../lib/server/web/format';
+import { webQueues } from '../../../lib/server/web/services';
+import { currentUser } from '../../../lib/server/web/session';
+import { submissionIdSchema } from '../../../lib/server/web/submission-id';
+import { readProgressOf } from '../../../lib/server/web/submission-progress';
 import { z } from 'zod';
-import { listComparableSubmissions } from '../../../lib/db/list-comparable-submissions';
-import type { SubmissionView, SubmissionViewer } from '../../../lib/db/get-submission-view';
-import { compareSubmissions } from '../../../lib/web/compare-submissions';
+import { listComparableSubmissions } from '../../../lib/server/db/submissions/list-comparable-submissions';
+import type {
+  SubmissionView,
+  SubmissionViewer,
+} from '../../../lib/server/db/submissions/get-submission-view';
+import { compareSubmissions } from '../../../lib/server/web/compare-submissions';
 import { CompareSection } from './compare';
 import { PlausibilityLine } from '../../organizer/_components/plausibility-line';
-import { listMyFinalChoices, type MyFinalChoice } from '../../../lib/db/list-my-final-choices';
+import {
+  listMyFinalChoices,
+  type MyFinalChoice,
+} from '../../../lib/server/db/final/list-my-final-choices';
 import { clearFinalAction, selectFinalAction } from '../../me/submissions/actions';
 import { FinalChoiceButton } from '../../me/submissions/final-choice-button';
 

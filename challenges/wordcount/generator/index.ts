@@ -1,6 +1,5 @@
 // The wordcount input generator: a deterministic, streaming, fixed-memory synthetic Hungarian
 // Wikipedia XML dump of any size, from a seed. Used by `perfjudge gen` and the judge.
-import { writeChunksToFile } from '../../../lib/challenge/challenge-code';
 import { DumpWriter } from './dump-writer';
 import { fnv1a32, mix32, Xoshiro128 } from './prng';
 import { Vocabulary } from './vocabulary';
@@ -93,12 +92,4 @@ export function generateWordcountInput(
     bytes += chunk.length;
   }
   return { bytes };
-}
-
-/** Writes the input to a file (created or truncated) and returns its size and SHA-256. */
-export function generateToFile(
-  path: string,
-  options: WordcountInputOptions,
-): Promise<{ bytes: number; sha256: string }> {
-  return writeChunksToFile(path, wordcountInputChunks(options));
 }

@@ -48,8 +48,12 @@ async function main(): Promise<void> {
     const input = given ?? path.join(dir!, 'bench.input');
     if (!given && useGenerator) {
       // Loaded only on request: the bench must not depend on the generator to run.
-      const { generateToFile } = await import('../generator');
-      await generateToFile(input, { sizeBytes: mib * 1024 * 1024, seed: 'reference-bench-1' });
+      const { code } = await import('../code');
+      const { generateInputFile } = await import('../../../lib/core/challenge/challenge-code');
+      await generateInputFile(code, input, {
+        sizeBytes: mib * 1024 * 1024,
+        seed: 'reference-bench-1',
+      });
     } else if (!given) {
       await writeFile(input, benchText(mib * 1024 * 1024));
     }

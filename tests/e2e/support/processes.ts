@@ -4,7 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { REPO_ROOT } from '../../../lib/config/env';
+import { REPO_ROOT } from '../../../lib/core/config/env';
 
 export const LOG_DIR = path.join(REPO_ROOT, 'test-results', 'e2e-logs');
 

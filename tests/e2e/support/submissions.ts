@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
-import { REPO_ROOT } from '../../../lib/config/env';
+import { REPO_ROOT } from '../../../lib/core/config/env';
 
 export const SUBMISSIONS_DIR = path.join(REPO_ROOT, 'challenges/wordcount/submissions');
 /** Clearly faster than the baseline on both targets (a custom hash table; portable, unlike mmap). */

@@ -1,7 +1,7 @@
-// Better Auth's endpoints: sign-up, sign-in, sign-out, session (lib/auth/auth.ts).
+// Better Auth's endpoints: sign-up, sign-in, sign-out, session (lib/server/auth/auth.ts).
 import { toNextJsHandler } from 'better-auth/next-js';
-import { auth } from '../../../../lib/auth/auth';
-import { withTrustedClientAddress } from '../../../../lib/net/client-address';
+import { auth } from '../../../../lib/server/auth/auth';
+import { withTrustedClientAddress } from '../../../../lib/core/net/client-address';
 
 export async function GET(request: Request): Promise<Response> {
   return toNextJsHandler(auth()).GET(withTrustedClientAddress(request));

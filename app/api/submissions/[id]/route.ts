@@ -1,13 +1,13 @@
 // GET /api/submissions/[id]: a submission's live state as JSON (status, verdict, score, each target's
 // stage and progress), for the command line and as the submission page's fallback when Server-Sent
 // Events fail. Same access rule as the page: 404 for anyone who may not see it.
-import { canViewPatch } from '../../../../lib/access/patch-access';
-import { db } from '../../../../lib/db/client';
-import { HttpError, route } from '../../../../lib/web/api-errors';
-import { webQueues } from '../../../../lib/web/services';
-import { requestUser } from '../../../../lib/web/session';
-import { submissionIdSchema } from '../../../../lib/web/submission-id';
-import { readSubmissionProgress } from '../../../../lib/web/submission-progress';
+import { canViewPatch } from '../../../../lib/core/access/patch-access';
+import { db } from '../../../../lib/server/db/client';
+import { HttpError, route } from '../../../../lib/server/web/api-errors';
+import { webQueues } from '../../../../lib/server/web/services';
+import { requestUser } from '../../../../lib/server/web/session';
+import { submissionIdSchema } from '../../../../lib/server/web/submission-id';
+import { readSubmissionProgress } from '../../../../lib/server/web/submission-progress';
 
 export const dynamic = 'force-dynamic';
 

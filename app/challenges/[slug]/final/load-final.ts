@@ -1,10 +1,10 @@
 // What the final leaderboard page and its exports share: the checked slug, the contest, and the
 // published final evaluation as a table (null before publication; unknown challenge: NotFoundError).
-import { db } from '../../../../lib/db/client';
-import { getContest } from '../../../../lib/db/get-contest';
-import { getFinalEvaluation } from '../../../../lib/db/get-final-evaluation';
-import { finalTable, type FinalTable } from '../../../../lib/web/final-table';
-import { leaderboardSlugSchema } from '../../../../lib/web/leaderboard-slug';
+import { db } from '../../../../lib/server/db/client';
+import { getContest } from '../../../../lib/server/db/contest/get-contest';
+import { getFinalEvaluation } from '../../../../lib/server/db/final/get-final-evaluation';
+import { finalTable, type FinalTable } from '../../../../lib/server/web/final-table';
+import { leaderboardSlugSchema } from '../../../../lib/server/web/leaderboard-slug';
 
 export interface PublishedFinal {
   contest: { slug: string; title: string };

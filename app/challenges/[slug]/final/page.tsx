@@ -6,16 +6,16 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { FinalRankingTable, RankingWarnings } from '../../../_components/final-ranking-table';
-import { db } from '../../../../lib/db/client';
-import { getRankingWarnings } from '../../../../lib/db/get-ranking-warnings';
-import { NotFoundError } from '../../../../lib/db/errors';
-import { formatDate } from '../../../../lib/web/format';
-import { errorRateSentence, formatErrorRate } from '../../../../lib/web/final-words';
-import { leaderboardSlugSchema } from '../../../../lib/web/leaderboard-slug';
+import { db } from '../../../../lib/server/db/client';
+import { getRankingWarnings } from '../../../../lib/server/db/leaderboard/get-ranking-warnings';
+import { NotFoundError } from '../../../../lib/server/db/errors';
+import { formatDate } from '../../../../lib/server/web/format';
+import { errorRateSentence, formatErrorRate } from '../../../../lib/server/web/final-words';
+import { leaderboardSlugSchema } from '../../../../lib/server/web/leaderboard-slug';
 import { FinalBanner } from '../final-banner';
 import { loadPublishedFinal, type PublishedFinal } from './load-final';
 
-// Cached like the leaderboard (lib/web/leaderboard-freshness.ts; segment config must be a literal).
+// Cached like the leaderboard (lib/server/web/leaderboard-freshness.ts; segment config must be a literal).
 export const revalidate = 1;
 export function generateStaticParams(): { slug: string }[] {
   return [];

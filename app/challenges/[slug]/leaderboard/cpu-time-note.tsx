@@ -1,7 +1,10 @@
 // The explanation of the "CPU-time estimate" label (a speedup estimated from CPU time is
 // labelled as such everywhere it is shown), under the leaderboard's other notes when a row has one.
-import type { LeaderboardTable } from '../../../../lib/db/get-leaderboard-table';
-import { CPU_TIME_EXPLANATION, hasCpuTimeEstimates } from '../../../../lib/web/leaderboard-export';
+import type { LeaderboardTable } from '../../../../lib/server/db/leaderboard/get-leaderboard-table';
+import {
+  CPU_TIME_EXPLANATION,
+  hasCpuTimeEstimates,
+} from '../../../../lib/server/web/leaderboard-export';
 
 export function CpuTimeNote({ table }: { table: LeaderboardTable }) {
   if (!hasCpuTimeEstimates(table)) return null;

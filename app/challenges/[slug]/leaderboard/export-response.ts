@@ -1,11 +1,11 @@
 // What both export routes share: the checked slug, the table, and a download that the production
-// server's cache keeps for a few seconds like the page (lib/web/leaderboard-response-cache.ts).
-import { db } from '../../../../lib/db/client';
+// server's cache keeps for a few seconds like the page (lib/server/web/leaderboard-response-cache.ts).
+import { db } from '../../../../lib/server/db/client';
 import {
   getLeaderboardTable,
   type LeaderboardTable,
-} from '../../../../lib/db/get-leaderboard-table';
-import { leaderboardSlugSchema } from '../../../../lib/web/leaderboard-slug';
+} from '../../../../lib/server/db/leaderboard/get-leaderboard-table';
+import { leaderboardSlugSchema } from '../../../../lib/server/web/leaderboard-slug';
 
 export async function leaderboardDownload(
   params: Promise<{ slug: string }>,

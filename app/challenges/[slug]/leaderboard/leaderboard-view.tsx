@@ -4,29 +4,29 @@
 // ranks and ties are computed over the whole table, so they do not depend on the page.
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { describeDefinition } from '../../../../lib/challenge/benchmark-definition';
-import { db } from '../../../../lib/db/client';
-import { getContestBenchmark } from '../../../../lib/db/contest-benchmark';
-import { NotFoundError } from '../../../../lib/db/errors';
+import { describeDefinition } from '../../../../lib/core/challenge/benchmark-definition';
+import { db } from '../../../../lib/server/db/client';
+import { getContestBenchmark } from '../../../../lib/server/db/contest/contest-benchmark';
+import { NotFoundError } from '../../../../lib/server/db/errors';
 import {
   getLeaderboardTable,
   type LeaderboardTable,
   type LeaderboardTargetCell,
-} from '../../../../lib/db/get-leaderboard-table';
+} from '../../../../lib/server/db/leaderboard/get-leaderboard-table';
 import {
   formatDate,
   formatDateSeconds,
   formatMs,
   formatScore,
   formatSpeedup,
-} from '../../../../lib/web/format';
-import { cellLabels } from '../../../../lib/web/leaderboard-export';
-import { leaderboardSlugSchema } from '../../../../lib/web/leaderboard-slug';
-import { TIE_RULE } from '../../../../lib/ranking/leaderboard-ties';
-import { LEADERBOARD_MAX_AGE_S } from '../../../../lib/web/leaderboard-freshness';
-import { leaderboardRowKey } from '../../../../lib/web/leaderboard-row-key';
+} from '../../../../lib/server/web/format';
+import { cellLabels } from '../../../../lib/server/web/leaderboard-export';
+import { leaderboardSlugSchema } from '../../../../lib/server/web/leaderboard-slug';
+import { TIE_RULE } from '../../../../lib/core/ranking/leaderboard-ties';
+import { LEADERBOARD_MAX_AGE_S } from '../../../../lib/server/web/leaderboard-freshness';
+import { leaderboardRowKey } from '../../../../lib/server/web/leaderboard-row-key';
 import { CpuTimeNote } from './cpu-time-note';
-import { getContestResultState } from '../../../../lib/db/get-contest-result-state';
+import { getContestResultState } from '../../../../lib/server/db/contest/get-contest-result-state';
 import { FinalBanner } from '../final-banner';
 import { OwnRowMarker } from './own-row';
 

@@ -1,7 +1,7 @@
 'use client';
 // Highlights the signed-in contestant's own leaderboard row. The page itself is cached for every
 // visitor alike (no session read on the server) and its rows carry an opaque key, never a user id
-// (lib/web/leaderboard-row-key.ts), so the browser asks for its own key and marks that row.
+// (lib/server/web/leaderboard-row-key.ts), so the browser asks for its own key and marks that row.
 import { useEffect } from 'react';
 
 /** The key in GET …/leaderboard/own-row's answer (null when signed out). */

@@ -1,6 +1,6 @@
 // /challenges/<slug>/leaderboard: the public leaderboard's first page. No session is read, so every
 // visitor gets the same page: rendered per request by Next, and served by the production server
-// from its cache of at most LEADERBOARD_MAX_AGE_S old copies (lib/web/leaderboard-freshness.ts).
+// from its cache of at most LEADERBOARD_MAX_AGE_S old copies (lib/server/web/leaderboard-freshness.ts).
 import type { Metadata } from 'next';
 import { LeaderboardView } from './leaderboard-view';
 

@@ -3,15 +3,15 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { db } from '../../../../lib/db/client';
-import { NotFoundError } from '../../../../lib/db/errors';
+import { db } from '../../../../lib/server/db/client';
+import { NotFoundError } from '../../../../lib/server/db/errors';
 import {
   listPublishedSolutions,
   PUBLISHED_SOLUTIONS_LIMIT,
   type PublishedSolutions,
-} from '../../../../lib/db/list-published-solutions';
-import { formatDate, formatScore, formatSpeedup } from '../../../../lib/web/format';
-import { leaderboardSlugSchema } from '../../../../lib/web/leaderboard-slug';
+} from '../../../../lib/server/db/contest/list-published-solutions';
+import { formatDate, formatScore, formatSpeedup } from '../../../../lib/server/web/format';
+import { leaderboardSlugSchema } from '../../../../lib/server/web/leaderboard-slug';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Solutions' };

@@ -1,12 +1,12 @@
 'use server';
 // The submit form's two steps: preview (what intake decides: files touched or the rejection) and
 // submit (quota, burst limit, storage, queue). Both through safeAction: signed in, input parsed.
-import { safeAction, ActionError } from '../../../../lib/web/safe-action';
+import { safeAction, ActionError } from '../../../../lib/server/web/safe-action';
 import {
   previewForUser,
   submitForUser,
   submitInputSchema,
-} from '../../../../lib/web/submit-for-user';
+} from '../../../../lib/server/web/submit-for-user';
 
 export const previewSubmission = safeAction(submitInputSchema, async (input) =>
   previewForUser(input),

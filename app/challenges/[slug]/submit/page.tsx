@@ -3,12 +3,12 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { isSlug } from '../../../../contracts';
-import { env } from '../../../../lib/config/env';
-import { NotFoundError } from '../../../../lib/db/errors';
-import { submitCommand } from '../../../../lib/kit/workflow';
-import { formatDate } from '../../../../lib/web/format';
-import { requireUser } from '../../../../lib/web/session';
-import { submitPageData } from '../../../../lib/web/submit-page';
+import { env } from '../../../../lib/core/config/env';
+import { NotFoundError } from '../../../../lib/server/db/errors';
+import { submitCommand } from '../../../../lib/server/kit/workflow';
+import { formatDate } from '../../../../lib/server/web/format';
+import { requireUser } from '../../../../lib/server/web/session';
+import { submitPageData } from '../../../../lib/server/web/submit-page';
 import { SubmitForm } from './submit-form';
 
 export const dynamic = 'force-dynamic';

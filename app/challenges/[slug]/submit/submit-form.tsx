@@ -5,8 +5,8 @@ import { useRouter } from 'next/navigation';
 import { useState, type ChangeEvent } from 'react';
 import { z } from 'zod';
 import { firstIssue } from '../../../../contracts/zod-issues';
-import type { PreviewPatchResult } from '../../../../lib/submit/submit-patch';
-import { formatBytes } from '../../../../lib/web/format';
+import type { PreviewPatchResult } from '../../../../lib/server/submit/submit-patch';
+import { formatBytes } from '../../../../lib/server/web/format';
 import { createSubmission, previewSubmission } from './actions';
 
 export function SubmitForm({ slug, patchBytes }: { slug: string; patchBytes: number }) {

@@ -1,10 +1,10 @@
 // The contest an organizer page under /organizer/challenges/<slug>/ is about, or the 404 page for a
 // slug that is malformed or names no challenge.
 import { notFound } from 'next/navigation';
-import { db } from '../../../../lib/db/client';
-import { NotFoundError } from '../../../../lib/db/errors';
-import { getContest, type Contest } from '../../../../lib/db/get-contest';
-import { slugSchema } from '../../../../lib/web/organizer-settings-form';
+import { db } from '../../../../lib/server/db/client';
+import { NotFoundError } from '../../../../lib/server/db/errors';
+import { getContest, type Contest } from '../../../../lib/server/db/contest/get-contest';
+import { slugSchema } from '../../../../lib/server/web/organizer-settings-form';
 
 export async function findContest(slug: string): Promise<Contest> {
   if (!slugSchema.safeParse(slug).success) notFound();

@@ -4,14 +4,21 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { db } from '../../../../lib/db/client';
-import { getOrganizerSubmission } from '../../../../lib/db/get-organizer-submission';
-import { getSubmissionStatus } from '../../../../lib/db/get-submission-status';
-import { listRepeatJudgings, type RepeatJudgingRow } from '../../../../lib/db/list-repeat-judgings';
-import { formatDate, formatSpeedup, formatSpeedupInterval } from '../../../../lib/web/format';
-import { formatSpread, seriesSpread } from '../../../../lib/web/final-words';
-import { idSchema } from '../../../../lib/web/organizer-settings-form';
-import { requireOrganizer } from '../../../../lib/web/session';
+import { db } from '../../../../lib/server/db/client';
+import { getOrganizerSubmission } from '../../../../lib/server/db/submissions/get-organizer-submission';
+import { getSubmissionStatus } from '../../../../lib/server/db/submissions/get-submission-status';
+import {
+  listRepeatJudgings,
+  type RepeatJudgingRow,
+} from '../../../../lib/server/db/judgings/list-repeat-judgings';
+import {
+  formatDate,
+  formatSpeedup,
+  formatSpeedupInterval,
+} from '../../../../lib/server/web/format';
+import { formatSpread, seriesSpread } from '../../../../lib/server/web/final-words';
+import { idSchema } from '../../../../lib/server/web/organizer-settings-form';
+import { requireOrganizer } from '../../../../lib/server/web/session';
 import { AutoRefresh } from '../../../_components/auto-refresh';
 import { VerdictBadge } from '../../../_components/verdict-badge';
 import { ConsoleNav } from '../../_components/console-nav';

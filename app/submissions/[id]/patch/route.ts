@@ -1,10 +1,10 @@
 // GET /submissions/[id]/patch: the submission's patch as plain text (what `git apply` takes), for
 // its author and the organizers, and for everyone once the solutions are published; 404 otherwise.
-import { db } from '../../../../lib/db/client';
-import { getSubmissionPatch } from '../../../../lib/db/get-submission-patch';
-import { HttpError, route } from '../../../../lib/web/api-errors';
-import { requestUser } from '../../../../lib/web/session';
-import { submissionIdSchema } from '../../../../lib/web/submission-id';
+import { db } from '../../../../lib/server/db/client';
+import { getSubmissionPatch } from '../../../../lib/server/db/submissions/get-submission-patch';
+import { HttpError, route } from '../../../../lib/server/web/api-errors';
+import { requestUser } from '../../../../lib/server/web/session';
+import { submissionIdSchema } from '../../../../lib/server/web/submission-id';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,19 +1,19 @@
 // PUT /api/challenges/[slug]/final-selection: a contestant's final selection. JSON { submissionId }
 // → 200 { challenge, submissionId }; 404 not theirs; 409 not accepted, disqualified, or the
 // selection is closed. DELETE: back to their best provisional submission → 200.
-import { db } from '../../../../../lib/db/client';
-import { clearFinalSelection } from '../../../../../lib/db/clear-final-selection';
-import { NotFoundError } from '../../../../../lib/db/errors';
-import { selectFinalSubmission } from '../../../../../lib/db/select-final-submission';
-import { HttpError, route } from '../../../../../lib/web/api-errors';
+import { db } from '../../../../../lib/server/db/client';
+import { clearFinalSelection } from '../../../../../lib/server/db/final/clear-final-selection';
+import { NotFoundError } from '../../../../../lib/server/db/errors';
+import { selectFinalSubmission } from '../../../../../lib/server/db/final/select-final-submission';
+import { HttpError, route } from '../../../../../lib/server/web/api-errors';
 import {
   challengeSlugParamSchema,
   finalSelectionInputSchema,
   MAX_FINAL_BODY_BYTES,
   requireApiUser,
-} from '../../../../../lib/web/final-api';
-import { readJsonBody } from '../../../../../lib/web/read-json';
-import { requestUser } from '../../../../../lib/web/session';
+} from '../../../../../lib/server/web/final-api';
+import { readJsonBody } from '../../../../../lib/server/web/read-json';
+import { requestUser } from '../../../../../lib/server/web/session';
 
 export const dynamic = 'force-dynamic';
 

@@ -4,20 +4,20 @@
 // POST (organizers): start it. JSON { keepProvisionalSeed?, rounds?, spreadAcrossHosts?, errorRate? }
 // → 201 { evaluationId, finalists, sessions, queuedParts }; 409 before the deadline, while one runs,
 // or without finalists.
-import { db } from '../../../../../lib/db/client';
-import { getFinalEvaluation } from '../../../../../lib/db/get-final-evaluation';
-import { startFinalEvaluation } from '../../../../../lib/submit/final-evaluation';
-import { HttpError, route } from '../../../../../lib/web/api-errors';
+import { db } from '../../../../../lib/server/db/client';
+import { getFinalEvaluation } from '../../../../../lib/server/db/final/get-final-evaluation';
+import { startFinalEvaluation } from '../../../../../lib/server/submit/final-evaluation';
+import { HttpError, route } from '../../../../../lib/server/web/api-errors';
 import {
   challengeSlugParamSchema,
   MAX_FINAL_BODY_BYTES,
   publicFinalEvaluation,
   requireApiOrganizer,
   startFinalInputSchema,
-} from '../../../../../lib/web/final-api';
-import { readJsonBody } from '../../../../../lib/web/read-json';
-import { webQueues } from '../../../../../lib/web/services';
-import { requestUser } from '../../../../../lib/web/session';
+} from '../../../../../lib/server/web/final-api';
+import { readJsonBody } from '../../../../../lib/server/web/read-json';
+import { webQueues } from '../../../../../lib/server/web/services';
+import { requestUser } from '../../../../../lib/server/web/session';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,16 +3,16 @@
 // sends a `progress` event only when something changed; `done` when every target has its result,
 // then closes. Heartbeat comments keep proxies from dropping an idle stream; a stream lives at most
 // MAX_LIFETIME_MS, after which the browser's EventSource reconnects (and the access check runs again).
-import { canViewPatch } from '../../../../../lib/access/patch-access';
-import { db } from '../../../../../lib/db/client';
-import { HttpError, route } from '../../../../../lib/web/api-errors';
-import { webQueues } from '../../../../../lib/web/services';
-import { requestUser } from '../../../../../lib/web/session';
-import { submissionIdSchema } from '../../../../../lib/web/submission-id';
+import { canViewPatch } from '../../../../../lib/core/access/patch-access';
+import { db } from '../../../../../lib/server/db/client';
+import { HttpError, route } from '../../../../../lib/server/web/api-errors';
+import { webQueues } from '../../../../../lib/server/web/services';
+import { requestUser } from '../../../../../lib/server/web/session';
+import { submissionIdSchema } from '../../../../../lib/server/web/submission-id';
 import {
   readSubmissionProgress,
   type SubmissionProgress,
-} from '../../../../../lib/web/submission-progress';
+} from '../../../../../lib/server/web/submission-progress';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,20 +1,20 @@
 // POST /api/submissions/[id]/repeat (organizers): "rejudge N times". JSON { times (2–20), target?,
 // reason } → 201 { seriesId, judgings, queued }: N independent judgings per target, recorded beside
 // the submission, never changing its verdict, score or leaderboard row. GET: every repeat so far.
-import { db } from '../../../../../lib/db/client';
-import { listRepeatJudgings } from '../../../../../lib/db/list-repeat-judgings';
-import { requestRepeatJudgings } from '../../../../../lib/submit/repeat-judgings';
-import { HttpError, route } from '../../../../../lib/web/api-errors';
+import { db } from '../../../../../lib/server/db/client';
+import { listRepeatJudgings } from '../../../../../lib/server/db/judgings/list-repeat-judgings';
+import { requestRepeatJudgings } from '../../../../../lib/server/submit/repeat-judgings';
+import { HttpError, route } from '../../../../../lib/server/web/api-errors';
 import {
   MAX_FINAL_BODY_BYTES,
   repeatInputSchema,
   requireApiOrganizer,
-} from '../../../../../lib/web/final-api';
-import { readJsonBody } from '../../../../../lib/web/read-json';
-import { webQueues } from '../../../../../lib/web/services';
-import { requestUser } from '../../../../../lib/web/session';
-import { submissionIdSchema } from '../../../../../lib/web/submission-id';
-import { NotFoundError } from '../../../../../lib/db/errors';
+} from '../../../../../lib/server/web/final-api';
+import { readJsonBody } from '../../../../../lib/server/web/read-json';
+import { webQueues } from '../../../../../lib/server/web/services';
+import { requestUser } from '../../../../../lib/server/web/session';
+import { submissionIdSchema } from '../../../../../lib/server/web/submission-id';
+import { NotFoundError } from '../../../../../lib/server/db/errors';
 
 export const dynamic = 'force-dynamic';
 

@@ -3,16 +3,16 @@ import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { slugSchema } from '../../../../../contracts';
-import { loadChallenge } from '../../../../../lib/challenge/load-manifest';
-import { db } from '../../../../../lib/db/client';
-import { getContest } from '../../../../../lib/db/get-contest';
-import { HttpError, route } from '../../../../../lib/web/api-errors';
+import { loadChallenge } from '../../../../../lib/core/challenge/load-manifest';
+import { db } from '../../../../../lib/server/db/client';
+import { getContest } from '../../../../../lib/server/db/contest/get-contest';
+import { HttpError, route } from '../../../../../lib/server/web/api-errors';
 import {
   archiveName,
   kitArchiveFile,
   publicInput,
   type ArchiveFormat,
-} from '../../../../../lib/web/challenge-files';
+} from '../../../../../lib/server/web/challenge-files';
 
 export const dynamic = 'force-dynamic';
 

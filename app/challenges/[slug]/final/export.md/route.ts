@@ -1,9 +1,9 @@
 // GET /challenges/<slug>/final/export.md: the published final leaderboard as Markdown for a results post.
-import { route } from '../../../../../lib/web/api-errors';
-import { finalMarkdown } from '../../../../../lib/web/final-export';
+import { route } from '../../../../../lib/server/web/api-errors';
+import { finalMarkdown } from '../../../../../lib/server/web/final-export';
 import { finalDownload } from '../load-final';
 
-// Cached like the leaderboard (lib/web/leaderboard-freshness.ts; values must be literals).
+// Cached like the leaderboard (lib/server/web/leaderboard-freshness.ts; values must be literals).
 export const revalidate = 1;
 /** No challenge is rendered at build time (no database then); each is cached on its first hit. */
 export function generateStaticParams(): { slug: string }[] {

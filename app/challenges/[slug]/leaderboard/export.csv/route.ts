@@ -1,9 +1,9 @@
 // GET /challenges/<slug>/leaderboard/export.csv: the leaderboard for a spreadsheet.
-import { route } from '../../../../../lib/web/api-errors';
-import { leaderboardCsv } from '../../../../../lib/web/leaderboard-export';
+import { route } from '../../../../../lib/server/web/api-errors';
+import { leaderboardCsv } from '../../../../../lib/server/web/leaderboard-export';
 import { leaderboardDownload } from '../export-response';
 
-// Rendered and cached like the page (page.tsx, lib/web/leaderboard-freshness.ts).
+// Rendered and cached like the page (page.tsx, lib/server/web/leaderboard-freshness.ts).
 export const dynamic = 'force-dynamic';
 
 export const GET = route(

@@ -1,10 +1,10 @@
 // GET /challenges/<slug>/leaderboard/own-row: the signed-in contestant's row key on this challenge's
-// public leaderboards (lib/web/leaderboard-row-key.ts), { key } or { key: null } when signed out.
+// public leaderboards (lib/server/web/leaderboard-row-key.ts), { key } or { key: null } when signed out.
 // The pages are the same for every visitor and cached; this small answer is per user and never is.
-import { route } from '../../../../../lib/web/api-errors';
-import { leaderboardRowKey } from '../../../../../lib/web/leaderboard-row-key';
-import { leaderboardSlugSchema } from '../../../../../lib/web/leaderboard-slug';
-import { currentUser } from '../../../../../lib/web/session';
+import { route } from '../../../../../lib/server/web/api-errors';
+import { leaderboardRowKey } from '../../../../../lib/server/web/leaderboard-row-key';
+import { leaderboardSlugSchema } from '../../../../../lib/server/web/leaderboard-slug';
+import { currentUser } from '../../../../../lib/server/web/session';
 
 export const dynamic = 'force-dynamic';
 

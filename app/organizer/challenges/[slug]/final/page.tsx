@@ -6,24 +6,27 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { DEFAULT_FINAL_ERROR_RATE, DEFAULT_FINAL_ROUNDS } from '../../../../../contracts/final';
 import { AutoRefresh } from '../../../../_components/auto-refresh';
-import { db } from '../../../../../lib/db/client';
+import { db } from '../../../../../lib/server/db/client';
 import {
   getFinalEvaluation,
   type FinalEvaluationView,
-} from '../../../../../lib/db/get-final-evaluation';
-import type { Contest } from '../../../../../lib/db/get-contest';
-import { getRankingWarnings } from '../../../../../lib/db/get-ranking-warnings';
-import { listFinalists } from '../../../../../lib/db/list-finalists';
-import { formatDate, formatScore } from '../../../../../lib/web/format';
-import { readEvaluationProgress, type EvaluationLive } from '../../../../../lib/web/final-progress';
-import { finalTable } from '../../../../../lib/web/final-table';
+} from '../../../../../lib/server/db/final/get-final-evaluation';
+import type { Contest } from '../../../../../lib/server/db/contest/get-contest';
+import { getRankingWarnings } from '../../../../../lib/server/db/leaderboard/get-ranking-warnings';
+import { listFinalists } from '../../../../../lib/server/db/final/list-finalists';
+import { formatDate, formatScore } from '../../../../../lib/server/web/format';
+import {
+  readEvaluationProgress,
+  type EvaluationLive,
+} from '../../../../../lib/server/web/final-progress';
+import { finalTable } from '../../../../../lib/server/web/final-table';
 import {
   errorRateSentence,
   formatErrorRate,
   formatTimeLeft,
-} from '../../../../../lib/web/final-words';
-import { webQueues } from '../../../../../lib/web/services';
-import { requireOrganizer } from '../../../../../lib/web/session';
+} from '../../../../../lib/server/web/final-words';
+import { webQueues } from '../../../../../lib/server/web/services';
+import { requireOrganizer } from '../../../../../lib/server/web/session';
 import { FinalRankingTable, RankingWarnings } from '../../../../_components/final-ranking-table';
 import { ConsoleNav } from '../../../_components/console-nav';
 import { findContest } from '../find-contest';

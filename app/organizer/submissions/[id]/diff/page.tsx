@@ -4,12 +4,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { db } from '../../../../../lib/db/client';
-import { getOrganizerSubmission } from '../../../../../lib/db/get-organizer-submission';
-import { formatBytes, formatCount } from '../../../../../lib/web/format';
-import { parseUnifiedDiff } from '../../../../../lib/web/organizer-diff';
-import { idSchema } from '../../../../../lib/web/organizer-settings-form';
-import { requireOrganizer } from '../../../../../lib/web/session';
+import { db } from '../../../../../lib/server/db/client';
+import { getOrganizerSubmission } from '../../../../../lib/server/db/submissions/get-organizer-submission';
+import { formatBytes, formatCount } from '../../../../../lib/server/web/format';
+import { parseUnifiedDiff } from '../../../../../lib/server/web/organizer-diff';
+import { idSchema } from '../../../../../lib/server/web/organizer-settings-form';
+import { requireOrganizer } from '../../../../../lib/server/web/session';
 import { ConsoleNav } from '../../../_components/console-nav';
 import { SubmissionActions } from '../../../_components/submission-actions';
 import { SubmissionFacts } from '../../../_components/submission-facts';

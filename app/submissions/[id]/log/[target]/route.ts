@@ -2,11 +2,11 @@
 // cut to a browser-friendly size). ?side=baseline for the baseline's build. Access as the page's.
 import { z } from 'zod';
 import { targetIdSchema } from '../../../../../contracts';
-import { db } from '../../../../../lib/db/client';
-import { getJudgingBuildLog } from '../../../../../lib/db/get-judging-build-log';
-import { HttpError, route } from '../../../../../lib/web/api-errors';
-import { requestUser } from '../../../../../lib/web/session';
-import { submissionIdSchema } from '../../../../../lib/web/submission-id';
+import { db } from '../../../../../lib/server/db/client';
+import { getJudgingBuildLog } from '../../../../../lib/server/db/judgings/get-judging-build-log';
+import { HttpError, route } from '../../../../../lib/server/web/api-errors';
+import { requestUser } from '../../../../../lib/server/web/session';
+import { submissionIdSchema } from '../../../../../lib/server/web/submission-id';
 
 export const dynamic = 'force-dynamic';
 

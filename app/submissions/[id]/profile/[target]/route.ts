@@ -2,12 +2,12 @@
 // speedscope file (https://www.speedscope.app opens it: drop the file on the page). Function names
 // and call stacks are the contestant's code: access as the page's and the patch's.
 import { targetIdSchema } from '../../../../../contracts';
-import { db } from '../../../../../lib/db/client';
-import { getSubmissionView } from '../../../../../lib/db/get-submission-view';
-import { speedscopeFile } from '../../../../../lib/profile/folded-stacks';
-import { HttpError, route } from '../../../../../lib/web/api-errors';
-import { requestUser } from '../../../../../lib/web/session';
-import { submissionIdSchema } from '../../../../../lib/web/submission-id';
+import { db } from '../../../../../lib/server/db/client';
+import { getSubmissionView } from '../../../../../lib/server/db/submissions/get-submission-view';
+import { speedscopeFile } from '../../../../../lib/core/profile/folded-stacks';
+import { HttpError, route } from '../../../../../lib/server/web/api-errors';
+import { requestUser } from '../../../../../lib/server/web/session';
+import { submissionIdSchema } from '../../../../../lib/server/web/submission-id';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,18 +1,18 @@
 // POST /api/challenges/[slug]/final/cancel (organizers): JSON { reason } stops the running final
 // evaluation (audit-logged) → 200 { evaluationId, status: 'CANCELLED' }; 409 when none is running.
-import { db } from '../../../../../../lib/db/client';
-import { getFinalEvaluation } from '../../../../../../lib/db/get-final-evaluation';
-import { cancelFinalEvaluation } from '../../../../../../lib/submit/final-evaluation';
-import { HttpError, route } from '../../../../../../lib/web/api-errors';
+import { db } from '../../../../../../lib/server/db/client';
+import { getFinalEvaluation } from '../../../../../../lib/server/db/final/get-final-evaluation';
+import { cancelFinalEvaluation } from '../../../../../../lib/server/submit/final-evaluation';
+import { HttpError, route } from '../../../../../../lib/server/web/api-errors';
 import {
   cancelFinalInputSchema,
   challengeSlugParamSchema,
   MAX_FINAL_BODY_BYTES,
   requireApiOrganizer,
-} from '../../../../../../lib/web/final-api';
-import { readJsonBody } from '../../../../../../lib/web/read-json';
-import { webQueues } from '../../../../../../lib/web/services';
-import { requestUser } from '../../../../../../lib/web/session';
+} from '../../../../../../lib/server/web/final-api';
+import { readJsonBody } from '../../../../../../lib/server/web/read-json';
+import { webQueues } from '../../../../../../lib/server/web/services';
+import { requestUser } from '../../../../../../lib/server/web/session';
 
 export const dynamic = 'force-dynamic';
 

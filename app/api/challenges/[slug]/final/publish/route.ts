@@ -1,11 +1,14 @@
 // POST /api/challenges/[slug]/final/publish (organizers): the latest final evaluation, once DONE,
 // becomes the contest's result → 200 { evaluationId, publishedAt }; 409 when it is not done.
-import { db } from '../../../../../../lib/db/client';
-import { getFinalEvaluation } from '../../../../../../lib/db/get-final-evaluation';
-import { publishFinalResults } from '../../../../../../lib/submit/final-evaluation';
-import { HttpError, route } from '../../../../../../lib/web/api-errors';
-import { challengeSlugParamSchema, requireApiOrganizer } from '../../../../../../lib/web/final-api';
-import { requestUser } from '../../../../../../lib/web/session';
+import { db } from '../../../../../../lib/server/db/client';
+import { getFinalEvaluation } from '../../../../../../lib/server/db/final/get-final-evaluation';
+import { publishFinalResults } from '../../../../../../lib/server/submit/final-evaluation';
+import { HttpError, route } from '../../../../../../lib/server/web/api-errors';
+import {
+  challengeSlugParamSchema,
+  requireApiOrganizer,
+} from '../../../../../../lib/server/web/final-api';
+import { requestUser } from '../../../../../../lib/server/web/session';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,0 +1,62 @@
+// The deterministic run's functions, baseline and solution lined up by name: what the solution no
+// longer runs, what it runs less of, and what is new.
+import type { FunctionCost, Hotspots } from '../../../contracts';
+
+export interface HotspotRow {
+  name: string;
+  baseline: FunctionCost | null;
+  solution: FunctionCost | null;
+  /** Solution instructions / baseline instructions, when both sides ran the function. */
+  ratio: number | null;
+}
+
+/**
+ * Every function among either side's top ones, ordered by the larger of its two instruction
+ * counts. A side without the function in its top list shows nothing rather than zero (it may have
+ * run it a little).
+ */
+export function compareHotspots(baseline: Hotspots, solution: Hotspots, top = 15): HotspotRow[] {
+  const rows = new Map<string, HotspotRow>();
+  const row = (name: string) => {
+    let r = rows.get(name);
+    if (!r) {
+      r = { name, baseline: null, solution: null, ratio: null };
+      rows.set(name, r);
+    }
+    return r;
+  };
+  for (const f of baseline.functions) row(f.name).baseline = f;
+  for (const f of solution.functions) row(f.name).solution = f;
+  for (const r of rows.values())
+    if (r.baseline && r.solution && r.baseline.instructions > 0)
+      r.ratio = r.solution.instructions / r.baseline.instructions;
+  const weight = (r: HotspotRow) =>
+    Math.max(r.baseline?.instructions ?? 0, r.solution?.instructions ?? 0);
+  return [...rows.values()]
+    .sort((a, b) => weight(b) - weight(a) || (a.name < b.name ? -1 : 1))
+    .slice(0, top);
+}
+
+/** A function's share of its side's instructions (0…1). */
+export function instructionShare(f: FunctionCost, side: Hotspots): number {
+  return side.totalInstructions > 0 ? f.instructions / side.totalInstructions : 0;
+}
+
+/**
+ * A C++ name short enough to read in a table: template arguments of a long name folded to `<…>`
+ * (`std::_Hashtable<…>::_M_rehash_aux`). The full name stays available beside it.
+ */
+export function shortFunctionName(name: string, max = 60): string {
+  if (name.length <= max) return name;
+  let out = '';
+  let depth = 0;
+  for (const ch of name) {
+    if (ch === '<') {
+      if (depth === 0) out += '<…>';
+      depth++;
+    } else if (ch === '>' && depth > 0) depth--;
+    else if (depth === 0) out += ch;
+  }
+  // "operator<" and "operator<<" open no template: an unbalanced fold is worse than a long name.
+  return depth === 0 ? out : name;
+}
