@@ -223,13 +223,15 @@ it('queued judgings share a session; one fails mid-session, one joins late', asy
 
   const session = (r: Awaited<ReturnType<typeof settled>>) => r.result.stages.measure!.session!;
   // One session: the same id, and baseline runs shared.
-  expect(session(w).id).toBe(session(a).id);
-  expect(session(l).id).toBe(session(a).id);
+  const sessions = () =>
+    JSON.stringify({ a: session(a), w: session(w), l: session(l) }) + `\n${logs()}`;
+  expect(session(w).id, sessions()).toBe(session(a).id);
+  expect(session(l).id, sessions()).toBe(session(a).id);
   expect(session(a).entrants).toBeGreaterThanOrEqual(2);
   expect(session(a).sharedBaselineRuns).toBeGreaterThan(0);
   expect(session(l).sharedBaselineRuns).toBeGreaterThan(0);
   // It joined after the first rounds, so its last rounds (after the first one left) were its own.
-  expect(session(l).sharedBaselineRuns).toBeLessThan(PAIRS);
+  expect(session(l).sharedBaselineRuns, sessions()).toBeLessThan(PAIRS);
   expect(session(a).hostMs).toBeLessThan(session(a).aloneHostMs);
   // The one that failed left early; the others each timed their own pairs.
   expect(session(w).rounds).toBeLessThan(PAIRS);
