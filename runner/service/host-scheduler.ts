@@ -80,13 +80,18 @@ export function createHostScheduler(
     released.end();
   };
 
-  const join = async (current: Hold, note: (line: string) => void): Promise<boolean> => {
+  /** `tookIt`: it waited for this hold to be taken, so the hold is its own whoever waits now. */
+  const join = async (
+    current: Hold,
+    note: (line: string) => void,
+    tookIt: boolean,
+  ): Promise<boolean> => {
     const windowOver = Date.now() - current.since > admissionWindowMs;
-    if (current.open && windowOver && (await current.lock.waiting()) > 0) {
+    if (!tookIt && current.open && windowOver && (await current.lock.waiting()) > 0) {
       current.open = false;
       note('another judging process waits for the host: this one takes its turn after it');
     }
-    if (!current.open || hold !== current) return false;
+    if ((!current.open && !tookIt) || hold !== current) return false;
     current.members++;
     return true;
   };
@@ -98,8 +103,9 @@ export function createHostScheduler(
       try {
         for (;;) {
           if (signal?.aborted) throw new JudgingCancelledError();
+          const tookIt = hold === null;
           const current = hold ?? (await untilAborted(take(), signal));
-          if (await join(current, note)) {
+          if (await join(current, note, tookIt)) {
             let left = false;
             return async () => {
               if (left) return;
