@@ -132,7 +132,7 @@ function TimingBasis({ measure }: { measure: Measure }) {
   return (
     <p className="small" data-testid="timing-basis">
       {e?.basis === 'cpu-time' ? (
-        <span className="badge warn">
+        <span className="badge warn sentence">
           CPU-time estimate: the host was too busy for wall-clock timing
         </span>
       ) : (
