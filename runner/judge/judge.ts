@@ -33,13 +33,15 @@ export async function judge(options: JudgeOptions): Promise<JudgingResult> {
 /**
  * The stages in order; the first that ends the judging (a rejected patch, no binary, a failed
  * required test) stops it. Whatever runs compilers or programs takes a turn on the host, so on a
- * runner judging several submissions nothing of one runs beside a timed run of another.
+ * runner judging several submissions nothing of one runs beside a timed run of another. The build
+ * and the tests are untimed: those of judgings queued together run side by side (one per CPU)
+ * between two rounds, never during one.
  */
 async function runStages(ctx: JudgingContext): Promise<void> {
   const { turns } = ctx.sharing;
   const platform = await preflight(ctx);
   if (!(await intakeStage(ctx))) return;
-  const built = await turns.turn(async () => {
+  const built = await turns.untimed(async () => {
     const binaries = await buildStage(ctx, platform);
     return binaries && (await testStage(ctx, platform, binaries)) ? binaries : null;
   });

@@ -516,7 +516,10 @@ async function judgeUnderHostLock(
   const { sharing } = scheduler;
   try {
     const { challenge } = await loadJobChallenge(data, settings);
-    const settled = await settings.preCheck?.(data, challenge, note, signal);
+    // A cross-compile is untimed work: beside other builds, never beside another judging's round.
+    const { preCheck } = settings;
+    const settled =
+      preCheck && (await sharing.turns.untimed(() => preCheck(data, challenge, note, signal)));
     if (settled) return settled;
     const { timed, ...inputs } = judgeInputsForJob(data, challenge, settings);
     note(

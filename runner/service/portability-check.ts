@@ -11,7 +11,9 @@
 // there (or it was lost), that runner simply builds, and its compiler gives the verdict — the
 // result is the same either way, only slower. A passing check settles nothing: MinGW accepting a
 // patch does not prove clang-cl does.
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { z } from 'zod';
 import {
   emptyStages,
   newJudgingResult,
@@ -26,10 +28,15 @@ import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import { decideVerdict } from '../judge/verdict';
 import type { PortabilityRole } from '../platform';
 import type { Sandbox } from '../sandbox/sandbox';
-import { crossCompileForWindows } from '../windows/portability-check';
+import { crossCompileForWindows, type CrossCompileOutcome } from '../windows/portability-check';
 
 /** Checks stay as long as a judging job may wait in its queue. */
 const CHECK_TTL_SECONDS = 7 * 24 * 3600;
+
+/** A kept cross-compile outcome, checked on the way back in (Redis is outside the process). */
+const crossCompileOutcomeSchema = portabilityCheckSchema
+  .pick({ target: true, ok: true, firstError: true, log: true, compiler: true })
+  .extend({ target: z.literal('windows-amd') });
 
 export async function publishPortabilityCheck(
   redis: Redis,
@@ -170,6 +177,32 @@ async function settleFromCheck(
   return settledByPortabilityCheck(data, check, options.host, started);
 }
 
+/**
+ * Where the outcome of a cross-compile is kept by what decides it (the challenge's version and
+ * the patch's bytes), so the same patch judged again (a rejudge, a resubmission) is not compiled again.
+ */
+function patchCheckKey(prefix: string, challenge: Challenge, patchText: string): string {
+  const sha = createHash('sha256').update(patchText).digest('hex');
+  return `${prefix}:portability-patch:${challenge.manifest.slug}@${challenge.manifest.version}:${sha}`;
+}
+
+/** The outcome of an earlier cross-compile of the same patch, when one is kept. */
+async function knownOutcome(
+  options: PreCheckOptions,
+  key: string,
+): Promise<CrossCompileOutcome | null> {
+  const text = await options.redis.get(key);
+  if (text === null) return null;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = crossCompileOutcomeSchema.safeParse(data);
+  return parsed.success ? parsed.data : null;
+}
+
 async function crossCompileAndPublish(
   data: JudgingJob,
   challenge: Challenge,
@@ -178,14 +211,19 @@ async function crossCompileAndPublish(
   signal: AbortSignal | undefined,
   started: Date,
 ): Promise<void> {
-  const outcome = await crossCompileForWindows({
-    challenge,
-    patchText: data.patchText,
-    sandbox: options.sandbox,
-    workRoot: options.workRoot,
-    signal,
-  });
+  const key = patchCheckKey(options.prefix, challenge, data.patchText);
+  const known = await knownOutcome(options, key);
+  const outcome =
+    known ??
+    (await crossCompileForWindows({
+      challenge,
+      patchText: data.patchText,
+      sandbox: options.sandbox,
+      workRoot: options.workRoot,
+      signal,
+    }));
   if (!outcome) return;
+  if (!known) await options.redis.set(key, JSON.stringify(outcome), 'EX', CHECK_TTL_SECONDS);
   await publishPortabilityCheck(options.redis, options.prefix, {
     submissionId: data.submissionId,
     round: data.round,
@@ -201,6 +239,6 @@ async function crossCompileAndPublish(
   note(
     `portability pre-check for ${outcome.target}: ${
       outcome.ok ? 'cross-compiles' : `does not build (${outcome.firstError ?? 'see its log'})`
-    } in ${seconds} s`,
+    } ${known ? '(the same patch’s earlier check, not compiled again)' : `in ${seconds} s`}`,
   );
 }

@@ -5,6 +5,7 @@
 // one can have: twice the longest step limit, plus a minute.
 import type { Limits } from '../../contracts';
 import type { HostSharing } from '../judge/judging-context';
+import type { HostTurns } from '../judge/host-turns';
 
 export const STALL_REASON = 'perfjudge: judging made no progress';
 
@@ -73,17 +74,19 @@ export function startStallWatchdog(
  * the other entrants (each of its own runs is still bounded by its limit and the sandbox's).
  */
 export function pausedWhileWaiting(sharing: HostSharing, watchdog: StallWatchdog): HostSharing {
+  const paused =
+    (ask: HostTurns['turn']) =>
+    <T>(work: () => Promise<T>): Promise<T> => {
+      const resume = watchdog.pause();
+      return ask(() => {
+        resume();
+        return work();
+      }).finally(resume);
+    };
   return {
     turns: {
-      turn(work) {
-        const resume = watchdog.pause();
-        return sharing.turns
-          .turn(() => {
-            resume();
-            return work();
-          })
-          .finally(resume);
-      },
+      turn: paused((work) => sharing.turns.turn(work)),
+      untimed: paused((work) => sharing.turns.untimed(work)),
     },
     sessions: {
       join(key, baseline, entrant) {

@@ -2,6 +2,7 @@
 // runner says about labelled results, the shutdown budget, a judging job's payload check and
 // outcome (retry, hand back, final), and the portability pre-check step (its Redis side is the
 // runner process's, runner/service/portability-check.ts).
+import { createHash } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { UnrecoverableError, WaitingError } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -286,6 +287,50 @@ describe('the portability pre-check step', () => {
         undefined,
       ),
     ).toBeNull();
+  });
+
+  it('reuses the outcome of the same patch checked before, without compiling again', async () => {
+    const challenge = await loadChallenge('wordcount');
+    const data = judgingJobSchema.parse({
+      ...jobData,
+      challenge: { slug: 'wordcount', version: challenge.manifest.version },
+    });
+    const store = new Map<string, string>();
+    const redis = {
+      get: vi.fn(async (key: string) => store.get(key) ?? null),
+      set: vi.fn(async (key: string, value: string) => {
+        store.set(key, value);
+        return 'OK' as const;
+      }),
+    };
+    const outcome = {
+      target: 'windows-amd',
+      ok: false,
+      firstError: "wordcount.cpp:1: error: 'sys/mman.h' not found",
+      log: 'compiler output',
+      compiler: 'x86_64-w64-mingw32-g++-posix',
+    };
+    const sha = createHash('sha256').update(data.patchText).digest('hex');
+    store.set(
+      `pj:portability-patch:wordcount@${challenge.manifest.version}:${sha}`,
+      JSON.stringify(outcome),
+    );
+    const notes: string[] = [];
+    // workRoot does not exist: a compile would fail and skip the shortcut with a note.
+    const settled = await portabilityPreCheck('cross-compiles', options(redis))(
+      data,
+      challenge,
+      (line) => notes.push(line),
+      undefined,
+    );
+    expect(settled).toBeNull();
+    expect(notes).toEqual([
+      `portability pre-check for windows-amd: does not build (${outcome.firstError}) (the same patch’s earlier check, not compiled again)`,
+    ]);
+    const published = portabilityCheckSchema.parse(
+      JSON.parse(store.get(portabilityKey('pj', data.submissionId, data.round, 'windows-amd'))!),
+    );
+    expect(published).toMatchObject({ ...outcome, runnerId: 'runner-w' });
   });
 
   it('is never fatal: a Redis failure only skips the shortcut', async () => {
