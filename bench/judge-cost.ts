@@ -104,23 +104,88 @@ function hostSeconds(judgings: Judged[]): number {
   return judgings.reduce((sum, j) => sum + (j.result.stages.measure?.session?.hostMs ?? 0), 0);
 }
 
-/** Per round of a session of n: the baseline's run shared n ways, each entrant's own run. */
-function projection(together: Judged[], options: CostOptions): string[] {
-  const runs = together.flatMap((j) => j.result.stages.measure?.runs ?? []);
+/** Seconds of a judging (or of the whole queue) not spent in timed runs: builds, tests, warm-ups, set-up. */
+interface CostModel {
+  /** Per lone judging: its seconds minus its timed runs. */
+  fixedAlone: number;
+  /** The queue of `count`: its seconds minus the session's timed runs, per entrant. */
+  fixedQueued: number;
+  /** Median timed run of each side (s) and pairs per verdict. */
+  baseline: number;
+  solution: number;
+  pairs: number;
+  count: number;
+}
+
+const stage = (j: Judged, name: 'build' | 'test' | 'measure') =>
+  (j.result.stageDurationsMs[name] ?? 0) / 1000;
+
+function costModel(alone: Judged[], queued: Judged[], count: number): CostModel | null {
+  const runs = [...alone, ...queued].flatMap((j) => j.result.stages.measure?.runs ?? []);
   const timed = (side: string) =>
-    runs.filter((r) => r.kind === 'timed' && r.side === side).map((r) => r.stats.wallMs);
+    runs.filter((r) => r.kind === 'timed' && r.side === side).map((r) => r.stats.wallMs / 1000);
+  const pairs = [...alone, ...queued].flatMap(
+    (j) => j.result.stages.measure?.estimate?.pairs ?? [],
+  );
   const b = timed('baseline');
   const s = timed('solution');
-  const pairs = together.flatMap((j) => j.result.stages.measure?.estimate?.pairs ?? []);
-  if (!b.length || !s.length || !pairs.length) return [];
-  const [bMs, sMs, n] = [median(b), median(s), median(pairs)];
-  const per = (entrants: number) => n * (bMs / entrants + sMs);
-  const scale = (256 << 20) / options.sizeBytes;
-  return [
-    `  per round here: baseline ${sec(bMs)}, solution ${sec(sMs)}; ${n} pairs per verdict`,
-    `  measure host time per verdict: alone ${sec(n * (bMs + sMs))}, in a session of 5 ${sec(per(5))}, of 8 ${sec(per(8))}`,
-    `  at 256 MiB (times × ${scale.toFixed(1)}): alone ${sec(scale * n * (bMs + sMs))}, in a session of 5 ${sec(scale * per(5))}, of 10 ${sec(scale * per(10))}`,
+  if (!b.length || !s.length || !pairs.length || !alone.length || !queued.length) return null;
+  const host = (j: Judged) => (j.result.stages.measure?.session?.hostMs ?? 0) / 1000;
+  const queuedSeconds = Math.max(...queued.map((j) => j.seconds));
+  return {
+    fixedAlone: median(alone.map((j) => j.seconds - host(j))),
+    fixedQueued: (queuedSeconds - queued.reduce((sum, j) => sum + host(j), 0)) / queued.length,
+    baseline: median(b),
+    solution: median(s),
+    pairs: median(pairs),
+    count,
+  };
+}
+
+/**
+ * Time to k verdicts alone and queued, for inputs `scale` times this run's and a solution
+ * `speedup` times faster than the baseline: the timed runs scale with the input, the rest
+ * (builds, tests, set-up per entrant) does not; queued, each round is one baseline run and k
+ * solution runs.
+ */
+function projectRatio(m: CostModel, scale: number, k: number, speedup: number) {
+  const b = m.baseline * scale;
+  const s = b / speedup;
+  const alone = k * (m.fixedAlone + m.pairs * (b + s));
+  const queued = k * m.fixedQueued + m.pairs * (b + k * s);
+  return { alone, queued, ratio: queued / alone, floor: (speedup + k) / (k * (speedup + 1)) };
+}
+
+/** Where the time of each condition goes, and the ratio projected to other sizes, counts and speedups. */
+function projection(alone: Judged[], queued: Judged[], options: CostOptions): string[] {
+  const m = costModel(alone, queued, options.count);
+  if (!m) return [];
+  const med = (js: Judged[], name: 'build' | 'test' | 'measure') =>
+    median(js.map((j) => stage(j, name))).toFixed(1);
+  const measured = m.baseline / m.solution;
+  const mib = options.sizeBytes / (1 << 20);
+  const lines = [
+    `  stages (median s): alone build ${med(alone, 'build')}, test ${med(alone, 'test')}, measure ${med(alone, 'measure')}; ` +
+      `queued build ${med(queued, 'build')}, test ${med(queued, 'test')} (side by side, one per CPU)`,
+    `  not in timed runs: ${m.fixedAlone.toFixed(1)} s per lone judging, ${m.fixedQueued.toFixed(1)} s per queued entrant ` +
+      `(builds, tests, set-up, warm-ups, the runs' own start and check)`,
+    `  per round here: baseline ${m.baseline.toFixed(2)} s, solution ${m.solution.toFixed(2)} s (${measured.toFixed(2)}×); ${m.pairs} pairs per verdict`,
+    `  projected queued/alone ratio (these fixed costs, runs scaled with the input; floor: no fixed costs at all):`,
   ];
+  for (const speedup of [measured, 1.5, 2, 3, 5.5, 10]) {
+    const at = (sizeMiB: number, k: number) => projectRatio(m, sizeMiB / mib, k, speedup);
+    const [a, b] = [at(32, 5), at(256, 10)];
+    lines.push(
+      `    ${speedup.toFixed(1).padStart(4)}×: 32 MiB, 5 queued ${a.ratio.toFixed(2)} (floor ${a.floor.toFixed(2)}; target ≤ 0.45)   ` +
+        `256 MiB, 10 queued ${b.ratio.toFixed(2)} (floor ${b.floor.toFixed(2)}; target ≤ 0.35)`,
+    );
+  }
+  const ten = (k: number) => m.pairs * ((m.baseline * 256) / mib) * (1 / k + 1 / 10);
+  lines.push(
+    `  measure host time of a 10× solution at 256 MiB: alone ${ten(1).toFixed(0)} s, in a session of 5 ${ten(5).toFixed(0)} s ` +
+      `(target ≤ 120 s), of 10 ${ten(10).toFixed(0)} s`,
+  );
+  return lines;
 }
 
 async function lone(
@@ -207,7 +272,7 @@ export async function judgeCost(challenge: Challenge, options: CostOptions): Pro
       `  alone vs in a session (fairness): ${overlap(alone, queued)}`,
       `  host drift over the run: ${drift}`,
       ...estimatorTable([...alone, ...queued]),
-      ...projection(queued, options),
+      ...projection(alone, queued, options),
     );
   }
   console.log(`\nsummary\n${summary.join('\n')}`);
