@@ -131,12 +131,23 @@ function scratchBytes(limits: { fileBytes: number }): number {
  * folder. A missing target or platform is not thrown here: preflight fails on it, inside the
  * judging, so it still ends in a result with a verdict.
  */
+/**
+ * The manifest's run policy with the judging's own settings over it. A budget below the manifest's
+ * least pairs (`--runs 5`, a quick test) lowers the least too, unless the settings name one.
+ */
+export function judgingPolicy(manifest: RunPolicy, overrides?: Partial<RunPolicy>): RunPolicy {
+  const policy: RunPolicy = { ...manifest, ...overrides };
+  if (overrides?.minPairs === undefined)
+    policy.minPairs = Math.min(policy.minPairs, policy.maxPairs);
+  return policy;
+}
+
 export async function createJudgingContext(options: JudgeOptions): Promise<JudgingContext> {
   const started = new Date();
   const { challenge, target } = options;
   const { manifest } = challenge;
   const targetSpec = manifest.targets[target];
-  const policy: RunPolicy = { ...manifest.runPolicy, ...options.runPolicy };
+  const policy = judgingPolicy(manifest.runPolicy, options.runPolicy);
   const cpu = judgeCpu(policy.cpu, options.cpu);
   const { platform, platformError } = await preparePlatform(options, targetSpec);
   const conditions = await hostConditions(options, platform);

@@ -13,6 +13,7 @@ import {
 } from '../../runner/judge/judge-stages';
 import {
   createResultSkeleton,
+  judgingPolicy,
   type JudgeOptions,
   type JudgingContext,
 } from '../../runner/judge/judging-context';
@@ -225,5 +226,22 @@ describe('finishReport', () => {
     const rejected = await context({ hugePageNote: 'no huge page pool here' });
     await finishReport(rejected.ctx);
     expect(rejected.ctx.result.message).toBe('the patch was rejected');
+  });
+});
+
+describe('the judging policy', () => {
+  it("lowers the manifest's least pairs to a smaller budget, unless the settings name their own", async () => {
+    const { runPolicy } = (await loadChallenge('wordcount')).manifest;
+    expect(runPolicy.minPairs).toBeGreaterThan(5);
+    expect(judgingPolicy(runPolicy, { maxPairs: 5 })).toMatchObject({ minPairs: 5, maxPairs: 5 });
+    expect(judgingPolicy(runPolicy, { maxPairs: 500 })).toMatchObject({
+      minPairs: runPolicy.minPairs,
+      maxPairs: 500,
+    });
+    expect(judgingPolicy(runPolicy, { minPairs: 3, maxPairs: 4 })).toMatchObject({
+      minPairs: 3,
+      maxPairs: 4,
+    });
+    expect(judgingPolicy(runPolicy)).toEqual(runPolicy);
   });
 });
