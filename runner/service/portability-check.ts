@@ -28,7 +28,7 @@ import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import { decideVerdict } from '../judge/verdict';
 import type { PortabilityRole } from '../platform';
 import type { Sandbox } from '../sandbox/sandbox';
-import { crossCompileForWindows, type CrossCompileOutcome } from '../windows/portability-check';
+import { crossCompileForWindows } from '../windows/portability-check';
 
 /** Checks stay as long as a judging job may wait in its queue. */
 const CHECK_TTL_SECONDS = 7 * 24 * 3600;
@@ -58,7 +58,14 @@ export async function readPortabilityCheck(
   prefix: string,
   job: JudgingJob,
 ): Promise<PortabilityCheck | null> {
-  const text = await redis.get(portabilityKey(prefix, job.submissionId, job.round, job.target));
+  const key = portabilityKey(prefix, job.submissionId, job.round, job.target);
+  const check = await readKept(redis, key, portabilityCheckSchema);
+  return check?.target === job.target ? check : null;
+}
+
+/** A value kept in Redis under `key` when it is there and valid (Redis is outside the process). */
+async function readKept<T>(redis: Redis, key: string, schema: z.ZodType<T>): Promise<T | null> {
+  const text = await redis.get(key);
   if (text === null) return null;
   let data: unknown;
   try {
@@ -66,8 +73,8 @@ export async function readPortabilityCheck(
   } catch {
     return null;
   }
-  const parsed = portabilityCheckSchema.safeParse(data);
-  return parsed.success && parsed.data.target === job.target ? parsed.data : null;
+  const parsed = schema.safeParse(data);
+  return parsed.success ? parsed.data : null;
 }
 
 /** The BUILD_ERROR a failed check settles the Windows judging with, without building here. */
@@ -186,23 +193,6 @@ function patchCheckKey(prefix: string, challenge: Challenge, patchText: string):
   return `${prefix}:portability-patch:${challenge.manifest.slug}@${challenge.manifest.version}:${sha}`;
 }
 
-/** The outcome of an earlier cross-compile of the same patch, when one is kept. */
-async function knownOutcome(
-  options: PreCheckOptions,
-  key: string,
-): Promise<CrossCompileOutcome | null> {
-  const text = await options.redis.get(key);
-  if (text === null) return null;
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  const parsed = crossCompileOutcomeSchema.safeParse(data);
-  return parsed.success ? parsed.data : null;
-}
-
 async function crossCompileAndPublish(
   data: JudgingJob,
   challenge: Challenge,
@@ -212,7 +202,7 @@ async function crossCompileAndPublish(
   started: Date,
 ): Promise<void> {
   const key = patchCheckKey(options.prefix, challenge, data.patchText);
-  const known = await knownOutcome(options, key);
+  const known = await readKept(options.redis, key, crossCompileOutcomeSchema);
   const outcome =
     known ??
     (await crossCompileForWindows({

@@ -146,14 +146,23 @@ async function submit(userId: string, patchText: string) {
   return submitted;
 }
 
-/** Resolves once the judging's job reports its measure stage (its session has started). */
+/**
+ * Resolves once the judging's job reports a timed pair (its session has timed a round). Not the
+ * measure stage's start: the stage prepares (the input, the expected output) before its first
+ * round, and a judging arriving meanwhile builds first and joins that very round.
+ */
 async function untilTiming(judgingId: string, logs: () => string): Promise<void> {
   const queue = queues.judgeQueue('linux-intel');
   const deadline = Date.now() + 240_000;
   for (;;) {
     const job = await queue.getJob(judgingJobId(judgingId, 0));
     const progress = progressEventSchema.safeParse(job?.progress);
-    if (progress.success && progress.data.stage === 'measure') return;
+    if (
+      progress.success &&
+      progress.data.stage === 'measure' &&
+      /^pair \d+/.test(progress.data.message)
+    )
+      return;
     if (Date.now() > deadline) throw new Error(`never timed\n${logs()}`);
     await new Promise((r) => setTimeout(r, 200));
   }
