@@ -10,9 +10,15 @@
 import os from 'node:os';
 
 export interface HostTurns {
-  /** Runs `work` alone on the host, once every turn asked for before it has ended. Never call it from inside a turn. */
+  /**
+   * Runs `work` alone on the host, once every turn asked for before it has ended. Never call it
+   * from inside a turn.
+   */
   turn<T>(work: () => Promise<T>): Promise<T>;
-  /** Runs `work` beside other untimed work only (never beside a turn). Never call it from inside a turn. */
+  /**
+   * Runs `work` beside other untimed work only (never beside a turn). Never call it from inside
+   * a turn.
+   */
   untimed<T>(work: () => Promise<T>): Promise<T>;
 }
 
@@ -48,7 +54,8 @@ export function createHostTurns(parallel = os.availableParallelism()): HostTurns
       queue.push({
         alone: isAlone,
         start: () => {
-          // The work starts in a microtask (never inside ask's caller); whatever its end, the next turns follow.
+          // The work starts in a microtask (never inside ask's caller); however it ends, the next
+          // turns follow.
           Promise.resolve()
             .then(work)
             .then(resolve, reject)
