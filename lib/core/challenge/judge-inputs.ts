@@ -37,7 +37,8 @@ export function resolveJudgeInputs(options: {
   const budgets = [definition.maxPairs, options.maxPairs].filter((n) => n !== undefined);
   const maxPairs = budgets.length ? Math.min(...budgets) : undefined;
   const runPolicy: Partial<RunPolicy> = {
-    ...(maxPairs ? { maxPairs, minPairs: Math.min(manifest.runPolicy.minPairs, maxPairs) } : {}),
+    // The judge lowers the manifest's least pairs to a smaller budget (judgingPolicy).
+    ...(maxPairs ? { maxPairs } : {}),
     // Absent, not undefined: the judge spreads this over the manifest's policy.
     ...(options.precision !== undefined ? { precision: options.precision } : {}),
   };
