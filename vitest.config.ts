@@ -1,5 +1,43 @@
 import { fileURLToPath } from 'node:url';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The integration files that run longest, slowest first (the last full CI run's order;
+ * docs/CONTRIBUTING.md has the figures).
+ */
+const SLOWEST_FIRST = [
+  'tests/integration/newcomer.test.ts',
+  'tests/integration/attacks.test.ts',
+  'tests/integration/self-judge.test.ts',
+  'tests/integration/chaos.test.ts',
+  'tests/integration/judging-session.test.ts',
+  'tests/integration/windows-judge.test.ts',
+  'tests/integration/windows-e2e.test.ts',
+  'tests/integration/runner-final-session.test.ts',
+  'tests/integration/web-downloads.test.ts',
+];
+
+/**
+ * Longest first, so the two workers end together. Vitest orders by the durations it cached in
+ * node_modules/.vite/ (a fresh clone, as in CI, has none) and otherwise by file size, which starts
+ * a short file that runs for minutes (chaos.test.ts is 50 lines) near the end while the other
+ * worker has nothing left to do. The files not listed keep vitest's order, after these.
+ */
+class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const at = SLOWEST_FIRST.indexOf(path.relative(this.ctx.config.root, file.moduleId));
+      return at < 0 ? SLOWEST_FIRST.length : at;
+    };
+    return sorted
+      .map((file, at) => ({ file, at, rank: rank(file) }))
+      .sort((a, b) => a.rank - b.rank || a.at - b.at)
+      .map(({ file }) => file);
+  }
+}
 
 export default defineConfig({
   resolve: {
@@ -14,6 +52,7 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
     allowOnly: !process.env.CI,
+    sequence: { sequencer: SlowFirstSequencer },
     // The tiers (docs/CONTRIBUTING.md): `npm test -- --tier unit` runs the first alone.
     projects: [
       // Pure functions on scripted input: seconds, no database, Redis, compiler or sandbox.

@@ -97,6 +97,7 @@ lint
 npx vitest run --project unit --passWithNoTests "$@"
 wait "$build" || { cat "$build_log"; exit 1; }
 cat "$build_log"
+# Two files at a time, the slowest first (vitest.config.ts), so both workers finish together.
 npx vitest run --project integration --passWithNoTests "$@"
 # Browser tests: Debian's Chromium against the built app with a real scorer and runners (playwright.config.ts).
 npx playwright test

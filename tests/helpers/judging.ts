@@ -24,6 +24,12 @@ export interface TestJudgeOptions {
   memoryBandwidth?: number | null;
   /** False: no profile stage. */
   profile?: boolean;
+  /**
+   * False: the profile stage without its deterministic part (cachegrind: an -O3 rebuild of both
+   * sides and a run each under valgrind, about half of an accepted judging here), as a manifest
+   * with deterministic mode off would have it. For tests that need the profile stage's other runs.
+   */
+  deterministic?: boolean;
   /** The host's sandbox (default: bubblewrap, shared by every judging test). */
   sandbox?: Sandbox;
 }
@@ -47,11 +53,23 @@ export async function challengeWithLimits(
 
 const sandbox = createSandbox('bubblewrap');
 
+function withoutDeterministicMode(challenge: Challenge): Challenge {
+  const { inputs } = challenge.manifest;
+  return {
+    ...challenge,
+    manifest: {
+      ...challenge.manifest,
+      inputs: { ...inputs, deterministic: { ...inputs.deterministic, enabled: false } },
+    },
+  };
+}
+
 export async function judgeForTest(
   patchText: string | Buffer,
   options: TestJudgeOptions = {},
 ): Promise<JudgingResult> {
-  const challenge = await challengeWithLimits(options.challenge ?? 'wordcount', options.limits);
+  const loaded = await challengeWithLimits(options.challenge ?? 'wordcount', options.limits);
+  const challenge = options.deterministic === false ? withoutDeterministicMode(loaded) : loaded;
   const target = options.target ?? 'linux-intel';
   return judge({
     challenge,

@@ -209,6 +209,15 @@ async function attackPatch(name: string, extra: Record<string, string> = {}): Pr
 
 const timings: { name: string; verdict: Verdict; seconds: number; message: string }[] = [];
 
+/**
+ * Cachegrind's part of the profile stage (an -O3 rebuild and a run under valgrind: half of an
+ * accepted judging) only for the attacks named here. Its run goes through the same sandbox as the
+ * test, timed and profile runs, and it leaves what these attacks detect on the host (files written,
+ * connections made); the others are judged with the rest of the profile stage (perf record and the
+ * memory profile, whose run relaxes the syscall filter) but without it.
+ */
+const WITH_CACHEGRIND = new Set(['network', 'write-outside']);
+
 async function judgeAttack(
   name: string,
   patch: string,
@@ -230,6 +239,7 @@ async function judgeAttack(
     runPolicy: POLICY,
     benchmarkBytes: 256 << 10,
     publicBytes: null,
+    deterministic: WITH_CACHEGRIND.has(name),
     onLog: (line) => lines.push(line),
   }).finally(() => (watching = false));
   const elapsedMs = performance.now() - started;
@@ -473,6 +483,7 @@ describe('kernel interfaces: the syscall filter and the keyrings', () => {
         runPolicy: POLICY,
         benchmarkBytes: 256 << 10,
         publicBytes: null,
+        deterministic: false,
       };
       const script = [
         `keyctl add user ${host.runnerKey} ${payload} @s >/dev/null`,

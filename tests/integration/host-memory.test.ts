@@ -104,7 +104,8 @@ describe('host memory conditions', () => {
     );
     const fallback = await judgeForTest(
       await makePatch({ 'wordcount.cpp': await solutionSource(hugetlbSolution(true)) }),
-      { publicBytes: null, benchmarkBytes: 512 << 10 },
+      // The verdict and the intake's hint are the point: no profile stage.
+      { publicBytes: null, benchmarkBytes: 512 << 10, profile: false },
     );
     expect(fallback.verdict, fallback.message).toBe('ACCEPTED');
     expect(fallback.warnings.join('\n')).toMatch(

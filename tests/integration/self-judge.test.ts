@@ -286,6 +286,9 @@ describe.each(verdictFolders)('%s', (folder) => {
       const result = await judgeForTest(s.text, {
         challenge: s.slug,
         limits: { ...LIMITS, ...LIMITS_BY_VERDICT[s.expected!] },
+        // The verdicts are the point; the profile stage cannot change one (judge.test.ts and
+        // measurement-depth.test.ts judge with it).
+        profile: false,
         ...(accepted
           ? { benchmarkBytes: BENCHMARK_BYTES, runPolicy: { minPairs: 3, maxPairs: 3 } }
           : {}),
