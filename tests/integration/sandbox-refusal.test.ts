@@ -39,8 +39,8 @@ interface Ran {
   output: string;
 }
 
-const cliEnv = () => ({
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
+const cliEnv = (): NodeJS.ProcessEnv => ({
+  ...process.env,
   HOME: dir,
   PERFJUDGE_DATA_DIR: path.join(dir, 'data'),
   PERFJUDGE_HOST_LOCK: path.join(dir, 'judging.lock'),
@@ -76,7 +76,7 @@ async function withoutUserNamespaces(args: string[]): Promise<Ran> {
   return { code: await exited, output };
 }
 
-function run(command: string, args: string[], env: Record<string, string>): Promise<Ran> {
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<Ran> {
   return new Promise((resolve) =>
     execFile(command, args, { cwd: REPO_ROOT, env, maxBuffer: 16 << 20 }, (error, stdout, stderr) =>
       resolve({

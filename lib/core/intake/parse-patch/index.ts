@@ -45,8 +45,7 @@ export function parsePatch(input: Buffer | string, options: ParseOptions = {}): 
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
   let text = bytes.toString('latin1');
   if (text.startsWith('\xEF\xBB\xBF')) text = text.slice(3);
-  if (text.trim() === '')
-    reject('empty', EMPTY_PATCH_MESSAGE);
+  if (text.trim() === '') reject('empty', EMPTY_PATCH_MESSAGE);
 
   const parser = new PatchLines(text);
   const firstLine = parser.lines.find((line) => line.text.trim() !== '');
