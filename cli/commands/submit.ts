@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { MAX_JOB_PATCH_BYTES } from '../../contracts';
+import { EMPTY_PATCH_MESSAGE } from '../../lib/core/intake/empty-patch';
 import { ApiClientError } from '../../lib/server/submit/api-client';
 import { postSubmission } from '../../lib/server/submit/submit-client';
 import { submitCommand, TOKEN_FILE } from '../../lib/server/kit/workflow';
@@ -34,7 +35,8 @@ async function readPatch(file: string): Promise<string> {
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
   }
-  if (bytes.length === 0) throw new UsageError(`${file} is empty`);
+  if (bytes.toString('latin1').trim() === '')
+    throw new UsageError(`${file}: ${EMPTY_PATCH_MESSAGE}`);
   // The server refuses it anyway; no point sending megabytes to hear so.
   if (bytes.length > MAX_JOB_PATCH_BYTES)
     throw new UsageError(

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { HostCheck, Manifest, Target } from '../../contracts';
 import { emulatedHere } from '../platform';
+import { userNamespaceBlocker } from '../sandbox/bubblewrap-sandbox';
 import { createSandbox } from '../sandbox/create-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
 import { MINGW_CXX, mingwBuild, UnmappableFlagError } from '../windows/mingw-toolchain';
@@ -196,8 +197,12 @@ async function sandboxCheck(sandbox: Sandbox): Promise<{ check: HostCheck; works
     };
   } catch (error) {
     const message = (error as Error).message;
-    const fix =
-      sandbox.kind === 'bubblewrap'
+    // A host setting that blocks user namespaces has its own command (the judge's refusal names it
+    // too); installing bubblewrap would not help then.
+    const blocker = sandbox.kind === 'bubblewrap' ? await userNamespaceBlocker() : null;
+    const fix = blocker
+      ? blocker.fix
+      : sandbox.kind === 'bubblewrap'
         ? `${installCommand(PACKAGES.bwrap)}; or set PERFJUDGE_SANDBOX=docker where Docker runs. Without a sandbox the judge refuses to judge`
         : 'start the Docker engine and let this user reach it, or use PERFJUDGE_SANDBOX=bubblewrap';
     return {
@@ -227,14 +232,17 @@ async function userNamespacesCheck(): Promise<HostCheck> {
         detail: 'unshare (util-linux) is not installed',
         fix: null,
       };
+    const refused = `refused: ${(e.stderr ?? '').trim().slice(0, 300) || 'unshare --user failed'}`;
+    const blocker = await userNamespaceBlocker();
     return {
       ...base,
       verdict: 'bad',
-      detail: `refused: ${(e.stderr ?? '').trim().slice(0, 300) || 'unshare --user failed'}`,
+      detail: blocker ? `${blocker.problem} (${refused})` : refused,
       fix:
+        blocker?.fix ??
         'Debian: sudo sysctl -w kernel.unprivileged_userns_clone=1; Ubuntu 23.10+: sudo sysctl -w ' +
-        'kernel.apparmor_restrict_unprivileged_userns=0 (or an AppArmor profile allowing userns for /usr/bin/bwrap); ' +
-        'in Docker see docker/README.md',
+          'kernel.apparmor_restrict_unprivileged_userns=0 (or an AppArmor profile allowing userns for /usr/bin/bwrap); ' +
+          'in Docker see docker/README.md',
     };
   }
 }

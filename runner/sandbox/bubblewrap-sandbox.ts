@@ -164,20 +164,34 @@ async function readSysctl(file: string): Promise<string | null> {
   }
 }
 
-/** Names the host setting that stops unprivileged user namespaces, when one does. */
-async function diagnoseUserns(): Promise<string | null> {
-  if ((await readSysctl('/proc/sys/kernel/unprivileged_userns_clone')) === '0') {
-    return 'unprivileged user namespaces are disabled: sysctl -w kernel.unprivileged_userns_clone=1';
-  }
-  if ((await readSysctl('/proc/sys/user/max_user_namespaces')) === '0') {
-    return 'user namespaces are disabled: sysctl -w user.max_user_namespaces=15000';
-  }
-  if ((await readSysctl('/proc/sys/kernel/apparmor_restrict_unprivileged_userns')) === '1') {
-    return (
-      'AppArmor restricts unprivileged user namespaces: add an AppArmor profile allowing userns for ' +
-      'bwrap, or sysctl -w kernel.apparmor_restrict_unprivileged_userns=0'
-    );
-  }
+/** A host setting that stops unprivileged user namespaces, and the command that lifts it. */
+export interface UsernsBlocker {
+  problem: string;
+  fix: string;
+}
+
+/**
+ * Names the host setting that stops unprivileged user namespaces, when one does. The judge's refusal
+ * and `perfjudge doctor` both say it, in these words.
+ */
+export async function userNamespaceBlocker(): Promise<UsernsBlocker | null> {
+  if ((await readSysctl('/proc/sys/kernel/unprivileged_userns_clone')) === '0')
+    return {
+      problem: 'unprivileged user namespaces are disabled',
+      fix: 'sysctl -w kernel.unprivileged_userns_clone=1',
+    };
+  if ((await readSysctl('/proc/sys/user/max_user_namespaces')) === '0')
+    return {
+      problem: 'user namespaces are disabled',
+      fix: 'sysctl -w user.max_user_namespaces=15000',
+    };
+  if ((await readSysctl('/proc/sys/kernel/apparmor_restrict_unprivileged_userns')) === '1')
+    return {
+      problem: 'AppArmor restricts unprivileged user namespaces',
+      fix:
+        'add an AppArmor profile allowing userns for bwrap, or sysctl -w ' +
+        'kernel.apparmor_restrict_unprivileged_userns=0',
+    };
   return null;
 }
 
@@ -251,10 +265,12 @@ export class BubblewrapSandbox implements Sandbox {
           },
         });
       } catch (error) {
-        const hint = await diagnoseUserns();
+        const blocker = await userNamespaceBlocker();
         const detail = error instanceof Error ? error.message : String(error);
         throw new SandboxUnavailableError(
-          hint ? `${hint} (${detail})` : `bubblewrap cannot start a sandbox: ${detail}`,
+          blocker
+            ? `${blocker.problem}: ${blocker.fix} (${detail})`
+            : `bubblewrap cannot start a sandbox: ${detail}`,
         );
       }
       if (result.exitCode !== 0) {

@@ -73,7 +73,9 @@ export async function assertReachable(target: string, owner: SandboxIdentity): P
         `the sandbox user (uid ${owner.uid}) cannot reach ${target}: ${dir} is not searchable by it, ` +
           'and this host does not let the judge mount it for the sandbox (no CAP_SYS_ADMIN, as in a ' +
           `container): chmod o+x ${dir}, or keep perfjudge (npm install -g) and its data ` +
-          "(PERFJUDGE_DATA_DIR; root's default is /var/cache/perfjudge) where other users can enter",
+          // Not the data folder's own path: the judge rewrites that to /judge/data in what it shows.
+          "where other users can enter (root's data is under /var/cache unless PERFJUDGE_DATA_DIR " +
+          'moves it)',
       );
     }
     const parent = path.dirname(dir);

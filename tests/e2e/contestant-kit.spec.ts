@@ -1,7 +1,7 @@
 // A contestant who has only the platform's URL: the challenge page's workflow, the kit downloaded
 // into an empty folder outside the repository, built with CMake, `check` passing for the kit as
-// downloaded (its SOLUTION branch is a copy of the baseline) and failing with the first differing
-// lines for a wrong solution, `time`, a patch made with `git diff`, the packed CLI installed from
+// downloaded (its SOLUTION branch is a copy of the baseline), as `time` says too, and failing with
+// the first differing lines for a wrong solution, `time`, a patch made with `git diff`, the packed CLI installed from
 // the platform into another empty folder (and run with `npx <URL>`), the patch judged with it and
 // submitted with `--wait` to the verdict.
 import { execFile } from 'node:child_process';
@@ -105,6 +105,9 @@ test('from the challenge page to a verdict with the kit and the packed CLI only'
   expect(passing.output).toContain('check passed');
   expect(passing.output).toContain('your solution is still the baseline: edit wordcount.cpp');
   expect(passing.code).toBe(0);
+  const timedFresh = await run('cmake', ['-DRUNS=1', '-P', 'time.cmake'], kit);
+  expect(timedFresh.code, timedFresh.output).toBe(0);
+  expect(timedFresh.output).toContain('your solution is still the baseline: edit wordcount.cpp');
   // ...a wrong one fails, with the first differing lines...
   await git('checkout', '-q', '.');
   await git(
@@ -174,6 +177,7 @@ test('from the challenge page to a verdict with the kit and the packed CLI only'
     cliEnv,
   );
   expect(judged.output).toContain('ACCEPTED');
+  expect(judged.output).toMatch(/Speedup \d+\.\d{3}×/);
   expect(judged.code, judged.output).toBe(0);
 
   // 7. Submitted with --wait: the judging followed to its verdict.

@@ -3,9 +3,11 @@
 // (127.0.0.x) and forged forwarding headers: a client's X-Forwarded-For never changes whose
 // attempt it is; a trusted proxy's does; a guessing run at one account is refused after the limit
 // from any address, the owner's own included, while the owner's browser (its device cookie) still
-// gets in and another account's cookie does nothing; the owner is told of the failures; an
-// organizer signs in with a second factor (TOTP) when the platform requires it; accounts per
-// address and per hour are capped.
+// gets in and another account's cookie does nothing; the account's wait doubles up to its cap and a
+// device cookie has its own allowance; a new password revokes device cookies and other sessions,
+// while API tokens pass a lockout; the owner is told of the failures; an organizer signs in with a
+// second factor (TOTP) when the platform requires it, and the console lists accounts under attack;
+// accounts per address and per hour are capped.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -14,12 +16,17 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BACKOFF_BASE_S,
+  BACKOFF_CAP_S,
+  backoffSeconds,
   FREE_FAILURES,
   SIGN_IN_PER_ADDRESS,
+  SIGN_IN_PER_DEVICE,
 } from '../../lib/server/auth/auth-limits';
 import { DEVICE_COOKIE } from '../../lib/server/auth/device-cookie';
 import { env, REPO_ROOT } from '../../lib/core/config/env';
+import { createApiToken } from '../../lib/server/db/accounts/create-api-token';
 import { createUser } from '../../lib/server/db/accounts/create-user';
+import { UNDER_ATTACK_AFTER } from '../../lib/server/db/accounts/list-accounts-under-attack';
 import { resetTwoFactor } from '../../lib/server/db/accounts/reset-two-factor';
 import { freePort } from '../../lib/core/net/free-port';
 import { CLIENT_ADDRESS_HEADER } from '../../lib/core/net/client-address';
@@ -284,6 +291,89 @@ describe('sign-in', () => {
     ).toBe(FREE_FAILURES);
   });
 
+  it("makes the account's wait grow with each failure up to the cap, and holds a device cookie to its own allowance", async () => {
+    const email = await account('backoff');
+    const browser = await ownersBrowser(email, '127.0.4.1');
+    const stranger = (n: number) => `127.0.4.${10 + n}`;
+    for (let i = 0; i < FREE_FAILURES; i++)
+      expect((await signIn(email, 'wrong password!', stranger(i))).status).toBe(401);
+    // Refused attempts are not counted, so the wait is read without changing it; the owner's
+    // browser mistyping (its attempts pass, and count) makes it grow.
+    const waits: number[] = [];
+    let trusted = 0;
+    for (let failures = FREE_FAILURES; ; failures++) {
+      const refused = await signIn(email, PASSWORD, stranger(failures));
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatch(/for this account/);
+      // Read within seconds of the last failure: at most its wait, more than the one before.
+      expect(refused.retryAfter).toBeLessThanOrEqual(backoffSeconds(failures));
+      expect(refused.retryAfter).toBeGreaterThan(backoffSeconds(failures - 1));
+      waits.push(refused.retryAfter!);
+      if (backoffSeconds(failures) === BACKOFF_CAP_S) break;
+      const typo = await signIn(email, 'a typo of mine', '127.0.4.1', { cookie: browser });
+      expect(typo.status).toBe(401);
+      trusted++;
+    }
+    expect(waits[0]).toBeLessThanOrEqual(BACKOFF_BASE_S);
+    for (let i = 1; i < waits.length; i++) expect(waits[i]).toBeGreaterThan(waits[i - 1]!);
+    // Capped: the doubling would have gone past it.
+    expect(BACKOFF_BASE_S * 2 ** (waits.length - 1)).toBeGreaterThan(BACKOFF_CAP_S);
+    // The browser's own allowance: past it, it waits like everyone else, the right password too.
+    for (; trusted < SIGN_IN_PER_DEVICE.max; trusted++)
+      expect((await signIn(email, 'a typo of mine', '127.0.4.1', { cookie: browser })).status).toBe(
+        401,
+      );
+    const spent = await signIn(email, PASSWORD, '127.0.4.1', { cookie: browser });
+    expect(spent.status).toBe(429);
+    expect(spent.body).toMatch(/for this account/);
+  });
+
+  it("changing the password revokes the account's device cookies and other sessions; API tokens pass a lockout", async () => {
+    const email = await account('changer');
+    const id = (await userId(email))!;
+    const { token } = await createApiToken(database.db, { userId: id, name: 'during a lockout' });
+    const first = await signIn(email, PASSWORD, '127.0.5.1');
+    expect(first.status).toBe(200);
+    const other = await ownersBrowser(email, '127.0.5.2');
+    const newPassword = `${PASSWORD} changed`;
+    const changed = await post(
+      '/api/auth/change-password',
+      { currentPassword: PASSWORD, newPassword, revokeOtherSessions: true },
+      '127.0.5.1',
+      { cookie: cookieHeader(first) },
+    );
+    expect(changed.status, changed.body).toBe(200);
+    // The browser that changed it gets a new device cookie.
+    expect(changed.cookies[DEVICE_COOKIE]).toBeTruthy();
+    expect(changed.cookies[DEVICE_COOKIE]).not.toBe(first.cookies[DEVICE_COOKIE]);
+    const changer = cookieHeader(first, changed);
+    // The other browser is signed out (its session's row; its cookie cache aside, docs/security.md).
+    const otherToken = other.split('; ').find((c) => c.startsWith('better-auth.session_token='))!;
+    const session = await post('/api/auth/get-session', undefined, '127.0.5.2', {
+      cookie: otherToken,
+    });
+    expect(session.body).toBe('null');
+    // A guessing run locks the account...
+    for (let i = 0; i < FREE_FAILURES; i++)
+      expect((await signIn(email, 'wrong password!', `127.0.5.${10 + i}`)).status).toBe(401);
+    expect((await signIn(email, newPassword, '127.0.5.20')).status).toBe(429);
+    // ...the old device cookie no longer lets its browser through, the new password or not...
+    const revoked = await signIn(email, newPassword, '127.0.5.2', { cookie: other });
+    expect(revoked.status).toBe(429);
+    expect(revoked.body).toMatch(/for this account/);
+    // ...an API token still works (a submission's intake answers, not 401 or 429)...
+    const viaToken = await post(
+      '/api/submissions',
+      { challenge: 'wordcount', patch: '\n' },
+      '127.0.5.21',
+      { authorization: `Bearer ${token}` },
+    );
+    expect(viaToken.status, viaToken.body).toBe(422);
+    expect(viaToken.body).toMatch(/nothing changed/);
+    // ...and the browser that changed the password signs in with it.
+    expect((await signIn(email, newPassword, '127.0.5.1', { cookie: changer })).status).toBe(200);
+  });
+
   it('asks an organizer for a TOTP code when the platform requires two-factor sign-in', async () => {
     const email = await account('chief', 'ORGANIZER');
     const from = (n: number) => `127.0.3.${n}`;
@@ -323,6 +413,18 @@ describe('sign-in', () => {
     const console2 = await post('/organizer', undefined, from(6), { cookie: cookieHeader(second) });
     expect(console2.status).toBe(200);
     expect(console2.body).toMatch(/Accounts under attack/);
+    // An account someone guessed at is listed there, with the number of wrong passwords.
+    const victim = await account('victim');
+    for (let i = 0; i < UNDER_ATTACK_AFTER; i++)
+      expect((await signIn(victim, 'wrong password!', `127.0.3.${20 + i}`)).status).toBe(401);
+    const console2b = await post('/organizer', undefined, from(6), {
+      cookie: cookieHeader(second),
+    });
+    const listed = /data-testid="accounts-under-attack"[\s\S]*?<\/table>/.exec(console2b.body)?.[0];
+    expect(listed, 'the accounts-under-attack table').toBeTruthy();
+    const row = listed!.split('<tr').find((r) => r.includes(victim));
+    expect(row, `${victim} in the table`).toBeTruthy();
+    expect(row).toContain(`>${UNDER_ATTACK_AFTER}<`);
     // Recovery (the operator's command): the second factor is off and the session ended; the
     // password signs in again, and the console asks for a new second factor.
     expect(await resetTwoFactor(database.db, email)).not.toBeNull();

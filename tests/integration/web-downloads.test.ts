@@ -3,9 +3,11 @@
 // with its expected output and the public input; as downloaded it builds with CMake, check.cmake
 // passes and time.cmake prints a ratio, both saying the solution is still the baseline; check
 // fails with the first differing lines for a wrong solution; `git diff` in the kit is a patch intake accepts unchanged; and the same kit builds with
-// MinGW-w64 and checks under Wine. A small public input keeps it quick (any input works: the kit
-// compares the solution with the baseline on it).
+// MinGW-w64 and checks under Wine. Every other challenge folder's kit builds, checks and times as
+// downloaded too. A small public input keeps it quick (any input works: the kit compares the
+// solution with the baseline on it).
 import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEdgeCases } from '../../lib/core/challenge/edge-cases';
 import { loadChallenge, type Challenge } from '../../lib/core/challenge/load-manifest';
 import { REPO_ROOT } from '../../lib/core/config/env';
-import { kitArchive, PUBLIC_INPUT_FILE } from '../../lib/server/kit/contestant-kit';
+import { kitArchive, PUBLIC_INPUT_FILE, solutionFile } from '../../lib/server/kit/contestant-kit';
 import { contestantWorkflow } from '../../lib/server/kit/workflow';
 import { intakePatch } from '../../runner/intake';
 import { ensureInput, type GeneratedInput } from '../../lib/core/challenge/inputs';
@@ -259,4 +261,47 @@ describe('working in the kit', () => {
     },
     600_000,
   );
+});
+
+// Every other challenge folder's kit as downloaded (wordcount's is above): it builds, checks and
+// times before the contestant changes anything, and names the file to edit.
+const OTHER_CHALLENGES = readdirSync(path.join(REPO_ROOT, 'challenges'), { withFileTypes: true })
+  .filter((e) => e.isDirectory() && e.name !== 'wordcount')
+  .filter((e) => existsSync(path.join(REPO_ROOT, 'challenges', e.name, 'manifest.yaml')))
+  .map((e) => e.name);
+
+describe.each(OTHER_CHALLENGES)("%s's kit as downloaded", (slug) => {
+  it('builds, checks and times, saying the solution is still the baseline', async () => {
+    const other = await loadChallenge(slug);
+    const own = await ensureInput(
+      other,
+      { seed: 'kit-test', sizeBytes: 256 * 1024, rareSeparators: false },
+      path.join(dir, 'data'),
+    );
+    const built = await kitArchive(other, 'tar.gz', {
+      server: SERVER,
+      publicInput: { path: own.path, sha256: own.sha256 },
+      dataDir: path.join(dir, 'data'),
+    });
+    const out = path.join(dir, `kit-${slug}`);
+    await mkdir(out, { recursive: true });
+    execFileSync('tar', ['xzf', built.path, '-C', out]);
+    const kit = path.join(out, slug);
+    const note = `your solution is still the baseline: edit ${await solutionFile(other)}`;
+    const configure = await run('cmake', ['-B', 'build', '-G', 'Ninja'], kit);
+    expect(configure.code, configure.output).toBe(0);
+    const build = await run('cmake', ['--build', 'build'], kit);
+    expect(build.code, build.output).toBe(0);
+    const check = await run('cmake', ['-P', 'check.cmake'], kit);
+    expect(check.output).toMatch(/edge cases: (\d+) of \1 pass/);
+    expect(check.output).toContain('check passed');
+    expect(check.output).toContain(note);
+    expect(check.code, check.output).toBe(0);
+    const readme = await readFile(path.join(kit, 'README.md'), 'utf8');
+    expect(readme).toContain(`$ cmake -P check.cmake\n${check.output.trim()}\n`);
+    const time = await run('cmake', ['-DRUNS=1', '-P', 'time.cmake'], kit);
+    expect(time.code, time.output).toBe(0);
+    expect(time.output).toMatch(/speedup \d+\.\d{3}x \(median of 1 pairwise ratios/);
+    expect(time.output).toContain(note);
+  }, 300_000);
 });

@@ -135,7 +135,10 @@ describe('submitForUser', () => {
     expect(
       await submitForUser(userId, { challenge: 'no-such-contest', patch: GOOD }, { db, queues }),
     ).toMatchObject({ ok: false, code: 'unknown-challenge' });
-    expect(submitInputSchema.safeParse({ challenge: 'wordcount', patch: '' }).success).toBe(false);
+    const empty = submitInputSchema.safeParse({ challenge: 'wordcount', patch: '' });
+    expect(empty.success).toBe(false);
+    // An unedited kit's `git diff`: the contestant is told why it is empty.
+    expect(empty.error?.issues[0]?.message).toMatch(/nothing changed.*still the template's copy/);
     expect(submitInputSchema.safeParse({ challenge: '../etc', patch: GOOD }).success).toBe(false);
   });
 });

@@ -4,6 +4,7 @@
 export * from './reasons';
 export * from './result';
 export * from './glob';
+export { EMPTY_PATCH_MESSAGE } from './empty-patch';
 export { parsePatch } from './parse-patch';
 export type {
   ChangeKind,

@@ -3,6 +3,7 @@
 // intake and storage as every submission (lib/server/submit/submit-patch.ts).
 import { z } from 'zod';
 import { MAX_JOB_PATCH_BYTES, slugSchema } from '../../../contracts';
+import { EMPTY_PATCH_MESSAGE } from '../../core/intake/empty-patch';
 import { db as defaultDb, type Db } from '../db/client';
 import { countRecentSubmissions } from '../db/submissions/count-recent-submissions';
 import { getContest } from '../db/contest/get-contest';
@@ -16,7 +17,7 @@ export const submitInputSchema = z.strictObject({
   challenge: slugSchema,
   patch: z
     .string()
-    .min(1, 'the patch is empty')
+    .min(1, EMPTY_PATCH_MESSAGE)
     .max(MAX_JOB_PATCH_BYTES, `the patch is longer than ${MAX_JOB_PATCH_BYTES} characters`),
 });
 export type SubmitInput = z.infer<typeof submitInputSchema>;

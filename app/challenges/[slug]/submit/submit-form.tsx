@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useState, type ChangeEvent } from 'react';
 import { z } from 'zod';
 import { firstIssue } from '../../../../contracts/zod-issues';
+import { EMPTY_PATCH_MESSAGE } from '../../../../lib/core/intake/empty-patch';
 import type { PreviewPatchResult } from '../../../../lib/server/submit/submit-patch';
 import { formatBytes } from '../../../../lib/server/web/format';
 import { createSubmission, previewSubmission } from './actions';
@@ -19,7 +20,11 @@ export function SubmitForm({ slug, patchBytes }: { slug: string; patchBytes: num
 
   const patchSchema = z
     .string()
-    .refine((t) => t.trim().length > 0, 'Paste a patch or choose a file first.')
+    .refine(
+      (t) => t.trim().length > 0,
+      // An empty file is most often `git diff` in a kit nobody edited yet.
+      fileName ? `${fileName}: ${EMPTY_PATCH_MESSAGE}` : 'Paste a patch or choose a file first.',
+    )
     .refine(
       (t) => new TextEncoder().encode(t).length <= patchBytes,
       `The patch is larger than the limit of ${formatBytes(patchBytes)}.`,

@@ -2,6 +2,7 @@
 // The bytes handed to `git apply` later are exactly the sections parsed here, so git never acts on
 // text this parser did not see and validate (a diff hidden in a commit message, trailing junk).
 import type { PatchFormat } from '../result';
+import { EMPTY_PATCH_MESSAGE } from '../empty-patch';
 import { reject } from '../reasons';
 import { MAIL_FROM_LINE, PatchLines } from './lines';
 import { parseMails, type RawMail } from './mails';
@@ -44,12 +45,7 @@ export function parsePatch(input: Buffer | string, options: ParseOptions = {}): 
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
   let text = bytes.toString('latin1');
   if (text.startsWith('\xEF\xBB\xBF')) text = text.slice(3);
-  if (text.trim() === '')
-    reject(
-      'empty',
-      "the patch is empty: nothing changed, so the solution is still the template's copy of the " +
-        'baseline (edit it, then make the patch with git diff)',
-    );
+  if (text.trim() === '') reject('empty', EMPTY_PATCH_MESSAGE);
 
   const parser = new PatchLines(text);
   const firstLine = parser.lines.find((line) => line.text.trim() !== '');
