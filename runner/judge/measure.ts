@@ -25,7 +25,8 @@ import {
   noiseFlags,
   otherTasksMs,
   resolveDisturbance,
-  speedupEstimate,
+  judgingEstimate,
+  judgingStatedConfidence,
   summarize,
   type DisturbanceThresholds,
   type SpeedupEstimate,
@@ -350,7 +351,7 @@ function disturbanceStep(
   if (!ctx.thresholds.cpuTimeFallback) {
     // For the record only (the organizer's view, the bench): no speedup is given.
     ctx.stage.cpuTimeEstimate = toEstimate(
-      speedupEstimate(loop.all.map((p) => p.cpu)),
+      judgingEstimate(loop.all.map((p) => p.cpu)),
       'budget',
       'cpu-time',
       ctx.policy.hostDrift,
@@ -455,13 +456,13 @@ function solutionFailed(ctx: MeasureContext): boolean {
 function settle(ctx: TimingContext, loop: PairLoop, stop: Estimate['stopReason']): void {
   const { stage, warnings } = ctx;
   const used = usedPairs(loop);
-  const cpu = speedupEstimate(used.map((p) => p.cpu));
+  const cpu = judgingEstimate(used.map((p) => p.cpu));
   stage.cpuTimeEstimate = toEstimate(cpu, stop, 'cpu-time', ctx.policy.hostDrift);
   if (loop.basis === 'cpu-time') {
     stage.estimate = stage.cpuTimeEstimate;
     return;
   }
-  const wall = speedupEstimate(used.map((p) => p.wall));
+  const wall = judgingEstimate(used.map((p) => p.wall));
   stage.estimate = toEstimate(wall, stop, 'wall-time', ctx.policy.hostDrift);
   warnings.push(
     ...noiseFlags(
@@ -721,7 +722,7 @@ function toEstimate(
     speedup: e.speedup,
     ciLow: e.ciLow,
     ciHigh: e.ciHigh,
-    confidence: e.guaranteedConfidence ?? e.confidence,
+    confidence: judgingStatedConfidence(e),
     halfWidthRel: e.halfWidthRel,
     pairs: e.pairs,
     method:

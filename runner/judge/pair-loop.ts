@@ -6,7 +6,7 @@ import {
   describeDiscards,
   MIN_CLEAN_SHARE,
   shouldStop,
-  speedupEstimate,
+  judgingEstimate,
   type SpeedupEstimate,
   type StopPolicy,
   type TimedPair,
@@ -84,11 +84,11 @@ export function stopDecision(
   stopPolicy: StopPolicy,
 ): Estimate['stopReason'] | null {
   if (loop.basis === 'cpu-time') {
-    const decided = shouldStop(speedupEstimate(loop.all.map((p) => p.cpu)), stopPolicy);
+    const decided = shouldStop(judgingEstimate(loop.all.map((p) => p.cpu)), stopPolicy);
     return decided.stop ? stopReason(decided.reason) : null;
   }
   if (pairDisturbed && !discardBudgetSpent) return null;
-  const decided = shouldStop(speedupEstimate(loop.clean.map((p) => p.wall)), stopPolicy);
+  const decided = shouldStop(judgingEstimate(loop.clean.map((p) => p.wall)), stopPolicy);
   if (decided.stop) return stopReason(decided.reason);
   return discardBudgetSpent ? 'budget' : null;
 }
@@ -106,7 +106,7 @@ export function usedPairs(loop: PairLoop): MeasuredPair[] {
 export function currentEstimate(loop: PairLoop): SpeedupEstimate | null {
   const used = usedPairs(loop);
   if (!used.length) return null;
-  return speedupEstimate(used.map((p) => (loop.basis === 'wall-time' ? p.wall : p.cpu)));
+  return judgingEstimate(used.map((p) => (loop.basis === 'wall-time' ? p.wall : p.cpu)));
 }
 
 /** The progress line after pair number `pair` (from 0). */

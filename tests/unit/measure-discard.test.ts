@@ -96,22 +96,22 @@ async function measureWith(disturbed: (pair: number) => boolean, disturbance: Di
 
 describe('the measure loop with disturbed pairs', () => {
   it('discards every disturbed pair, times another, and counts them', async () => {
-    // Pairs 0, 3, 6 share their CPU with a busy loop; the clean ratios are all exactly 1.25, so
-    // the interval is precise at 6 clean pairs (the fewest whose signed-rank interval reaches
-    // 95%), after 9 timed.
+    // Pairs 0, 3, 6, 9 share their CPU with a busy loop; the clean ratios are all exactly 1.25, so
+    // the interval is precise at 7 clean pairs (the fewest whose signed-rank interval reaches the
+    // judge's 97%, JUDGING_CONFIDENCE), after 11 timed.
     const out = await measureWith((n) => n % 3 === 0, {});
     const m = out.stage;
     expect(out.hostTooBusy).toBeUndefined();
-    expect(m.estimate).toMatchObject({ speedup: 1.25, pairs: 6, basis: 'wall-time' });
-    expect(m.disturbance).toMatchObject({ discardedPairs: 3, reasons: { 'other-tasks': 3 } });
-    expect(out.timedPairs).toBe(9);
+    expect(m.estimate).toMatchObject({ speedup: 1.25, pairs: 7, basis: 'wall-time' });
+    expect(m.disturbance).toMatchObject({ discardedPairs: 4, reasons: { 'other-tasks': 4 } });
+    expect(out.timedPairs).toBe(11);
     const discarded = m.runs.filter((r) => r.discarded);
-    expect(discarded.map((r) => r.pair)).toEqual([0, 0, 3, 3, 6, 6]);
+    expect(discarded.map((r) => r.pair)).toEqual([0, 0, 3, 3, 6, 6, 9, 9]);
     expect(discarded.every((r) => r.stats.wallMs >= 1600)).toBe(true);
     // Only clean runs make the time summaries.
-    expect(m.baseline).toMatchObject({ n: 6, maxMs: 1000 });
+    expect(m.baseline).toMatchObject({ n: 7, maxMs: 1000 });
     expect(m.cpuTimeEstimate).toMatchObject({ speedup: 1.25, basis: 'cpu-time' });
-    expect(out.warnings.join('\n')).toMatch(/disturbed runs: 3 pairs \(other-tasks 3\) discarded/);
+    expect(out.warnings.join('\n')).toMatch(/disturbed runs: 4 pairs \(other-tasks 4\) discarded/);
   });
 
   it('refuses, as the host’s fault, when the host is busy all the time', async () => {

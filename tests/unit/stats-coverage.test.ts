@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { loadChallenge } from '../../lib/core/challenge/load-manifest';
 import {
   createRng,
+  DEFAULT_CONFIDENCE,
+  JUDGING_CONFIDENCE,
   disturbanceDecision,
   disturbanceReasons,
   median,
@@ -62,6 +64,8 @@ function sequentialCoverage(opts: {
   method: IntervalMethod;
   experiments: number;
   noise?: Partial<NoiseModel>;
+  /** The level the interval is computed at (the judge's is JUDGING_CONFIDENCE). */
+  confidence?: number;
 }) {
   const rng = createRng(opts.seed);
   const trueRatio = 1.37;
@@ -78,6 +82,7 @@ function sequentialCoverage(opts: {
         method: opts.method,
         seed: e,
         resamples: 500,
+        confidence: opts.confidence,
       });
       if (shouldStop(est, opts.policy).stop) {
         if (est.ciLow <= trueRatio && trueRatio <= est.ciHigh) covered++;
@@ -317,22 +322,26 @@ describe('coverage of the judge’s default 95% interval (Hodges–Lehmann, sign
     expectCoverageThroughStopRule('signed-rank', 2650, 400);
   });
 
-  it("keeps its coverage through the manifest's run policy (wordcount's precision and budget)", async () => {
+  it("keeps 95% through the manifest's run policy when computed at the judge's level", async () => {
     // The policy chosen from this host's figures (docs/judging.md, "The run policy"): a quiet host
-    // (3% per run, nothing else) stops on precision; the shared VM's noise too, later.
+    // (3% per run, nothing else) stops on precision; the shared VM's noise too, later. Stopping as
+    // soon as the interval is narrow favours intervals narrow by chance: at 95% fixed-n the quiet
+    // case covers about 93%, so the judge computes its interval at JUDGING_CONFIDENCE.
     const { minPairs, maxPairs, precision } = (await loadChallenge('wordcount')).manifest.runPolicy;
-    for (const [i, noise] of [
-      { jitterSigma: 0.03, tailProbability: 0, slowEnter: 0 },
-      {},
-    ].entries()) {
-      const cov = sequentialCoverage({
-        seed: 2670 + i,
+    const through = (confidence: number, noise: Partial<NoiseModel>, seed: number) =>
+      sequentialCoverage({
+        seed,
         policy: { minPairs, maxPairs, precision },
         method: 'signed-rank',
-        experiments: 300,
+        experiments: 600,
         noise,
+        confidence,
       });
-      expect(cov).toBeGreaterThanOrEqual(0.92);
+    const quiet = { jitterSigma: 0.03, tailProbability: 0, slowEnter: 0 };
+    expect(through(DEFAULT_CONFIDENCE, quiet, 2670)).toBeLessThan(0.945);
+    for (const [i, noise] of [quiet, {}].entries()) {
+      const cov = through(JUDGING_CONFIDENCE, noise, 2670 + i);
+      expect(cov).toBeGreaterThanOrEqual(0.95);
       expect(cov).toBeLessThanOrEqual(0.99);
     }
   });
