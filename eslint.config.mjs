@@ -3,6 +3,15 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * Functions over 80 lines that are still to be split (issue 30), each with its file's longest
+ * function today as the cap, so none grows and no new long function joins them in those files.
+ * Remove an entry once its file's functions fit; the list only ever shrinks.
+ */
+const LONG_FUNCTIONS_LEFT = {
+  // __ALLOW__
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -35,7 +44,19 @@ export default tseslint.config(
       ],
     },
   },
-  // Tool configuration files run outside the app and read their own environment.
+  // A function fits a screen (about 80 lines): longer ones read as named steps or parts. Tests are
+  // left out: a describe block's callback groups tests, it is not a function to read in one go.
+  {
+    files: ['**/*.{ts,tsx,mjs}'],
+    ignores: ['tests/**'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  ...Object.entries(LONG_FUNCTIONS_LEFT).map(([file, max]) => ({
+    files: [file],
+    rules: { 'max-lines-per-function': ['error', { max, skipBlankLines: true, skipComments: true }] },
+  })),
   // Tool configuration files run outside the app and read their own environment; lib/core/config is the
   // one module of the app that reads it.
   {

@@ -300,106 +300,135 @@ export class BubblewrapSandbox implements Sandbox {
       helperBinary({ cacheDir: this.options.helperCacheDir }),
       this.limitSupport(),
     ]);
-
-    const staged = this.identity ? await this.canStage(helper) : false;
-    if (this.identity) {
-      await handOverWorkDir(req.workDir, this.identity);
-      if (!staged) await assertReachable(req.workDir, this.identity);
-      for (const m of req.readOnly)
-        await (staged ? assertReadable : assertReachable)(m.host, this.identity);
-    }
-
+    const staged = await this.prepareFiles(req, helper);
     const pids = req.limits.processes + SANDBOX_OWN_PROCESSES;
-    let cgroup: RunCgroup | null = null;
-    if (support.memory || support.pids || support.cpuset) {
-      cgroup = await this.cgroups
-        .create({
-          memoryBytes: req.limits.memoryBytes,
-          pids,
-          cpu: req.cpu,
-        })
-        .catch((error: NodeJS.ErrnoException) => {
-          throw new SandboxUnavailableError(
-            `cannot set up the run's cgroup: ${error.code ?? ''} ${error.message}`,
-          );
-        });
-    }
+    const cgroup = await this.createCgroup(req, support, pids);
     const controllers = new Set(cgroup?.controllers ?? []);
     const stdin = req.stdinFile ? await open(req.stdinFile, 'r') : undefined;
     try {
-      const helperArgs = [
-        '--report-fd',
-        '3',
-        '--exe-fd',
-        String(EXE_FD),
-        '--notify-fd',
-        String(NOTIFY_FD),
-        '--info-fd',
-        String(INFO_FD),
-        '--time-limit-ms',
-        String(req.limits.wallTimeMs),
-        '--setup-limit-ms',
-        String(SETUP_LIMIT_MS),
-        '--rlimit-fsize',
-        String(req.limits.fileBytes),
-      ];
-      for (const file of cgroup?.procsFiles ?? []) helperArgs.push('--cgroup-procs', file);
-      if (req.cpu !== undefined) helperArgs.push('--cpu', String(req.cpu));
-      for (const file of req.resident) helperArgs.push('--resident', file);
-      if (!controllers.has('memory'))
-        helperArgs.push('--rlimit-as', String(req.limits.memoryBytes));
-      // RLIMIT_NPROC counts every process of the uid on the host: only meaningful for our own uid.
-      if (!controllers.has('pids') && this.identity)
-        helperArgs.push('--rlimit-nproc', String(pids));
-      if (this.identity)
-        helperArgs.push('--uid', String(this.identity.uid), '--gid', String(this.identity.gid));
-      if (staged) {
-        helperArgs.push('--stage-dir', STAGE_DIR);
-        for (const source of stagedSources(req)) helperArgs.push('--stage', source);
-      }
-      helperArgs.push(
+      const args = [
+        ...this.helperArgs(req, { cgroup, controllers, pids, staged }),
         '--',
         bwrap,
         ...bubblewrapArgs(req, plan, this.options.extraToolchain, staged),
-      );
-
+      ];
       const outcome = await runHelper({
         file: helper,
-        args: helperArgs,
+        args,
         ...requestStreams(req, stdin),
         reportOnFd3: true,
         backstopMs: req.limits.wallTimeMs + SETUP_LIMIT_MS + 5_000,
       });
       if (outcome.aborted) throw abortError(req.signal);
-      const report = parseHelperReport(outcome.reportText);
-      if (!report) {
-        throw new SandboxUnavailableError(
-          `the sandbox helper failed (exit ${outcome.helperExitCode ?? outcome.helperSignal}): ${outcome.stderr.trim()}`,
-        );
-      }
-      if (!report.execStarted) {
-        throw new SandboxUnavailableError(
-          report.killed === 'setup-time'
-            ? `bubblewrap did not set the sandbox up within ${SETUP_LIMIT_MS} ms`
-            : `bubblewrap could not set the sandbox up: ${outcome.stderr.trim() || 'no message'}`,
-        );
-      }
-      const stats = cgroup ? await cgroup.stats() : null;
-      const term = termination(report, false);
-      const limitExceeded = decideLimitExceeded({
-        termination: term,
-        killedFor: report.killed,
-        outputExceeded: outcome.outputExceeded,
-        oomKills: controllers.has('memory') ? (stats?.oomKills ?? 0) : null,
-        pidsLimitHits: controllers.has('pids') ? (stats?.pidsLimitHits ?? 0) : null,
-        memoryLimit: controllers.has('memory') ? 'cgroup' : 'rlimit',
-        memoryBytes: req.limits.memoryBytes,
-        maxRssBytes: report.maxRssKb * 1024,
-      });
-      return toSandboxResult(report, outcome, term, limitExceeded, req.counters, req.resident);
+      return await resultOf(req, outcome, cgroup, controllers);
     } finally {
       await stdin?.close();
       await cgroup?.destroy();
     }
   }
+
+  /**
+   * Under a sandbox user, hands the work folder over and checks the sandbox can reach what it
+   * mounts; true when the helper stages the mount sources.
+   */
+  private async prepareFiles(req: NormalizedRequest, helper: string): Promise<boolean> {
+    if (!this.identity) return false;
+    const staged = await this.canStage(helper);
+    await handOverWorkDir(req.workDir, this.identity);
+    if (!staged) await assertReachable(req.workDir, this.identity);
+    for (const m of req.readOnly)
+      await (staged ? assertReadable : assertReachable)(m.host, this.identity);
+    return staged;
+  }
+
+  private async createCgroup(
+    req: NormalizedRequest,
+    support: CgroupSupport,
+    pids: number,
+  ): Promise<RunCgroup | null> {
+    if (!support.memory && !support.pids && !support.cpuset) return null;
+    return this.cgroups
+      .create({
+        memoryBytes: req.limits.memoryBytes,
+        pids,
+        cpu: req.cpu,
+      })
+      .catch((error: NodeJS.ErrnoException) => {
+        throw new SandboxUnavailableError(
+          `cannot set up the run's cgroup: ${error.code ?? ''} ${error.message}`,
+        );
+      });
+  }
+
+  /** The helper's options: its descriptors, limits, cgroup, CPU, identity and staged sources. */
+  private helperArgs(
+    req: NormalizedRequest,
+    run: { cgroup: RunCgroup | null; controllers: Set<string>; pids: number; staged: boolean },
+  ): string[] {
+    const { cgroup, controllers, pids, staged } = run;
+    const helperArgs = [
+      '--report-fd',
+      '3',
+      '--exe-fd',
+      String(EXE_FD),
+      '--notify-fd',
+      String(NOTIFY_FD),
+      '--info-fd',
+      String(INFO_FD),
+      '--time-limit-ms',
+      String(req.limits.wallTimeMs),
+      '--setup-limit-ms',
+      String(SETUP_LIMIT_MS),
+      '--rlimit-fsize',
+      String(req.limits.fileBytes),
+    ];
+    for (const file of cgroup?.procsFiles ?? []) helperArgs.push('--cgroup-procs', file);
+    if (req.cpu !== undefined) helperArgs.push('--cpu', String(req.cpu));
+    for (const file of req.resident) helperArgs.push('--resident', file);
+    if (!controllers.has('memory')) helperArgs.push('--rlimit-as', String(req.limits.memoryBytes));
+    // RLIMIT_NPROC counts every process of the uid on the host: only meaningful for our own uid.
+    if (!controllers.has('pids') && this.identity) helperArgs.push('--rlimit-nproc', String(pids));
+    if (this.identity)
+      helperArgs.push('--uid', String(this.identity.uid), '--gid', String(this.identity.gid));
+    if (staged) {
+      helperArgs.push('--stage-dir', STAGE_DIR);
+      for (const source of stagedSources(req)) helperArgs.push('--stage', source);
+    }
+    return helperArgs;
+  }
+}
+
+/** The run's result from the helper's report and the cgroup's counters; a failed set-up throws. */
+async function resultOf(
+  req: NormalizedRequest,
+  outcome: Awaited<ReturnType<typeof runHelper>>,
+  cgroup: RunCgroup | null,
+  controllers: Set<string>,
+): Promise<SandboxResult> {
+  const report = parseHelperReport(outcome.reportText);
+  if (!report) {
+    throw new SandboxUnavailableError(
+      `the sandbox helper failed (exit ${outcome.helperExitCode ?? outcome.helperSignal}): ${outcome.stderr.trim()}`,
+    );
+  }
+  if (!report.execStarted) {
+    throw new SandboxUnavailableError(
+      report.killed === 'setup-time'
+        ? `bubblewrap did not set the sandbox up within ${SETUP_LIMIT_MS} ms`
+        : `bubblewrap could not set the sandbox up: ${outcome.stderr.trim() || 'no message'}`,
+    );
+  }
+  const stats = cgroup ? await cgroup.stats() : null;
+  const term = termination(report, false);
+  const limitExceeded = decideLimitExceeded({
+    termination: term,
+    killedFor: report.killed,
+    outputExceeded: outcome.outputExceeded,
+    oomKills: controllers.has('memory') ? (stats?.oomKills ?? 0) : null,
+    pidsLimitHits: controllers.has('pids') ? (stats?.pidsLimitHits ?? 0) : null,
+    memoryLimit: controllers.has('memory') ? 'cgroup' : 'rlimit',
+    memoryBytes: req.limits.memoryBytes,
+    maxRssBytes: report.maxRssKb * 1024,
+  });
+  return toSandboxResult(report, outcome, term, limitExceeded, req.counters, req.resident);
 }
