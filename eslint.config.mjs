@@ -9,7 +9,45 @@ import tseslint from 'typescript-eslint';
  * Remove an entry once its file's functions fit; the list only ever shrinks.
  */
 const LONG_FUNCTIONS_LEFT = {
-  // __ALLOW__
+  'app/_components/account-form.tsx': 104,
+  'app/_components/final-ranking-table.tsx': 113,
+  'app/_components/submission-live/submission-live.tsx': 105,
+  'app/_components/submission-result/judging-result.tsx': 95,
+  // profile owns it
+  'app/_components/submission-result/profile.tsx': 124,
+  'app/_components/submission-result/test-results.tsx': 82,
+  'app/account/page.tsx': 98,
+  'app/api/submissions/[id]/events/route.ts': 94,
+  'app/challenges/[slug]/leaderboard/leaderboard-view.tsx': 165,
+  'app/challenges/[slug]/page.tsx': 163,
+  'app/challenges/[slug]/submit/submit-form.tsx': 139,
+  'app/me/submissions/page.tsx': 140,
+  'app/organizer/_components/reason-action.tsx': 124,
+  'app/organizer/_components/repeat-form.tsx': 86,
+  'app/organizer/_components/settings-form.tsx': 150,
+  'app/organizer/audit/page.tsx': 86,
+  'app/organizer/challenges/[slug]/final/page.tsx': 136,
+  'app/organizer/challenges/[slug]/settings/page.tsx': 126,
+  'app/organizer/submissions/[id]/diff/page.tsx': 123,
+  'app/organizer/submissions/page.tsx': 169,
+  'app/submissions/[id]/page.tsx': 147,
+  'bench/host-lock.ts': 145,
+  'bench/judge.ts': 95,
+  'bench/latency.ts': 134,
+  'bench/perf-overhead.ts': 82,
+  'bench/seed-web.ts': 165,
+  'bench/web-latency.ts': 103,
+  'challenges/wordcount/generator/dump-writer.ts': 103,
+  'lib/server/db/contest/update-contest-settings.ts': 92,
+  'lib/server/db/final/create-final-evaluation.ts': 93,
+  'lib/server/db/judgings/record-judging-result.ts': 92,
+  'lib/server/db/leaderboard/get-leaderboard-table.ts': 94,
+  'lib/server/web/organizer-diff.ts': 90,
+  'runner/build/executor.ts': 92,
+  'runner/sandbox/cgroups.ts': 87,
+  'runner/sandbox/run-helper.ts': 87,
+  'scorer/claim-tracker.ts': 88,
+  'scripts/start/private-stores.ts': 103,
 };
 
 export default tseslint.config(
@@ -54,8 +92,11 @@ export default tseslint.config(
     },
   },
   ...Object.entries(LONG_FUNCTIONS_LEFT).map(([file, max]) => ({
-    files: [file],
-    rules: { 'max-lines-per-function': ['error', { max, skipBlankLines: true, skipComments: true }] },
+    // Next's [param] folders are glob classes unless escaped.
+    files: [file.replace(/[[\]]/g, '\\$&')],
+    rules: {
+      'max-lines-per-function': ['error', { max, skipBlankLines: true, skipComments: true }],
+    },
   })),
   // Tool configuration files run outside the app and read their own environment; lib/core/config is the
   // one module of the app that reads it.
