@@ -30,15 +30,6 @@ const LONG_FUNCTIONS_LEFT = {
   'bench/seed-web.ts': 165,
   'bench/web-latency.ts': 103,
   'challenges/wordcount/generator/dump-writer.ts': 103,
-  'lib/server/db/contest/update-contest-settings.ts': 92,
-  'lib/server/db/final/create-final-evaluation.ts': 93,
-  'lib/server/db/judgings/record-judging-result.ts': 92,
-  'lib/server/db/leaderboard/get-leaderboard-table.ts': 94,
-  'lib/server/web/organizer-diff.ts': 90,
-  'runner/build/executor.ts': 92,
-  'runner/sandbox/cgroups.ts': 87,
-  'runner/sandbox/run-helper.ts': 87,
-  'scorer/claim-tracker.ts': 88,
   'scripts/start/private-stores.ts': 103,
 };
 
