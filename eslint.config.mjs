@@ -18,8 +18,6 @@ const LONG_FUNCTIONS_LEFT = {
   'app/_components/submission-result/test-results.tsx': 82,
   'app/account/page.tsx': 98,
   'app/api/submissions/[id]/events/route.ts': 94,
-  'app/me/submissions/page.tsx': 140,
-  'app/submissions/[id]/page.tsx': 147,
   'bench/host-lock.ts': 145,
   'bench/judge.ts': 95,
   'bench/latency.ts': 134,
