@@ -1,5 +1,6 @@
 // The Linux sandbox: bubblewrap namespaces around a read-only toolchain, run as an unprivileged host
 // user, limited by a per-run cgroup (or rlimits where the host has none) and measured by our helper.
+import { UnavailableError } from '../../contracts';
 import { execFile } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, open, readFile, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,12 +11,7 @@ import { helperBinary } from './helper-binary';
 import { normalizeRequest, type NormalizedRequest } from './request';
 import { abortError, decideLimitExceeded, termination, toSandboxResult } from './result';
 import { parseHelperReport, requestStreams, runHelper } from './run-helper';
-import {
-  SandboxUnavailableError,
-  type Sandbox,
-  type SandboxRequest,
-  type SandboxResult,
-} from './sandbox';
+import { type Sandbox, type SandboxRequest, type SandboxResult } from './sandbox';
 import { assertReachable, assertReadable, handOverWorkDir, type SandboxIdentity } from './work-dir';
 
 const execFileAsync = promisify(execFile);
@@ -151,7 +147,7 @@ async function findBwrap(): Promise<string> {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
-  throw new SandboxUnavailableError(
+  throw new UnavailableError(
     'bubblewrap is not installed (bwrap not found): apt-get install bubblewrap',
   );
 }
@@ -253,12 +249,12 @@ export class BubblewrapSandbox implements Sandbox {
       } catch (error) {
         const hint = await diagnoseUserns();
         const detail = error instanceof Error ? error.message : String(error);
-        throw new SandboxUnavailableError(
+        throw new UnavailableError(
           hint ? `${hint} (${detail})` : `bubblewrap cannot start a sandbox: ${detail}`,
         );
       }
       if (result.exitCode !== 0) {
-        throw new SandboxUnavailableError(
+        throw new UnavailableError(
           `the sandbox's self-test (true) failed: exit ${result.exitCode ?? result.signal}: ${result.stderr.trim()}`,
         );
       }
@@ -354,7 +350,7 @@ export class BubblewrapSandbox implements Sandbox {
         cpu: req.cpu,
       })
       .catch((error: NodeJS.ErrnoException) => {
-        throw new SandboxUnavailableError(
+        throw new UnavailableError(
           `cannot set up the run's cgroup: ${error.code ?? ''} ${error.message}`,
         );
       });
@@ -407,12 +403,12 @@ async function resultOf(
 ): Promise<SandboxResult> {
   const report = parseHelperReport(outcome.reportText);
   if (!report) {
-    throw new SandboxUnavailableError(
+    throw new UnavailableError(
       `the sandbox helper failed (exit ${outcome.helperExitCode ?? outcome.helperSignal}): ${outcome.stderr.trim()}`,
     );
   }
   if (!report.execStarted) {
-    throw new SandboxUnavailableError(
+    throw new UnavailableError(
       report.killed === 'setup-time'
         ? `bubblewrap did not set the sandbox up within ${SETUP_LIMIT_MS} ms`
         : `bubblewrap could not set the sandbox up: ${outcome.stderr.trim() || 'no message'}`,
