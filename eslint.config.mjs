@@ -10,13 +10,10 @@ import tseslint from 'typescript-eslint';
  */
 const LONG_FUNCTIONS_LEFT = {
   'app/_components/account-form.tsx': 104,
-  'app/_components/final-ranking-table.tsx': 113,
   'app/_components/submission-live/submission-live.tsx': 105,
   'app/_components/submission-result/judging-result.tsx': 95,
   // profile owns it
   'app/_components/submission-result/profile.tsx': 124,
-  'app/_components/submission-result/test-results.tsx': 82,
-  'app/account/page.tsx': 98,
   'app/api/submissions/[id]/events/route.ts': 94,
   'bench/host-lock.ts': 145,
   'bench/judge.ts': 95,
