@@ -29,6 +29,7 @@ import { webQueues } from '../../../../../lib/server/web/services';
 import { requireOrganizer } from '../../../../../lib/server/web/session';
 import { FinalRankingTable, RankingWarnings } from '../../../../_components/final-ranking-table';
 import { ConsoleNav } from '../../../_components/console-nav';
+import { ContestOpenState } from '../../../_components/contest-open-state';
 import { findContest } from '../find-contest';
 import { FinalStartForm } from '../../../_components/final-start-form';
 import { ReasonAction } from '../../../_components/reason-action';
@@ -432,12 +433,7 @@ function FinalistsTable({ finalists }: { finalists: Finalist[] }) {
 function ContestState({ contest }: { contest: Contest }) {
   return (
     <p className="row">
-      {contest.open ? (
-        <span className="badge ok">Open</span>
-      ) : (
-        <span className="badge bad">Closed</span>
-      )}
-      {contest.closedReason && <span className="muted">{contest.closedReason}</span>}
+      <ContestOpenState contest={contest} />
       <Link href={`/organizer/challenges/${contest.slug}/settings`}>Settings</Link>
       <Link href={`/organizer/submissions?challenge=${contest.slug}`}>Its submissions</Link>
       <Link href={`/challenges/${contest.slug}/final`}>Public final page</Link>

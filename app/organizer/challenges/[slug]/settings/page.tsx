@@ -12,6 +12,7 @@ import type { Contest } from '../../../../../lib/server/db/contest/get-contest';
 import { formatDate } from '../../../../../lib/server/web/format';
 import { requireOrganizer } from '../../../../../lib/server/web/session';
 import { ConsoleNav } from '../../../_components/console-nav';
+import { ContestOpenState } from '../../../_components/contest-open-state';
 import { findContest } from '../find-contest';
 import { ReasonAction } from '../../../_components/reason-action';
 import { SettingsForm } from '../../../_components/settings-form';
@@ -157,12 +158,7 @@ function ContestActions({ contest }: { contest: Contest }) {
 function ContestState({ contest }: { contest: Contest }) {
   return (
     <p className="row">
-      {contest.open ? (
-        <span className="badge ok">Open</span>
-      ) : (
-        <span className="badge bad">Closed</span>
-      )}
-      {contest.closedReason && <span className="muted">{contest.closedReason}</span>}
+      <ContestOpenState contest={contest} />
       {contest.solutionsPublishedAt && (
         <span className="badge info">
           Solutions published {formatDate(contest.solutionsPublishedAt)}
