@@ -9,7 +9,6 @@ import tseslint from 'typescript-eslint';
  * Remove an entry once its file's functions fit; the list only ever shrinks.
  */
 const LONG_FUNCTIONS_LEFT = {
-  'app/_components/submission-live/submission-live.tsx': 105,
   'app/_components/submission-result/judging-result.tsx': 95,
   // profile owns it
   'app/_components/submission-result/profile.tsx': 124,
