@@ -3,6 +3,25 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * Functions over 80 lines that are still to be split (issue 30), each with its file's longest
+ * function today as the cap, so none grows and no new long function joins them in those files.
+ * Remove an entry once its file's functions fit; the list only ever shrinks.
+ */
+const LONG_FUNCTIONS_LEFT = {
+  'app/_components/submission-result/judging-result.tsx': 95,
+  // profile owns it
+  'app/_components/submission-result/profile.tsx': 124,
+  'bench/host-lock.ts': 145,
+  'bench/judge.ts': 95,
+  'bench/latency.ts': 134,
+  'bench/perf-overhead.ts': 82,
+  'bench/seed-web.ts': 165,
+  'bench/web-latency.ts': 103,
+  'challenges/wordcount/generator/dump-writer.ts': 103,
+  'scripts/start/private-stores.ts': 103,
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -35,7 +54,22 @@ export default tseslint.config(
       ],
     },
   },
-  // Tool configuration files run outside the app and read their own environment.
+  // A function fits a screen (about 80 lines): longer ones read as named steps or parts. Tests are
+  // left out: a describe block's callback groups tests, it is not a function to read in one go.
+  {
+    files: ['**/*.{ts,tsx,mjs}'],
+    ignores: ['tests/**'],
+    rules: {
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  ...Object.entries(LONG_FUNCTIONS_LEFT).map(([file, max]) => ({
+    // Next's [param] folders are glob classes unless escaped.
+    files: [file.replace(/[[\]]/g, '\\$&')],
+    rules: {
+      'max-lines-per-function': ['error', { max, skipBlankLines: true, skipComments: true }],
+    },
+  })),
   // Tool configuration files run outside the app and read their own environment; lib/core/config is the
   // one module of the app that reads it.
   {

@@ -43,6 +43,22 @@ export abstract class AppError extends Error {
   }
 }
 
+// One class per code that several modules raise; a module keeps a class of its own only when it
+// carries more than a message (CachegrindError's kind, RefusedError's rule) or a caller must tell
+// it apart from other errors of its code (PlatformError, QueueTimeoutError).
+
+/** The host or a service cannot do it now (no sandbox, no platform, perf, a start step): ours. */
+export class UnavailableError extends AppError {
+  override name = 'UnavailableError';
+  readonly code = 'unavailable' as const;
+}
+
+/** A challenge package that breaks its contract (manifest, code.ts, edge cases, layout). */
+export class InvalidChallengeError extends AppError {
+  override name = 'InvalidChallengeError';
+  readonly code = 'invalid-challenge' as const;
+}
+
 /** 'platform' for anything not raised on purpose (a bug, a failed dependency). */
 export function faultOf(error: unknown): Fault {
   return error instanceof AppError ? error.fault : 'platform';

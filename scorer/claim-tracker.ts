@@ -30,6 +30,24 @@ export interface ClaimTracker {
   close(): Promise<void>;
 }
 
+const CLAIM_WORDS = { WAITING: 'taken by', JUDGING: 'judged by' } as const;
+
+/** One chain per job keeps its claims in order (WAITING must not land after JUDGING). */
+function claimChains(log: (line: string) => void) {
+  const chains = new Map<string, Promise<void>>();
+  const inOrder = (jobId: string, work: () => Promise<void>) => {
+    const previous = chains.get(jobId) ?? Promise.resolve();
+    const next = previous
+      .then(work)
+      .catch((error: Error) => log(`claim of ${jobId} not recorded: ${error.message}`))
+      .finally(() => {
+        if (chains.get(jobId) === next) chains.delete(jobId);
+      });
+    chains.set(jobId, next);
+  };
+  return { chains, inOrder };
+}
+
 /**
  * Best effort by design: an event missed while the scorer is down only leaves a judging QUEUED a
  * little longer; its result is recorded all the same.
@@ -42,19 +60,8 @@ export function startClaimTracker(options: {
   log: (line: string) => void;
 }): ClaimTracker {
   const { db, queues, log } = options;
-  // One chain per job keeps its claims in order (WAITING must not land after JUDGING).
-  const chains = new Map<string, Promise<void>>();
+  const { chains, inOrder } = claimChains(log);
   const judging = new Set<string>();
-  const inOrder = (jobId: string, work: () => Promise<void>) => {
-    const previous = chains.get(jobId) ?? Promise.resolve();
-    const next = previous
-      .then(work)
-      .catch((error: Error) => log(`claim of ${jobId} not recorded: ${error.message}`))
-      .finally(() => {
-        if (chains.get(jobId) === next) chains.delete(jobId);
-      });
-    chains.set(jobId, next);
-  };
   const claimFinal = (jobId: string, status: 'WAITING' | 'JUDGING', round?: FinalRound) => {
     const sessionId = FINAL_JOB_ID.exec(jobId)?.[1] as string;
     inOrder(jobId, async () => {
@@ -77,13 +84,9 @@ export function startClaimTracker(options: {
     const judgingId = m[1] as string;
     const round = Number(m[2]);
     inOrder(jobId, async () => {
-      const job = await queues.judgeQueue(target).getJob(jobId);
-      const runner = job?.processedBy ?? 'unknown';
+      const runner = (await queues.judgeQueue(target).getJob(jobId))?.processedBy ?? 'unknown';
       const claimed = await claimJudging(db, { judgingId, round, runner, status });
-      if (claimed.claimed)
-        log(
-          `judging ${judgingId} r${round}: ${status === 'WAITING' ? 'taken by' : 'judged by'} ${runner}`,
-        );
+      if (claimed.claimed) log(`judging ${judgingId} r${round}: ${CLAIM_WORDS[status]} ${runner}`);
     });
   };
   const listeners = TARGET_IDS.map((target) => {

@@ -92,41 +92,68 @@ export function startScorer(options: ScorerOptions): Scorer {
   };
   // Plain commands (the cancel flags) next to the worker's own connection.
   const flags = connect('scorer-flags');
-  const worker = new Worker(
-    SCORE_QUEUE,
-    async (job: Job) => {
-      const jobLog = (line: string) => log(`${job.id}: ${line}`);
-      // One score queue, three parents: a judging's (name 'score'), a final session part's and a
-      // repeat judging's, each recorded where it belongs.
-      if (job.name === FINAL_SESSION_SCORE_JOB_NAME || job.name === REPEAT_SCORE_JOB_NAME) {
-        const recorded =
-          job.name === FINAL_SESSION_SCORE_JOB_NAME
-            ? await scoreFinalSession(db, job, jobLog)
-            : await scoreRepeat(db, job, jobLog);
-        options.onRecorded?.(recorded);
-        return recorded;
-      }
-      const result = await scoreSubmission(
-        db,
-        job,
-        (line) => log(`${job.id}: ${line}`),
-        (judgings) => cancelJudgingJobs(flags, queues, judgings, jobLog),
-      );
-      options.onScored?.(result);
-      return result;
+  const worker = new Worker(SCORE_QUEUE, scoreProcessor(options, log, flags), {
+    connection: connect('scorer'),
+    prefix: queues.prefix,
+    concurrency: options.concurrency ?? 2,
+    // Absent, not undefined: BullMQ spreads these over its defaults.
+    ...(options.name ? { name: options.name } : {}),
+    lockDuration: options.lockDurationMs ?? 30_000,
+    ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
+    // A scorer killed mid-job twice in a row should not fail the job: the reconciler would have to.
+    maxStalledCount: 3,
+  });
+  logWorkerEvents(worker, log);
+
+  let reconciler: ReconcilerHandle | undefined;
+  if (options.reconcileEveryMs !== null)
+    reconciler = startReconciler(db, queues, {
+      everyMs: options.reconcileEveryMs ?? 60_000,
+      olderThanMs: options.reconcileOlderThanMs ?? DEFAULT_RECONCILE_OLDER_THAN_MS,
+      log: (line) => log(`reconcile: ${line}`),
+      onReport: options.onReconciled,
+    });
+
+  let tracker: ClaimTracker | undefined;
+  if (options.trackClaims !== false) tracker = startClaimTracker({ db, queues, connect, log });
+
+  let closing: Promise<void> | undefined;
+  return {
+    worker,
+    async ready() {
+      await Promise.all([worker.waitUntilReady(), tracker?.ready()]);
     },
-    {
-      connection: connect('scorer'),
-      prefix: queues.prefix,
-      concurrency: options.concurrency ?? 2,
-      // Absent, not undefined: BullMQ spreads these over its defaults.
-      ...(options.name ? { name: options.name } : {}),
-      lockDuration: options.lockDurationMs ?? 30_000,
-      ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
-      // A scorer killed mid-job twice in a row should not fail the job: the reconciler would have to.
-      maxStalledCount: 3,
+    close(graceMs = DEFAULT_CLOSE_GRACE_MS) {
+      closing ??= closeScorer({ worker, tracker, reconciler, connections, graceMs, log });
+      return closing;
     },
-  );
+  };
+}
+
+/** The score worker's job: a judging's score, a final session part's or a repeat judging's. */
+function scoreProcessor(options: ScorerOptions, log: (line: string) => void, flags: Redis) {
+  const { db, queues } = options;
+  return async (job: Job) => {
+    const jobLog = (line: string) => log(`${job.id}: ${line}`);
+    // One score queue, three parents: a judging's (name 'score'), a final session part's and a
+    // repeat judging's, each recorded where it belongs.
+    if (job.name === FINAL_SESSION_SCORE_JOB_NAME || job.name === REPEAT_SCORE_JOB_NAME) {
+      const recorded =
+        job.name === FINAL_SESSION_SCORE_JOB_NAME
+          ? await scoreFinalSession(db, job, jobLog)
+          : await scoreRepeat(db, job, jobLog);
+      options.onRecorded?.(recorded);
+      return recorded;
+    }
+    const result = await scoreSubmission(db, job, jobLog, (judgings) =>
+      cancelJudgingJobs(flags, queues, judgings, jobLog),
+    );
+    options.onScored?.(result);
+    return result;
+  };
+}
+
+function logWorkerEvents(worker: Worker, log: (line: string) => void): void {
   worker.on('error', (error) => log(`worker: ${error.message}`));
   worker.on('failed', (job, error) => {
     if (!job) return;
@@ -148,55 +175,40 @@ export function startScorer(options: ScorerOptions): Scorer {
       );
     },
   );
+}
 
-  let reconciler: ReconcilerHandle | undefined;
-  if (options.reconcileEveryMs !== null)
-    reconciler = startReconciler(db, queues, {
-      everyMs: options.reconcileEveryMs ?? 60_000,
-      olderThanMs: options.reconcileOlderThanMs ?? DEFAULT_RECONCILE_OLDER_THAN_MS,
-      log: (line) => log(`reconcile: ${line}`),
-      onReport: options.onReconciled,
-    });
-
-  let tracker: ClaimTracker | undefined;
-  if (options.trackClaims !== false) tracker = startClaimTracker({ db, queues, connect, log });
-
-  let closing: Promise<void> | undefined;
-  return {
-    worker,
-    async ready() {
-      await Promise.all([worker.waitUntilReady(), tracker?.ready()]);
-    },
-    close(graceMs = DEFAULT_CLOSE_GRACE_MS) {
-      closing ??= (async () => {
-        const deadline = Date.now() + graceMs;
-        const left = () => Math.max(0, deadline - Date.now());
-        const graceful = await within(
-          (async () => {
-            await reconciler?.stop();
-            await Promise.allSettled([worker.close(), tracker?.close()]);
-          })(),
-          left(),
-        );
-        if (!graceful) {
-          log(
-            `still busy ${Math.round(graceMs / 1000)} s after the stop (Redis or PostgreSQL not answering): ` +
-              'closing without waiting; the jobs in hand are retried once their locks expire',
-          );
-          await within(Promise.allSettled([worker.close(true), tracker?.close()]), CLOSE_FORCED_MS);
-        }
-        // quit() waits for Redis to answer; a connection that is not ready is only cut.
-        await within(
-          Promise.allSettled(
-            connections.map((c) => (c.status === 'ready' ? c.quit() : c.disconnect())),
-          ),
-          CLOSE_FORCED_MS,
-        );
-        for (const c of connections) c.disconnect();
-      })();
-      return closing;
-    },
-  };
+/** The graceful close within `graceMs`, then a forced one; the connections are cut last. */
+async function closeScorer(parts: {
+  worker: Worker;
+  tracker: ClaimTracker | undefined;
+  reconciler: ReconcilerHandle | undefined;
+  connections: Redis[];
+  graceMs: number;
+  log: (line: string) => void;
+}): Promise<void> {
+  const { worker, tracker, reconciler, connections, graceMs, log } = parts;
+  const deadline = Date.now() + graceMs;
+  const left = () => Math.max(0, deadline - Date.now());
+  const graceful = await within(
+    (async () => {
+      await reconciler?.stop();
+      await Promise.allSettled([worker.close(), tracker?.close()]);
+    })(),
+    left(),
+  );
+  if (!graceful) {
+    log(
+      `still busy ${Math.round(graceMs / 1000)} s after the stop (Redis or PostgreSQL not answering): ` +
+        'closing without waiting; the jobs in hand are retried once their locks expire',
+    );
+    await within(Promise.allSettled([worker.close(true), tracker?.close()]), CLOSE_FORCED_MS);
+  }
+  // quit() waits for Redis to answer; a connection that is not ready is only cut.
+  await within(
+    Promise.allSettled(connections.map((c) => (c.status === 'ready' ? c.quit() : c.disconnect()))),
+    CLOSE_FORCED_MS,
+  );
+  for (const c of connections) c.disconnect();
 }
 
 /**

@@ -75,32 +75,6 @@ export function AccountForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
     else signedIn(answer?.signInReport ?? null);
   }
 
-  const field = (
-    name: string,
-    label: string,
-    type: string,
-    hint?: string,
-    autoComplete?: string,
-  ) => (
-    <label>
-      {label}
-      {hint && <span className="hint">{hint}</span>}
-      <input
-        name={name}
-        type={type}
-        autoComplete={autoComplete}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={errors[name] ? `${name}-error` : undefined}
-        required
-      />
-      {errors[name] && (
-        <span id={`${name}-error`} className="field-error">
-          {errors[name]}
-        </span>
-      )}
-    </label>
-  );
-
   if (report) return <SignInReport report={report} onContinue={goOn} />;
   if (step === 'code') return <TwoFactorStep onDone={signedIn} />;
   return (
@@ -110,31 +84,81 @@ export function AccountForm({ mode }: { mode: 'sign-in' | 'sign-up' }) {
           {formError}
         </div>
       )}
-      {mode === 'sign-up' &&
-        field('name', 'Name', 'text', 'Shown on the public leaderboard.', 'nickname')}
-      {field('email', 'E-mail', 'email', undefined, 'email')}
-      {field(
-        'password',
-        'Password',
-        'password',
-        mode === 'sign-up' ? 'At least 10 characters.' : undefined,
-        mode === 'sign-up' ? 'new-password' : 'current-password',
+      {mode === 'sign-up' && (
+        <Field
+          name="name"
+          label="Name"
+          type="text"
+          hint="Shown on the public leaderboard."
+          autoComplete="nickname"
+          error={errors.name}
+        />
       )}
+      <Field name="email" label="E-mail" type="email" autoComplete="email" error={errors.email} />
+      <Field
+        name="password"
+        label="Password"
+        type="password"
+        hint={mode === 'sign-up' ? 'At least 10 characters.' : undefined}
+        autoComplete={mode === 'sign-up' ? 'new-password' : 'current-password'}
+        error={errors.password}
+      />
       <div className="row">
         <button type="submit" disabled={busy}>
           {busy ? 'Please wait…' : mode === 'sign-up' ? 'Create account' : 'Sign in'}
         </button>
-        {mode === 'sign-up' ? (
-          <span className="muted">
-            Have an account? <Link href={`/sign-in?next=${encodeURIComponent(next)}`}>Sign in</Link>
-          </span>
-        ) : (
-          <span className="muted">
-            New here?{' '}
-            <Link href={`/sign-up?next=${encodeURIComponent(next)}`}>Create an account</Link>
-          </span>
-        )}
+        <OtherForm mode={mode} next={next} />
       </div>
     </form>
+  );
+}
+
+/** A labelled input with its hint and, once checked, its error. */
+function Field({
+  name,
+  label,
+  type,
+  hint,
+  autoComplete,
+  error,
+}: {
+  name: string;
+  label: string;
+  type: string;
+  hint?: string;
+  autoComplete?: string;
+  error: string | undefined;
+}) {
+  return (
+    <label>
+      {label}
+      {hint && <span className="hint">{hint}</span>}
+      <input
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${name}-error` : undefined}
+        required
+      />
+      {error && (
+        <span id={`${name}-error`} className="field-error">
+          {error}
+        </span>
+      )}
+    </label>
+  );
+}
+
+/** The way to the other form (sign in, or create an account), keeping where to go next. */
+function OtherForm({ mode, next }: { mode: 'sign-in' | 'sign-up'; next: string }) {
+  return mode === 'sign-up' ? (
+    <span className="muted">
+      Have an account? <Link href={`/sign-in?next=${encodeURIComponent(next)}`}>Sign in</Link>
+    </span>
+  ) : (
+    <span className="muted">
+      New here? <Link href={`/sign-up?next=${encodeURIComponent(next)}`}>Create an account</Link>
+    </span>
   );
 }

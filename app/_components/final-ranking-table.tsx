@@ -57,55 +57,11 @@ export function FinalRankingTable({
                 <b title={r.sharedWith || undefined}>{r.placeLabel}</b>
               </td>
               <td>
-                {organizer ? (
-                  <Link
-                    className="ellipsis"
-                    title={r.userName}
-                    href={`/organizer/submissions/${r.submissionId}`}
-                    data-testid="finalist-name"
-                  >
-                    {r.userName}
-                  </Link>
-                ) : (
-                  <span className="ellipsis" title={r.userName} data-testid="finalist-name">
-                    {r.userName}
-                  </span>
-                )}
-                {r.tieReason && (
-                  <small className="muted tie-reason" data-testid="tie-reason">
-                    {r.tieReason}
-                  </small>
-                )}
-                {r.excludedReason && (
-                  <small className="bad-text tie-reason">Not placed: {r.excludedReason}</small>
-                )}
-                {organizer && (
-                  <small className="muted tie-reason">
-                    {r.selectedExplicitly ? 'chosen by the contestant' : 'best score, by default'}
-                  </small>
-                )}
+                <FinalistCell r={r} organizer={organizer} />
               </td>
-              {table.targets.map((t) => {
-                const c = r.targets[t];
-                return (
-                  <td key={t} className="num">
-                    {c ? (
-                      <>
-                        {formatSpeedup(c.speedup)}
-                        <small className="muted ci">{interval(c.ciLow, c.ciHigh)}</small>
-                        {/* Rounds with a disturbed or failed run do not count: say when some did not. */}
-                        {c.rounds < table.rounds && (
-                          <small className="muted ci" data-testid="rounds-counted">
-                            {c.rounds} of {table.rounds} rounds
-                          </small>
-                        )}
-                      </>
-                    ) : (
-                      <span className="muted">–</span>
-                    )}
-                  </td>
-                );
-              })}
+              {table.targets.map((t) => (
+                <FinalTargetCell key={t} c={r.targets[t]} rounds={table.rounds} />
+              ))}
               <td className="num">
                 <b>{formatScore(r.score)}</b>
                 {scoreInterval(r) && <small className="muted ci">{scoreInterval(r)}</small>}
@@ -144,5 +100,68 @@ export function RankingWarnings({ warnings }: { warnings: string[] }) {
         </p>
       ))}
     </div>
+  );
+}
+
+/** A finalist's speedup on one target, its interval, and how many rounds counted. */
+function FinalTargetCell({
+  c,
+  rounds,
+}: {
+  c: FinalTableRow['targets'][string] | undefined;
+  rounds: number;
+}) {
+  return (
+    <td className="num">
+      {c ? (
+        <>
+          {formatSpeedup(c.speedup)}
+          <small className="muted ci">{interval(c.ciLow, c.ciHigh)}</small>
+          {/* Rounds with a disturbed or failed run do not count: say when some did not. */}
+          {c.rounds < rounds && (
+            <small className="muted ci" data-testid="rounds-counted">
+              {c.rounds} of {rounds} rounds
+            </small>
+          )}
+        </>
+      ) : (
+        <span className="muted">–</span>
+      )}
+    </td>
+  );
+}
+
+/** The finalist's name (linked for organizers), why they share or lack a place, and how chosen. */
+function FinalistCell({ r, organizer }: { r: FinalTableRow; organizer: boolean }) {
+  return (
+    <>
+      {organizer ? (
+        <Link
+          className="ellipsis"
+          title={r.userName}
+          href={`/organizer/submissions/${r.submissionId}`}
+          data-testid="finalist-name"
+        >
+          {r.userName}
+        </Link>
+      ) : (
+        <span className="ellipsis" title={r.userName} data-testid="finalist-name">
+          {r.userName}
+        </span>
+      )}
+      {r.tieReason && (
+        <small className="muted tie-reason" data-testid="tie-reason">
+          {r.tieReason}
+        </small>
+      )}
+      {r.excludedReason && (
+        <small className="bad-text tie-reason">Not placed: {r.excludedReason}</small>
+      )}
+      {organizer && (
+        <small className="muted tie-reason">
+          {r.selectedExplicitly ? 'chosen by the contestant' : 'best score, by default'}
+        </small>
+      )}
+    </>
   );
 }

@@ -59,58 +59,71 @@ export default async function AccountPage() {
         A token lets <code>perfjudge submit</code> (or any HTTP client) submit as you. Only its
         first characters are kept in clear; revoke a token you no longer use.
       </p>
-      <div className="table-wrap">
-        <table data-testid="api-tokens">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Token</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th>Expires</th>
-              <th>State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.length === 0 && (
-              <tr>
-                <td colSpan={6} className="empty">
-                  No tokens yet.
-                </td>
-              </tr>
-            )}
-            {tokens.map((t) => {
-              const expired = t.expiresAt !== null && t.expiresAt.getTime() <= now;
-              return (
-                <tr key={t.id}>
-                  <td>
-                    <span className="ellipsis" title={t.name}>
-                      {t.name}
-                    </span>
-                  </td>
-                  <td className="mono">{t.prefix}…</td>
-                  <td className="nowrap">{formatDate(t.createdAt)}</td>
-                  <td className="nowrap">{t.lastUsedAt ? formatDate(t.lastUsedAt) : 'never'}</td>
-                  <td className="nowrap">{t.expiresAt ? formatDate(t.expiresAt) : 'never'}</td>
-                  <td>
-                    {t.revokedAt ? (
-                      <span className="badge">Revoked</span>
-                    ) : expired ? (
-                      <span className="badge warn">Expired</span>
-                    ) : (
-                      <RevokeTokenButton tokenId={t.id} name={t.name} />
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+      <TokensTable tokens={tokens} now={now} />
       <div className="card">
         <h3 style={{ marginTop: 0 }}>New token</h3>
         <CreateTokenForm server={env().PERFJUDGE_PUBLIC_URL} challenges={challenges} />
       </div>
     </>
+  );
+}
+
+/** Each token: name, prefix, when created, last used and expiring, and revoke while it is live. */
+function TokensTable({
+  tokens,
+  now,
+}: {
+  tokens: Awaited<ReturnType<typeof listApiTokens>>;
+  now: number;
+}) {
+  return (
+    <div className="table-wrap">
+      <table data-testid="api-tokens">
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Token</th>
+            <th>Created</th>
+            <th>Last used</th>
+            <th>Expires</th>
+            <th>State</th>
+          </tr>
+        </thead>
+        <tbody>
+          {tokens.length === 0 && (
+            <tr>
+              <td colSpan={6} className="empty">
+                No tokens yet.
+              </td>
+            </tr>
+          )}
+          {tokens.map((t) => {
+            const expired = t.expiresAt !== null && t.expiresAt.getTime() <= now;
+            return (
+              <tr key={t.id}>
+                <td>
+                  <span className="ellipsis" title={t.name}>
+                    {t.name}
+                  </span>
+                </td>
+                <td className="mono">{t.prefix}…</td>
+                <td className="nowrap">{formatDate(t.createdAt)}</td>
+                <td className="nowrap">{t.lastUsedAt ? formatDate(t.lastUsedAt) : 'never'}</td>
+                <td className="nowrap">{t.expiresAt ? formatDate(t.expiresAt) : 'never'}</td>
+                <td>
+                  {t.revokedAt ? (
+                    <span className="badge">Revoked</span>
+                  ) : expired ? (
+                    <span className="badge warn">Expired</span>
+                  ) : (
+                    <RevokeTokenButton tokenId={t.id} name={t.name} />
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }

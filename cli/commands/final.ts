@@ -95,10 +95,7 @@ function registerStatus(final: Command, setExitCode: SetExitCode): void {
     });
 }
 
-export function registerFinalCommand(program: Command, setExitCode: SetExitCode): void {
-  const final = program
-    .command('final')
-    .description("An organizer's final evaluation: start it, follow it, publish or cancel it.");
+function registerStart(final: Command, setExitCode: SetExitCode): void {
   withConnection(final.command('start'))
     .description(
       'Start the final evaluation (after the deadline, or once the contest is closed).\n' +
@@ -142,7 +139,9 @@ export function registerFinalCommand(program: Command, setExitCode: SetExitCode)
         failed(error, 'start', setExitCode);
       }
     });
-  registerStatus(final, setExitCode);
+}
+
+function registerPublish(final: Command, setExitCode: SetExitCode): void {
   withConnection(final.command('publish'))
     .description(
       'Publish the finished final evaluation: its ranking becomes the contest\u2019s result.\n' +
@@ -158,6 +157,9 @@ export function registerFinalCommand(program: Command, setExitCode: SetExitCode)
         failed(error, 'publish', setExitCode);
       }
     });
+}
+
+function registerCancel(final: Command, setExitCode: SetExitCode): void {
   withConnection(final.command('cancel'))
     .description(
       'Cancel the running final evaluation. Exit code: 0 cancelled, 1 refused, 2 otherwise.',
@@ -178,4 +180,14 @@ export function registerFinalCommand(program: Command, setExitCode: SetExitCode)
         failed(error, 'cancel', setExitCode);
       }
     });
+}
+
+export function registerFinalCommand(program: Command, setExitCode: SetExitCode): void {
+  const final = program
+    .command('final')
+    .description("An organizer's final evaluation: start it, follow it, publish or cancel it.");
+  registerStart(final, setExitCode);
+  registerStatus(final, setExitCode);
+  registerPublish(final, setExitCode);
+  registerCancel(final, setExitCode);
 }

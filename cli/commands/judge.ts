@@ -12,6 +12,7 @@ import {
   type JudgingResult,
   type ProgressEvent,
   type TargetId,
+  UnavailableError,
 } from '../../contracts';
 import { foldedText, speedscopeFile } from '../../lib/core/profile/folded-stacks';
 import { challengeSecret, env } from '../../lib/core/config/env';
@@ -26,7 +27,7 @@ import {
   type HostLock,
 } from '../../runner/service/host-lock';
 import { checkChallengePackage } from '../../lib/core/challenge/challenge-package';
-import { createSandbox, SandboxUnavailableError, type Sandbox } from '../../runner/sandbox';
+import { createSandbox, type Sandbox } from '../../runner/sandbox';
 import { pickTarget, resolveChallenge } from '../challenge-args';
 import { intOption, sizeOption } from '../option-values';
 import { UsageError } from '../usage-error';
@@ -265,7 +266,7 @@ async function workingSandbox(): Promise<Sandbox> {
   } catch (error) {
     // Whatever stops the self-test (no bwrap, no user namespaces, a binary it cannot run).
     const why =
-      error instanceof SandboxUnavailableError
+      error instanceof UnavailableError
         ? error.message
         : `the sandbox does not start (${(error as Error).message})`;
     throw new UsageError(

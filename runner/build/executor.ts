@@ -1,6 +1,6 @@
 // How the build runs a command: an injectable executor, so the judge can put compilers in its sandbox
 // while local tools and tests run them directly.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 export interface CommandOptions {
   cwd: string;
@@ -42,6 +42,41 @@ export interface SpawnExecutorOptions {
   outputCapBytes?: number;
 }
 
+/** The command's output up to `cap` bytes, and how much more was dropped. */
+function collectOutput(cap: number) {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let dropped = 0;
+  return {
+    collect(chunk: Buffer) {
+      const room = cap - kept;
+      if (room >= chunk.length) {
+        chunks.push(chunk);
+        kept += chunk.length;
+      } else {
+        if (room > 0) chunks.push(chunk.subarray(0, room));
+        kept += Math.max(room, 0);
+        dropped += chunk.length - Math.max(room, 0);
+      }
+    },
+    text() {
+      const output = Buffer.concat(chunks).toString('utf8');
+      return dropped > 0 ? `${output}\n[... ${dropped} more bytes of output dropped]\n` : output;
+    },
+  };
+}
+
+/** Kills the command and what it started (its process group where there are groups). */
+function killGroup(child: ChildProcess, usesGroups: boolean): void {
+  if (child.pid === undefined) return;
+  try {
+    if (usesGroups) process.kill(-child.pid, 'SIGKILL');
+    else child.kill('SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
 /**
  * Runs commands directly on the host with child_process.spawn, each in its own process group so a
  * timeout or an abort kills the compiler's children too.
@@ -51,9 +86,6 @@ export function createSpawnExecutor(options: SpawnExecutorOptions = {}): Command
   return (command, args, { cwd, env, timeoutMs, signal }) =>
     new Promise<CommandResult>((resolve) => {
       const started = performance.now();
-      const chunks: Buffer[] = [];
-      let kept = 0;
-      let dropped = 0;
       let timedOut = false;
       let aborted = false;
       let spawnError: string | undefined;
@@ -69,29 +101,11 @@ export function createSpawnExecutor(options: SpawnExecutorOptions = {}): Command
         windowsHide: true,
       });
 
-      const killTree = () => {
-        if (child.pid === undefined) return;
-        try {
-          if (usesGroups) process.kill(-child.pid, 'SIGKILL');
-          else child.kill('SIGKILL');
-        } catch {
-          // Already gone.
-        }
-      };
+      const killTree = () => killGroup(child, usesGroups);
 
-      const collect = (chunk: Buffer) => {
-        const room = cap - kept;
-        if (room >= chunk.length) {
-          chunks.push(chunk);
-          kept += chunk.length;
-        } else {
-          if (room > 0) chunks.push(chunk.subarray(0, room));
-          kept += Math.max(room, 0);
-          dropped += chunk.length - Math.max(room, 0);
-        }
-      };
-      child.stdout?.on('data', collect);
-      child.stderr?.on('data', collect);
+      const output = collectOutput(cap);
+      child.stdout?.on('data', output.collect);
+      child.stderr?.on('data', output.collect);
 
       const timer = setTimeout(() => {
         timedOut = true;
@@ -111,13 +125,12 @@ export function createSpawnExecutor(options: SpawnExecutorOptions = {}): Command
         clearTimeout(timer);
         clearTimeout(graceTimer);
         signal?.removeEventListener('abort', onAbort);
-        let output = Buffer.concat(chunks).toString('utf8');
-        if (dropped > 0) output += `\n[... ${dropped} more bytes of output dropped]\n`;
-        if (spawnError) output += `${output && !output.endsWith('\n') ? '\n' : ''}${spawnError}\n`;
+        let text = output.text();
+        if (spawnError) text += `${text && !text.endsWith('\n') ? '\n' : ''}${spawnError}\n`;
         resolve({
           exitCode: exit?.code ?? null,
           signal: exit?.signal ?? null,
-          output,
+          output: text,
           timedOut,
           aborted,
           ...(spawnError === undefined ? {} : { spawnError }),

@@ -2,7 +2,7 @@
 // manifest's flags, run a handful of times in the sandbox pinned to the judge's CPU, with the time
 // other tasks took on that CPU from the sandbox's own accounting of each run (its helper reads
 // /proc/stat as the command starts and ends, as for every timed run of a judging).
-import { AppError } from '../../contracts';
+import { UnavailableError } from '../../contracts';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,11 +32,6 @@ export interface NoiseProbeOptions {
   workRoot?: string;
   signal?: AbortSignal;
   log?: (line: string) => void;
-}
-
-export class NoiseProbeError extends AppError {
-  override name = 'NoiseProbeError';
-  readonly code = 'unavailable' as const;
 }
 
 /** One timed run's figures: wall and CPU time, and what the pinned CPU did for others meanwhile. */
@@ -75,7 +70,7 @@ export async function probeNoise(options: NoiseProbeOptions): Promise<HostNoise>
   const log = options.log ?? (() => undefined);
   const linux = hostSandboxTarget(challenge.manifest.targets);
   if (!linux)
-    throw new NoiseProbeError(
+    throw new UnavailableError(
       `challenge ${challenge.manifest.slug} has no Linux target to probe with`,
     );
   const runs = options.runs ?? NOISE_PROBE_RUNS;
@@ -91,7 +86,9 @@ export async function probeNoise(options: NoiseProbeOptions): Promise<HostNoise>
     signal: options.signal,
   });
   if (!baseline.ok || !baseline.binary)
-    throw new NoiseProbeError(`the baseline did not build: ${baseline.message ?? 'unknown error'}`);
+    throw new UnavailableError(
+      `the baseline did not build: ${baseline.message ?? 'unknown error'}`,
+    );
   log(`noise probe: baseline ${baseline.cached ? 'cached' : 'built'}; ${runs} runs on CPU ${cpu}`);
 
   // 2. A small input of the benchmark's kind, resident before the runs.
@@ -108,7 +105,7 @@ export async function probeNoise(options: NoiseProbeOptions): Promise<HostNoise>
   const measured: ProbeRun[] = [];
   try {
     for (let i = 0; i <= runs; i++) {
-      if (options.signal?.aborted) throw new NoiseProbeError('cancelled');
+      if (options.signal?.aborted) throw new UnavailableError('cancelled');
       const run = await runProgram({
         sandbox: options.sandbox,
         binary: baseline.binary,
@@ -121,7 +118,7 @@ export async function probeNoise(options: NoiseProbeOptions): Promise<HostNoise>
         signal: options.signal,
       });
       if (run.exitCode !== 0)
-        throw new NoiseProbeError(
+        throw new UnavailableError(
           `the baseline failed in the sandbox (${run.signal ?? `exit code ${run.exitCode}`}${run.limitExceeded ? `, ${run.limitExceeded} limit` : ''})`,
         );
       if (i === 0) continue; // the warm-up

@@ -389,7 +389,7 @@ export interface RunCachegrindOptions {
  * without following links and with a size cap, and a malformed file is only a CachegrindError.
  *
  * Throws CachegrindError when valgrind produced no counts; an abort and a broken sandbox
- * (SandboxUnavailableError) propagate as they are.
+ * (UnavailableError) propagate as they are.
  */
 export async function runCachegrind(options: RunCachegrindOptions): Promise<CachegrindRun> {
   const valgrind = options.valgrind ?? DEFAULT_VALGRIND;

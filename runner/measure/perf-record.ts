@@ -10,7 +10,7 @@ import { copyFile, link, mkdir, mkdtemp, open, rm, stat, symlink } from 'node:fs
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { MAX_FUNCTION_NAME, type FoldedStack, type SampledProfile } from '../../contracts';
-import { AppError } from '../../contracts';
+import { UnavailableError } from '../../contracts';
 
 const execFileAsync = promisify(execFile);
 
@@ -28,11 +28,6 @@ const MAX_STACK_CHARS = 256 * 1024;
 /** How long perf may take to start, to stop, and to turn its samples into text. */
 const START_TIMEOUT_MS = 15_000;
 const SCRIPT_TIMEOUT_MS = 180_000;
-
-export class PerfRecordError extends AppError {
-  override name = 'PerfRecordError';
-  readonly code = 'unavailable' as const;
-}
 
 /**
  * The argv of a CPU-wide `perf record` that starts with its events off and waits for `enable` on
@@ -296,7 +291,7 @@ async function symbolFolder(dir: string, programInside: string, binary: string):
 function waitFor(child: ChildProcess, stderr: { text: string }, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
-      () => done(new PerfRecordError(`perf record did not say "${text}"`)),
+      () => done(new UnavailableError(`perf record did not say "${text}"`)),
       START_TIMEOUT_MS,
     );
     const check = () => {
@@ -304,7 +299,7 @@ function waitFor(child: ChildProcess, stderr: { text: string }, text: string): P
     };
     const exit = () =>
       done(
-        new PerfRecordError(`perf record stopped: ${stderr.text.trim().split('\n').pop() ?? ''}`),
+        new UnavailableError(`perf record stopped: ${stderr.text.trim().split('\n').pop() ?? ''}`),
       );
     function done(error?: Error) {
       clearTimeout(timer);
@@ -334,7 +329,7 @@ export interface RecordOptions<T> {
 
 /**
  * Samples `run()` with perf record from outside the sandbox and folds the program's stacks. Throws
- * PerfRecordError when perf cannot record here (not installed, not allowed, no samples).
+ * UnavailableError when perf cannot record here (not installed, not allowed, no samples).
  */
 export async function recordProfile<T>(
   options: RecordOptions<T>,
@@ -382,7 +377,7 @@ export async function recordProfile<T>(
   ]);
   if (code === 'late') {
     child.kill('SIGKILL');
-    throw new PerfRecordError('perf record did not stop');
+    throw new UnavailableError('perf record did not stop');
   }
   const symfs = await symbolFolder(work, options.programInside, options.binary);
   const program = await stat(options.binary);
@@ -393,7 +388,7 @@ export async function recordProfile<T>(
   );
   await foldScript(options.perf, data, symfs, folder);
   if (folder.samples === 0)
-    throw new PerfRecordError(
+    throw new UnavailableError(
       `perf recorded no samples of the program (${stderr.text.trim().split('\n').pop() ?? ''})`,
     );
   await rm(work, { recursive: true, force: true });
@@ -444,7 +439,7 @@ async function foldScript(
   const code = await exited;
   clearTimeout(timer);
   if (code !== 0)
-    throw new PerfRecordError(
+    throw new UnavailableError(
       `perf script failed (${code ?? 'killed'}): ${errors.trim().split('\n').pop() ?? ''}`,
     );
 }

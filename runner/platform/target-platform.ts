@@ -10,7 +10,6 @@
 //   windows-amd on Linux     emulated (automatic when Wine is installed): MinGW-w64 with the flags
 //                            mapped, the job helper under Wine in bubblewrap; every result is
 //                            labelled emulated (HostFingerprint.emulated)
-import { AppError } from '../../contracts';
 import type { Target, TargetId, Toolchain } from '../../contracts';
 import type { BuildPlatform } from '../build/build-tree';
 import type { Sandbox, SandboxMount } from '../sandbox/sandbox';
@@ -53,11 +52,6 @@ export interface TargetPlatform {
    * single-thread checks the emulated runs cannot have (what the emulator does to both).
    */
   emulatedTimingNote?: string;
-}
-
-export class PlatformUnavailableError extends AppError {
-  override name = 'PlatformUnavailableError';
-  readonly code = 'unavailable' as const;
 }
 
 export interface PlatformOptions {
@@ -125,7 +119,7 @@ export interface OsPlatform {
    * has one (the noise probe times such a target's baseline).
    */
   runsInHostSandbox: boolean;
-  /** The adapter that judges the target here; throws PlatformUnavailableError when none can. */
+  /** The adapter that judges the target here; throws UnavailableError when none can. */
   create(options: PlatformOptions): Promise<TargetPlatform>;
   /** A target of this OS is judged emulated on a host running `hostOs` (when its emulator is there). */
   emulatedOn(hostOs: string): boolean;

@@ -1,5 +1,6 @@
 // The Linux sandbox: bubblewrap namespaces around a read-only toolchain, run as an unprivileged host
 // user, limited by a per-run cgroup (or rlimits where the host has none) and measured by our helper.
+import { UnavailableError } from '../../contracts';
 import { execFile } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, open, readFile, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,12 +11,7 @@ import { helperBinary } from './helper-binary';
 import { normalizeRequest, type NormalizedRequest } from './request';
 import { abortError, decideLimitExceeded, termination, toSandboxResult } from './result';
 import { parseHelperReport, requestStreams, runHelper } from './run-helper';
-import {
-  SandboxUnavailableError,
-  type Sandbox,
-  type SandboxRequest,
-  type SandboxResult,
-} from './sandbox';
+import { type Sandbox, type SandboxRequest, type SandboxResult } from './sandbox';
 import { assertReachable, assertReadable, handOverWorkDir, type SandboxIdentity } from './work-dir';
 
 const execFileAsync = promisify(execFile);
@@ -151,7 +147,7 @@ async function findBwrap(): Promise<string> {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
-  throw new SandboxUnavailableError(
+  throw new UnavailableError(
     'bubblewrap is not installed (bwrap not found): apt-get install bubblewrap',
   );
 }
@@ -267,14 +263,14 @@ export class BubblewrapSandbox implements Sandbox {
       } catch (error) {
         const blocker = await userNamespaceBlocker();
         const detail = error instanceof Error ? error.message : String(error);
-        throw new SandboxUnavailableError(
+        throw new UnavailableError(
           blocker
             ? `${blocker.problem}: ${blocker.fix} (${detail})`
             : `bubblewrap cannot start a sandbox: ${detail}`,
         );
       }
       if (result.exitCode !== 0) {
-        throw new SandboxUnavailableError(
+        throw new UnavailableError(
           `the sandbox's self-test (true) failed: exit ${result.exitCode ?? result.signal}: ${result.stderr.trim()}`,
         );
       }
@@ -316,106 +312,135 @@ export class BubblewrapSandbox implements Sandbox {
       helperBinary({ cacheDir: this.options.helperCacheDir }),
       this.limitSupport(),
     ]);
-
-    const staged = this.identity ? await this.canStage(helper) : false;
-    if (this.identity) {
-      await handOverWorkDir(req.workDir, this.identity);
-      if (!staged) await assertReachable(req.workDir, this.identity);
-      for (const m of req.readOnly)
-        await (staged ? assertReadable : assertReachable)(m.host, this.identity);
-    }
-
+    const staged = await this.prepareFiles(req, helper);
     const pids = req.limits.processes + SANDBOX_OWN_PROCESSES;
-    let cgroup: RunCgroup | null = null;
-    if (support.memory || support.pids || support.cpuset) {
-      cgroup = await this.cgroups
-        .create({
-          memoryBytes: req.limits.memoryBytes,
-          pids,
-          cpu: req.cpu,
-        })
-        .catch((error: NodeJS.ErrnoException) => {
-          throw new SandboxUnavailableError(
-            `cannot set up the run's cgroup: ${error.code ?? ''} ${error.message}`,
-          );
-        });
-    }
+    const cgroup = await this.createCgroup(req, support, pids);
     const controllers = new Set(cgroup?.controllers ?? []);
     const stdin = req.stdinFile ? await open(req.stdinFile, 'r') : undefined;
     try {
-      const helperArgs = [
-        '--report-fd',
-        '3',
-        '--exe-fd',
-        String(EXE_FD),
-        '--notify-fd',
-        String(NOTIFY_FD),
-        '--info-fd',
-        String(INFO_FD),
-        '--time-limit-ms',
-        String(req.limits.wallTimeMs),
-        '--setup-limit-ms',
-        String(SETUP_LIMIT_MS),
-        '--rlimit-fsize',
-        String(req.limits.fileBytes),
-      ];
-      for (const file of cgroup?.procsFiles ?? []) helperArgs.push('--cgroup-procs', file);
-      if (req.cpu !== undefined) helperArgs.push('--cpu', String(req.cpu));
-      for (const file of req.resident) helperArgs.push('--resident', file);
-      if (!controllers.has('memory'))
-        helperArgs.push('--rlimit-as', String(req.limits.memoryBytes));
-      // RLIMIT_NPROC counts every process of the uid on the host: only meaningful for our own uid.
-      if (!controllers.has('pids') && this.identity)
-        helperArgs.push('--rlimit-nproc', String(pids));
-      if (this.identity)
-        helperArgs.push('--uid', String(this.identity.uid), '--gid', String(this.identity.gid));
-      if (staged) {
-        helperArgs.push('--stage-dir', STAGE_DIR);
-        for (const source of stagedSources(req)) helperArgs.push('--stage', source);
-      }
-      helperArgs.push(
+      const args = [
+        ...this.helperArgs(req, { cgroup, controllers, pids, staged }),
         '--',
         bwrap,
         ...bubblewrapArgs(req, plan, this.options.extraToolchain, staged),
-      );
-
+      ];
       const outcome = await runHelper({
         file: helper,
-        args: helperArgs,
+        args,
         ...requestStreams(req, stdin),
         reportOnFd3: true,
         backstopMs: req.limits.wallTimeMs + SETUP_LIMIT_MS + 5_000,
       });
       if (outcome.aborted) throw abortError(req.signal);
-      const report = parseHelperReport(outcome.reportText);
-      if (!report) {
-        throw new SandboxUnavailableError(
-          `the sandbox helper failed (exit ${outcome.helperExitCode ?? outcome.helperSignal}): ${outcome.stderr.trim()}`,
-        );
-      }
-      if (!report.execStarted) {
-        throw new SandboxUnavailableError(
-          report.killed === 'setup-time'
-            ? `bubblewrap did not set the sandbox up within ${SETUP_LIMIT_MS} ms`
-            : `bubblewrap could not set the sandbox up: ${outcome.stderr.trim() || 'no message'}`,
-        );
-      }
-      const stats = cgroup ? await cgroup.stats() : null;
-      const term = termination(report, false);
-      const limitExceeded = decideLimitExceeded({
-        termination: term,
-        killedFor: report.killed,
-        outputExceeded: outcome.outputExceeded,
-        oomKills: controllers.has('memory') ? (stats?.oomKills ?? 0) : null,
-        pidsLimitHits: controllers.has('pids') ? (stats?.pidsLimitHits ?? 0) : null,
-        memoryLimit: controllers.has('memory') ? 'cgroup' : 'rlimit',
-        memoryBytes: req.limits.memoryBytes,
-        maxRssBytes: report.maxRssKb * 1024,
-      });
-      return toSandboxResult(report, outcome, term, limitExceeded, req.counters, req.resident);
+      return await resultOf(req, outcome, cgroup, controllers);
     } finally {
       await stdin?.close();
       await cgroup?.destroy();
     }
   }
+
+  /**
+   * Under a sandbox user, hands the work folder over and checks the sandbox can reach what it
+   * mounts; true when the helper stages the mount sources.
+   */
+  private async prepareFiles(req: NormalizedRequest, helper: string): Promise<boolean> {
+    if (!this.identity) return false;
+    const staged = await this.canStage(helper);
+    await handOverWorkDir(req.workDir, this.identity);
+    if (!staged) await assertReachable(req.workDir, this.identity);
+    for (const m of req.readOnly)
+      await (staged ? assertReadable : assertReachable)(m.host, this.identity);
+    return staged;
+  }
+
+  private async createCgroup(
+    req: NormalizedRequest,
+    support: CgroupSupport,
+    pids: number,
+  ): Promise<RunCgroup | null> {
+    if (!support.memory && !support.pids && !support.cpuset) return null;
+    return this.cgroups
+      .create({
+        memoryBytes: req.limits.memoryBytes,
+        pids,
+        cpu: req.cpu,
+      })
+      .catch((error: NodeJS.ErrnoException) => {
+        throw new UnavailableError(
+          `cannot set up the run's cgroup: ${error.code ?? ''} ${error.message}`,
+        );
+      });
+  }
+
+  /** The helper's options: its descriptors, limits, cgroup, CPU, identity and staged sources. */
+  private helperArgs(
+    req: NormalizedRequest,
+    run: { cgroup: RunCgroup | null; controllers: Set<string>; pids: number; staged: boolean },
+  ): string[] {
+    const { cgroup, controllers, pids, staged } = run;
+    const helperArgs = [
+      '--report-fd',
+      '3',
+      '--exe-fd',
+      String(EXE_FD),
+      '--notify-fd',
+      String(NOTIFY_FD),
+      '--info-fd',
+      String(INFO_FD),
+      '--time-limit-ms',
+      String(req.limits.wallTimeMs),
+      '--setup-limit-ms',
+      String(SETUP_LIMIT_MS),
+      '--rlimit-fsize',
+      String(req.limits.fileBytes),
+    ];
+    for (const file of cgroup?.procsFiles ?? []) helperArgs.push('--cgroup-procs', file);
+    if (req.cpu !== undefined) helperArgs.push('--cpu', String(req.cpu));
+    for (const file of req.resident) helperArgs.push('--resident', file);
+    if (!controllers.has('memory')) helperArgs.push('--rlimit-as', String(req.limits.memoryBytes));
+    // RLIMIT_NPROC counts every process of the uid on the host: only meaningful for our own uid.
+    if (!controllers.has('pids') && this.identity) helperArgs.push('--rlimit-nproc', String(pids));
+    if (this.identity)
+      helperArgs.push('--uid', String(this.identity.uid), '--gid', String(this.identity.gid));
+    if (staged) {
+      helperArgs.push('--stage-dir', STAGE_DIR);
+      for (const source of stagedSources(req)) helperArgs.push('--stage', source);
+    }
+    return helperArgs;
+  }
+}
+
+/** The run's result from the helper's report and the cgroup's counters; a failed set-up throws. */
+async function resultOf(
+  req: NormalizedRequest,
+  outcome: Awaited<ReturnType<typeof runHelper>>,
+  cgroup: RunCgroup | null,
+  controllers: Set<string>,
+): Promise<SandboxResult> {
+  const report = parseHelperReport(outcome.reportText);
+  if (!report) {
+    throw new UnavailableError(
+      `the sandbox helper failed (exit ${outcome.helperExitCode ?? outcome.helperSignal}): ${outcome.stderr.trim()}`,
+    );
+  }
+  if (!report.execStarted) {
+    throw new UnavailableError(
+      report.killed === 'setup-time'
+        ? `bubblewrap did not set the sandbox up within ${SETUP_LIMIT_MS} ms`
+        : `bubblewrap could not set the sandbox up: ${outcome.stderr.trim() || 'no message'}`,
+    );
+  }
+  const stats = cgroup ? await cgroup.stats() : null;
+  const term = termination(report, false);
+  const limitExceeded = decideLimitExceeded({
+    termination: term,
+    killedFor: report.killed,
+    outputExceeded: outcome.outputExceeded,
+    oomKills: controllers.has('memory') ? (stats?.oomKills ?? 0) : null,
+    pidsLimitHits: controllers.has('pids') ? (stats?.pidsLimitHits ?? 0) : null,
+    memoryLimit: controllers.has('memory') ? 'cgroup' : 'rlimit',
+    memoryBytes: req.limits.memoryBytes,
+    maxRssBytes: report.maxRssKb * 1024,
+  });
+  return toSandboxResult(report, outcome, term, limitExceeded, req.counters, req.resident);
 }

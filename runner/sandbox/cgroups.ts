@@ -177,6 +177,8 @@ async function killAndRemove(dirs: string[], killFile?: string): Promise<void> {
   }
 }
 
+const CONTROLLERS: CgroupController[] = ['memory', 'pids', 'cpuset'];
+
 export class CgroupManager {
   private support?: Promise<CgroupSupport>;
   private bases = new Map<CgroupController, string>();
@@ -194,7 +196,6 @@ export class CgroupManager {
   }
 
   private async detect(): Promise<CgroupSupport> {
-    const notes: string[] = [];
     let mounts: Mount[];
     let own: Map<string, string>;
     try {
@@ -214,38 +215,52 @@ export class CgroupManager {
       memory: false,
       pids: false,
       cpuset: false,
-      notes,
+      notes: [],
     };
-    const controllers: CgroupController[] = ['memory', 'pids', 'cpuset'];
-
-    const v1 = controllers.filter((c) =>
+    const v1 = CONTROLLERS.filter((c) =>
       mounts.some((m) => m.fsType === 'cgroup' && m.controllers.includes(c)),
     );
-    if (v1.length > 0) {
-      support.version = 1;
-      for (const c of controllers) {
-        const mount = mounts.find((m) => m.fsType === 'cgroup' && m.controllers.includes(c));
-        const ownPath = own.get(c);
-        if (!mount || ownPath === undefined) {
-          notes.push(`cgroup v1 ${c} controller not mounted`);
-          continue;
-        }
-        // Nested under our own group, so whatever limits the runner itself lives under still apply.
-        const base = joinCgroup(mount, ownPath);
-        const probe = path.join(base, childName());
-        try {
-          await mkdir(probe);
-          await rmdir(probe);
-          this.bases.set(c, base);
-          support[c] = true;
-          await sweepStale(base);
-        } catch (error) {
-          notes.push(`cannot create a ${c} cgroup under ${base}: ${errorCode(error)}`);
-        }
-      }
-      return support;
-    }
+    if (v1.length > 0) return this.detectV1(mounts, own, support);
+    return this.detectV2(mounts, own, support);
+  }
 
+  /** cgroup v1: one hierarchy per controller, a base under our own group in each. */
+  private async detectV1(
+    mounts: Mount[],
+    own: Map<string, string>,
+    support: CgroupSupport,
+  ): Promise<CgroupSupport> {
+    support.version = 1;
+    for (const c of CONTROLLERS) {
+      const mount = mounts.find((m) => m.fsType === 'cgroup' && m.controllers.includes(c));
+      const ownPath = own.get(c);
+      if (!mount || ownPath === undefined) {
+        support.notes.push(`cgroup v1 ${c} controller not mounted`);
+        continue;
+      }
+      // Nested under our own group, so whatever limits the runner itself lives under still apply.
+      const base = joinCgroup(mount, ownPath);
+      const probe = path.join(base, childName());
+      try {
+        await mkdir(probe);
+        await rmdir(probe);
+        this.bases.set(c, base);
+        support[c] = true;
+        await sweepStale(base);
+      } catch (error) {
+        support.notes.push(`cannot create a ${c} cgroup under ${base}: ${errorCode(error)}`);
+      }
+    }
+    return support;
+  }
+
+  /** cgroup v2: the controllers delegated to our own group, enabled for its children. */
+  private async detectV2(
+    mounts: Mount[],
+    own: Map<string, string>,
+    support: CgroupSupport,
+  ): Promise<CgroupSupport> {
+    const { notes } = support;
     const unified = mounts.find((m) => m.fsType === 'cgroup2');
     const ownPath = own.get('');
     if (!unified || ownPath === undefined) {
@@ -258,8 +273,8 @@ export class CgroupManager {
       const available = (await readFile(path.join(base, 'cgroup.controllers'), 'utf8'))
         .trim()
         .split(/\s+/);
-      const wanted = controllers.filter((c) => available.includes(c));
-      for (const c of controllers)
+      const wanted = CONTROLLERS.filter((c) => available.includes(c));
+      for (const c of CONTROLLERS)
         if (!available.includes(c))
           notes.push(`cgroup v2 ${c} controller not delegated to ${base}`);
       if (wanted.length > 0) {

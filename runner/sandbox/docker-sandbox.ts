@@ -1,6 +1,7 @@
 // The Docker sandbox, for hosts that run a Docker engine: one throw-away container per run, with no
 // network, a read-only root, an unprivileged user and Docker's cgroup limits; our helper (built
 // static) is the container's pid 1, so time limits and rusage work as in the bubblewrap sandbox.
+import { UnavailableError } from '../../contracts';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chown, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,12 +12,7 @@ import { helperBinary } from './helper-binary';
 import { normalizeRequest, type NormalizedRequest } from './request';
 import { abortError, decideLimitExceeded, termination, toSandboxResult } from './result';
 import { parseHelperReport, requestStreams, runHelper } from './run-helper';
-import {
-  SandboxUnavailableError,
-  type Sandbox,
-  type SandboxRequest,
-  type SandboxResult,
-} from './sandbox';
+import { type Sandbox, type SandboxRequest, type SandboxResult } from './sandbox';
 import { handOverWorkDir, type SandboxIdentity } from './work-dir';
 
 const execFileAsync = promisify(execFile);
@@ -118,15 +114,15 @@ export class DockerSandbox implements Sandbox {
       });
     } catch (error) {
       const e = error as NodeJS.ErrnoException & { stderr?: string };
-      if (e.code === 'ENOENT') throw new SandboxUnavailableError('the docker CLI is not installed');
-      throw new SandboxUnavailableError(
+      if (e.code === 'ENOENT') throw new UnavailableError('the docker CLI is not installed');
+      throw new UnavailableError(
         `no Docker engine on this host (docker info fails): ${e.stderr?.trim() || e.message}`,
       );
     }
     try {
       await execFileAsync(this.docker, ['image', 'inspect', this.image], { timeout: 20_000 });
     } catch {
-      throw new SandboxUnavailableError(
+      throw new UnavailableError(
         `the Docker image ${this.image} is not present: build or pull it first`,
       );
     }
@@ -166,7 +162,7 @@ export class DockerSandbox implements Sandbox {
       if (outcome.aborted) throw abortError(req.signal);
       const report = parseHelperReport(await readFile(reportFile, 'utf8'));
       if (!report) {
-        throw new SandboxUnavailableError(
+        throw new UnavailableError(
           `docker run failed (exit ${outcome.helperExitCode ?? outcome.helperSignal}): ${outcome.stderr.trim()}`,
         );
       }

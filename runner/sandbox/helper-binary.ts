@@ -1,5 +1,6 @@
 // Builds sandbox-helper.c on first use into a cache keyed by the source's hash, so the binary always
 // matches the source it was built from and is rebuilt after an edit.
+import { UnavailableError } from '../../contracts';
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
@@ -7,7 +8,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { env } from '../../lib/core/config/env';
-import { SandboxUnavailableError } from './sandbox';
 
 const execFileAsync = promisify(execFile);
 
@@ -126,7 +126,7 @@ async function build(
   } finally {
     await rm(temp, { force: true });
   }
-  throw new SandboxUnavailableError(
+  throw new UnavailableError(
     `cannot build the ${spec.name} (${spec.source}) with a C compiler: ${errors.join('; ')}. ` +
       (spec.installHint
         ? `It needs a C compiler and: ${spec.installHint}.`

@@ -135,36 +135,17 @@ export function parseHelperReport(text: string): HelperReport | null {
   }
 }
 
-export function runHelper(options: HelperSpawnOptions): Promise<HelperOutcome> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(options.file, options.args, {
-      env: options.env ?? {},
-      // Spawn options are passed to Node as given: no key at all rather than an undefined one.
-      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
-      // No console window for a helper started on Windows (ignored elsewhere).
-      windowsHide: true,
-      stdio: [options.stdinFd ?? 'ignore', 'pipe', 'pipe', options.reportOnFd3 ? 'pipe' : 'ignore'],
-    });
-
-    const hash = createHash('sha256');
-    const kept: Buffer[] = [];
-    let stdoutBytes = 0;
-    let outputExceeded = false;
-    const errChunks: Buffer[] = [];
-    let stderrKept = 0;
-    let stderrBytes = 0;
-    const reportChunks: Buffer[] = [];
-    let aborted = false;
-    let stopped = false;
-
-    const stop = () => {
-      if (stopped) return;
-      stopped = true;
-      if (options.stop) options.stop(child);
-      else child.kill('SIGTERM');
-    };
-
-    child.stdout?.on('data', (chunk: Buffer) => {
+/**
+ * The run's stdout: hashed (and kept, when captured) up to its limit; past it the run is stopped
+ * and the output counted as exceeded.
+ */
+function stdoutSink(options: HelperSpawnOptions, stop: () => void) {
+  const hash = createHash('sha256');
+  const kept: Buffer[] = [];
+  let stdoutBytes = 0;
+  let outputExceeded = false;
+  return {
+    write(chunk: Buffer) {
       const room = options.outputBytes - stdoutBytes;
       stdoutBytes += chunk.length;
       const take = room >= chunk.length ? chunk : chunk.subarray(0, Math.max(room, 0));
@@ -176,16 +157,65 @@ export function runHelper(options: HelperSpawnOptions): Promise<HelperOutcome> {
         outputExceeded = true;
         stop();
       }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
+    },
+    result() {
+      return {
+        stdout: options.stdout === 'capture' ? Buffer.concat(kept) : undefined,
+        stdoutBytes,
+        stdoutSha256: hash.digest('hex'),
+        outputExceeded,
+      };
+    },
+  };
+}
+
+/** The run's stderr: the first `max` bytes kept, all of them counted. */
+function stderrSink(max: number) {
+  const errChunks: Buffer[] = [];
+  let stderrKept = 0;
+  let stderrBytes = 0;
+  return {
+    write(chunk: Buffer) {
       stderrBytes += chunk.length;
-      const room = options.stderrBytes - stderrKept;
+      const room = max - stderrKept;
       if (room > 0) {
         const take = chunk.subarray(0, room);
         errChunks.push(take);
         stderrKept += take.length;
       }
+    },
+    result() {
+      return { stderr: Buffer.concat(errChunks).toString('utf8'), stderrBytes };
+    },
+  };
+}
+
+export function runHelper(options: HelperSpawnOptions): Promise<HelperOutcome> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(options.file, options.args, {
+      env: options.env ?? {},
+      // Spawn options are passed to Node as given: no key at all rather than an undefined one.
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+      // No console window for a helper started on Windows (ignored elsewhere).
+      windowsHide: true,
+      stdio: [options.stdinFd ?? 'ignore', 'pipe', 'pipe', options.reportOnFd3 ? 'pipe' : 'ignore'],
     });
+
+    const out = stdoutSink(options, () => stop());
+    const err = stderrSink(options.stderrBytes);
+    const reportChunks: Buffer[] = [];
+    let aborted = false;
+    let stopped = false;
+
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      if (options.stop) options.stop(child);
+      else child.kill('SIGTERM');
+    };
+
+    child.stdout?.on('data', out.write);
+    child.stderr?.on('data', err.write);
     const reportStream = child.stdio[3] as Readable | null | undefined;
     reportStream?.on('data', (chunk: Buffer) => reportChunks.push(chunk));
 
@@ -220,12 +250,8 @@ export function runHelper(options: HelperSpawnOptions): Promise<HelperOutcome> {
         reportText: Buffer.concat(reportChunks).toString('utf8'),
         helperExitCode: code,
         helperSignal: signal,
-        stdout: options.stdout === 'capture' ? Buffer.concat(kept) : undefined,
-        stdoutBytes,
-        stdoutSha256: hash.digest('hex'),
-        stderr: Buffer.concat(errChunks).toString('utf8'),
-        stderrBytes,
-        outputExceeded,
+        ...out.result(),
+        ...err.result(),
         aborted,
       });
     });

@@ -1,6 +1,5 @@
 // The sandbox interface: every untrusted process (compiler or solution) runs through one of these.
 // The pipeline never knows which mechanism (bubblewrap, Docker, a Windows job object) is behind it.
-import { AppError } from '../../contracts';
 import type { Counter } from '../../contracts';
 
 export interface SandboxLimits {
@@ -128,13 +127,7 @@ export interface SandboxResult {
 export interface Sandbox {
   /** 'wine': the emulated Windows job helper inside bubblewrap; 'windows-job': a native Job Object. */
   readonly kind: 'bubblewrap' | 'docker' | 'wine' | 'windows-job';
-  /** Checks that the mechanism works on this host; throws a SandboxUnavailableError saying why not. */
+  /** Checks that the mechanism works on this host; throws an UnavailableError saying why not. */
   check(): Promise<void>;
   run(request: SandboxRequest): Promise<SandboxResult>;
-}
-
-/** The host cannot provide this sandbox (a platform fault, never the contestant's). */
-export class SandboxUnavailableError extends AppError {
-  override name = 'SandboxUnavailableError';
-  readonly code = 'unavailable' as const;
 }

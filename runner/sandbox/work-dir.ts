@@ -1,8 +1,8 @@
 // Hands a run's work directory to the unprivileged sandbox user, without ever following a link the
 // untrusted code may have planted there on an earlier run.
+import { UnavailableError } from '../../contracts';
 import { lchown, lstat, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { SandboxUnavailableError } from './sandbox';
 
 export interface SandboxIdentity {
   uid: number;
@@ -46,13 +46,13 @@ function bitsFor(s: { uid: number; gid: number; mode: number }, owner: SandboxId
  */
 export async function assertReadable(target: string, owner: SandboxIdentity): Promise<void> {
   const self = await stat(target).catch((error: NodeJS.ErrnoException) => {
-    throw new SandboxUnavailableError(
+    throw new UnavailableError(
       `cannot mount ${target} into the sandbox: ${error.code ?? error.message}`,
     );
   });
   const need = self.isDirectory() ? 5 : 4;
   if ((bitsFor(self, owner) & need) !== need) {
-    throw new SandboxUnavailableError(
+    throw new UnavailableError(
       `the sandbox user (uid ${owner.uid}) cannot read ${target} (chmod o+r${self.isDirectory() ? 'x' : ''} it)`,
     );
   }
@@ -69,7 +69,7 @@ export async function assertReachable(target: string, owner: SandboxIdentity): P
   for (;;) {
     const s = await stat(dir);
     if ((bitsFor(s, owner) & 1) === 0) {
-      throw new SandboxUnavailableError(
+      throw new UnavailableError(
         `the sandbox user (uid ${owner.uid}) cannot reach ${target}: ${dir} is not searchable by it, ` +
           'and this host does not let the judge mount it for the sandbox (no CAP_SYS_ADMIN, as in a ' +
           `container): chmod o+x ${dir}, or keep perfjudge (npm install -g) and its data ` +

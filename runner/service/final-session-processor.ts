@@ -41,9 +41,6 @@ import {
   type JudgingSettings,
 } from './judging-processor';
 
-/** The organizer's cancel flag of a session part (contracts/final.ts), kept importable here. */
-export { finalSessionCancelKey };
-
 const MAX_LOG_LINES = 1000;
 
 export type FinalSessionProcessor = (

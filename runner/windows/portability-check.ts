@@ -31,8 +31,6 @@ export interface CrossCompileOutcome {
   compiler: string;
 }
 
-export { canCrossCompile } from './mingw-toolchain';
-
 /** The target a cross-compile checks a patch for. */
 export const PORTABILITY_TARGET = 'windows-amd' satisfies TargetId;
 

@@ -7,18 +7,14 @@
 // What a Job Object does not give, unlike bubblewrap: a private filesystem view or no network. On a
 // judge host, run the runner service as a dedicated low-privilege account whose only writable folder
 // is the work root, with outbound traffic blocked by the host firewall (docker/windows/README.md).
+import { UnavailableError } from '../../contracts';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { normalizeRequest } from '../sandbox/request';
 import { abortError } from '../sandbox/result';
 import { requestStreams, runHelper } from '../sandbox/run-helper';
-import {
-  SandboxUnavailableError,
-  type Sandbox,
-  type SandboxRequest,
-  type SandboxResult,
-} from '../sandbox/sandbox';
+import { type Sandbox, type SandboxRequest, type SandboxResult } from '../sandbox/sandbox';
 import { jobHelperArgs, readJobHelperReport } from './job-helper';
 import { jobHelperBinary } from './job-helper-binary';
 import { reportToResult } from './report-to-result';
@@ -46,7 +42,7 @@ export class WindowsJobSandbox implements Sandbox {
 
   async check(): Promise<void> {
     if (process.platform !== 'win32')
-      throw new SandboxUnavailableError('the Windows job sandbox runs on Windows hosts only');
+      throw new UnavailableError('the Windows job sandbox runs on Windows hosts only');
     await this.helperPath();
   }
 
@@ -88,12 +84,12 @@ export class WindowsJobSandbox implements Sandbox {
         reportOnFd3: false,
         backstopMs: req.limits.wallTimeMs + HELPER_SLACK_MS,
       }).catch((error: Error) => {
-        throw new SandboxUnavailableError(`cannot start the job helper: ${error.message}`);
+        throw new UnavailableError(`cannot start the job helper: ${error.message}`);
       });
       if (streams.aborted) throw abortError(req.signal);
       const { report } = await readJobHelperReport(reportFile);
       if (!report)
-        throw new SandboxUnavailableError(
+        throw new UnavailableError(
           `the job helper left no valid report: ${streams.stderr.slice(-500)}`,
         );
       const result = reportToResult(report, streams, null);

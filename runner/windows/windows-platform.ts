@@ -2,10 +2,10 @@
 // helper in a Job Object, AMD uProf when installed), or emulated on Linux (MinGW-w64 with the flags
 // mapped, the job helper under Wine in the host's sandbox; every result labelled emulated). It also
 // owns the portability pre-check's roles: Linux runners cross-compile for it, its runner settles.
+import { UnavailableError } from '../../contracts';
 import type { Target } from '../../contracts';
 import { env } from '../../lib/core/config/env';
 import {
-  PlatformUnavailableError,
   type HostPlatformOptions,
   type OsPlatform,
   type PlatformCapabilities,
@@ -53,7 +53,7 @@ export const windowsPlatform: OsPlatform = {
     }
     const wine = await wineVersion();
     if (!wine)
-      throw new PlatformUnavailableError(
+      throw new UnavailableError(
         `target windows-amd needs a Windows host, or Wine to emulate one here (apt-get install wine wine64 g++-mingw-w64-x86-64)`,
       );
     const mingw = mingwBuild(target.toolchain);

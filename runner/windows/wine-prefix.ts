@@ -4,6 +4,7 @@
 // symlinks into the master, which the sandbox mounts read-only. So nothing a run writes into its
 // prefix (a planted DLL, a registry edit) reaches the master or any later run, and a run costs
 // ~3 MB of copying instead of 700 MB. (bubblewrap 0.8 on Debian 12 has no overlay mounts.)
+import { UnavailableError } from '../../contracts';
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -21,7 +22,7 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { SandboxUnavailableError } from '../sandbox/sandbox';
+
 import type { SandboxIdentity } from '../sandbox/work-dir';
 
 const execFileAsync = promisify(execFile);
@@ -70,7 +71,7 @@ export async function ensureMasterPrefix(options: MasterPrefixOptions): Promise<
   const wine = options.wine ?? 'wine';
   const version = await wineVersion(wine);
   if (!version)
-    throw new SandboxUnavailableError(
+    throw new UnavailableError(
       'Wine is not installed (wine --version failed): apt-get install wine wine64',
     );
   const tag = createHash('sha256').update(version).digest('hex').slice(0, 12);
@@ -119,7 +120,7 @@ function runWineboot(wine: string, prefix: string, log: (line: string) => void):
     child.stderr.on('data', onData);
     child.on('error', (error) => {
       clearTimeout(timer);
-      reject(new SandboxUnavailableError(`cannot run wineboot: ${error.message}`));
+      reject(new UnavailableError(`cannot run wineboot: ${error.message}`));
     });
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -127,7 +128,7 @@ function runWineboot(wine: string, prefix: string, log: (line: string) => void):
       execFile('wineserver', ['-k'], { env: { PATH: '/usr/bin:/bin', WINEPREFIX: prefix } }, () =>
         code === 0
           ? resolve()
-          : reject(new SandboxUnavailableError(`wineboot -i failed with exit code ${code}`)),
+          : reject(new UnavailableError(`wineboot -i failed with exit code ${code}`)),
       );
     });
   });

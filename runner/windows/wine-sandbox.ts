@@ -6,17 +6,13 @@
 //
 // Each run gets a private writable shadow of the master Wine prefix in its run folder (wine-prefix.ts)
 // and its own wineserver, which the sandbox's init kills with everything else when the run ends.
+import { UnavailableError } from '../../contracts';
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_SANDBOX_IDENTITY } from '../sandbox/bubblewrap-sandbox';
 import { normalizeRequest } from '../sandbox/request';
-import {
-  SandboxUnavailableError,
-  type Sandbox,
-  type SandboxRequest,
-  type SandboxResult,
-} from '../sandbox/sandbox';
+import { type Sandbox, type SandboxRequest, type SandboxResult } from '../sandbox/sandbox';
 import type { SandboxIdentity } from '../sandbox/work-dir';
 import { jobHelperArgs, readJobHelperReport } from './job-helper';
 import { jobHelperBinary } from './job-helper-binary';
@@ -43,7 +39,7 @@ const WINE_START_ATTEMPTS = 3;
 const WINE_INTERNAL_START_FAILURE = /job-helper: cannot start the program \(error 1359\)/;
 
 /** Wine failed to create the program's process: the emulation's fault, before the program ran. */
-class WineStartFailure extends SandboxUnavailableError {
+class WineStartFailure extends UnavailableError {
   override name = 'WineStartFailure';
 }
 
@@ -77,7 +73,7 @@ export class WineSandbox implements Sandbox {
       this.prepared = (async () => {
         const version = await wineVersion();
         if (!version)
-          throw new SandboxUnavailableError(
+          throw new UnavailableError(
             'Wine is not installed (wine --version failed): apt-get install wine wine64',
           );
         const helper = await jobHelperBinary('emulated', { cacheDir: this.options.helperCacheDir });
@@ -165,7 +161,7 @@ export class WineSandbox implements Sandbox {
         // firing on time means Wine or the helper stalled — the platform's fault (a JUDGE_ERROR,
         // retried), never a time limit for the contestant.
         if (outer.limitExceeded === 'time')
-          throw new SandboxUnavailableError(
+          throw new UnavailableError(
             `Wine did not finish within ${(outer.wallTimeMs / 1000).toFixed(1)} s (the run's limit ` +
               `of ${(req.limits.wallTimeMs / 1000).toFixed(1)} s plus ${WINE_START_MS / 1000} s ` +
               `for Wine) and its job helper left no report: the emulation stalled`,
@@ -174,7 +170,7 @@ export class WineSandbox implements Sandbox {
         const Failure =
           outer.exitCode === 126 && WINE_INTERNAL_START_FAILURE.test(outer.stderr)
             ? WineStartFailure
-            : SandboxUnavailableError;
+            : UnavailableError;
         throw new Failure(
           `the job helper under Wine left no valid report (exit ${outer.exitCode ?? outer.signal}): ` +
             `${read.invalid ?? outer.stderr.slice(-500)}`,

@@ -1,5 +1,6 @@
 // What every step of `npm start` after the first needs: the configuration, the challenge, and the
 // secrets generated on the first start.
+import { UnavailableError } from '../../contracts';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,7 +13,6 @@ import { DEFAULT_CHALLENGE } from '../../lib/core/challenge/default-challenge';
 import { challengeSecret, env } from '../../lib/core/config/env';
 import { childEnvironment, type StartEnv } from '../../lib/core/config/start-env';
 import { portAnswers } from './private-stores';
-import { StartFailure } from './say';
 
 export const CHALLENGES = [DEFAULT_CHALLENGE];
 
@@ -88,5 +88,7 @@ export async function loadPlan(config: StartEnv, dataDir: string): Promise<Start
 export async function checkHost(plan: StartPlan): Promise<void> {
   const { config } = plan;
   if (await portAnswers(config.PORT))
-    throw new StartFailure(`PORT ${config.PORT} is in use: stop what listens there, or set PORT=…`);
+    throw new UnavailableError(
+      `PORT ${config.PORT} is in use: stop what listens there, or set PORT=…`,
+    );
 }

@@ -1,6 +1,5 @@
 // How `npm start` talks: every line says how long since `npm start` began, so a slow step shows
 // where the time went.
-import { AppError } from '../../contracts';
 
 /** When `npm start` began (scripts/start.mjs sets it before installing anything). */
 let beganAt = Date.now();
@@ -13,9 +12,3 @@ export function startClock(at: number): void {
 export const elapsed = () => `${((Date.now() - beganAt) / 1000).toFixed(0)} s`;
 export const say = (line: string) => process.stdout.write(`[start ${elapsed()}] ${line}\n`);
 export const warn = (line: string) => process.stderr.write(`[start ${elapsed()}] ${line}\n`);
-
-/** A step that cannot go on: said once, and everything started so far is stopped. */
-export class StartFailure extends AppError {
-  override name = 'StartFailure';
-  readonly code = 'unavailable' as const;
-}

@@ -1,5 +1,6 @@
 // PostgreSQL and Redis: the ones DATABASE_URL and REDIS_URL name, or private ones under .data/,
 // supervised (private-stores.ts starts them).
+import { UnavailableError } from '../../contracts';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../../lib/core/config/env';
@@ -7,7 +8,7 @@ import type { Lifecycle } from './lifecycle';
 import type { StartPlan } from './plan';
 import { findPostgresBin, startPrivatePostgres, startPrivateRedis } from './private-stores';
 import { runPrefixed } from './process';
-import { say, StartFailure } from './say';
+import { say } from './say';
 
 /** DATABASE_URL, or a private PostgreSQL (installed with apt-get as root when missing), supervised. */
 export async function startDatabase(plan: StartPlan, life: Lifecycle): Promise<string> {
@@ -29,7 +30,7 @@ export async function startDatabase(plan: StartPlan, life: Lifecycle): Promise<s
     if (code === 0) bin = findPostgresBin();
   }
   if (!bin)
-    throw new StartFailure(
+    throw new UnavailableError(
       'no PostgreSQL found (/usr/lib/postgresql/*/bin). Install it (sudo apt-get install postgresql) ' +
         'or set DATABASE_URL to an existing database',
     );

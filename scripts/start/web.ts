@@ -1,11 +1,12 @@
 // The web app's production build, rebuilt only when a source is newer, and its health check.
+import { UnavailableError } from '../../contracts';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../../lib/core/config/env';
 import type { Lifecycle } from './lifecycle';
 import type { StartPlan } from './plan';
 import { startChild } from './process';
-import { say, StartFailure } from './say';
+import { say } from './say';
 
 export const NEXT_BIN = path.join(REPO_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 
@@ -75,6 +76,6 @@ export async function buildWebApp(plan: StartPlan, life: Lifecycle, webEnv: Node
   clearInterval(ticker);
   life.pending.delete(build);
   if (life.stopping) return;
-  if (code !== 0) throw new StartFailure(`next build failed (exit ${code}); see [build] above`);
+  if (code !== 0) throw new UnavailableError(`next build failed (exit ${code}); see [build] above`);
   say(`web app built in ${((Date.now() - buildStarted) / 1000).toFixed(0)} s`);
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { judgeQueueName } from '../../contracts';
+import { finalSessionCancelKey, judgeQueueName } from '../../contracts';
 import {
   FINAL_SESSION_JOB_NAME,
   finalSessionJobId,
@@ -22,7 +22,6 @@ import {
 import { loadChallenge } from '../../lib/core/challenge/load-manifest';
 import { REPO_ROOT } from '../../lib/core/config/env';
 import { createWorkerConnection } from '../../lib/server/queue/connection';
-import { finalSessionCancelKey } from '../../runner/service/final-session-processor';
 import {
   createTestQueues,
   SMALL_BENCHMARK,

@@ -7,13 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DockerSandbox,
-  SandboxUnavailableError,
-  dockerRunArgs,
-  type SandboxRequest,
-} from '../../runner/sandbox';
-import { DENIED_SYSCALLS } from '../../contracts';
+import { DockerSandbox, dockerRunArgs, type SandboxRequest } from '../../runner/sandbox';
+import { DENIED_SYSCALLS, UnavailableError } from '../../contracts';
 import { helperBinary } from '../../runner/sandbox/helper-binary';
 import { normalizeRequest } from '../../runner/sandbox/request';
 import { parseHelperReport } from '../../runner/sandbox/run-helper';
@@ -138,7 +133,7 @@ describe('DockerSandbox', () => {
   it('says why it is unavailable when there is no engine', async () => {
     // `false` stands in for a docker CLI whose engine does not answer.
     const noEngine = new DockerSandbox({ docker: 'false' });
-    await expect(noEngine.check()).rejects.toThrow(SandboxUnavailableError);
+    await expect(noEngine.check()).rejects.toThrow(UnavailableError);
     await expect(noEngine.check()).rejects.toThrow(
       /no Docker engine on this host \(docker info fails\)/,
     );

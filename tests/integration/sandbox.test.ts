@@ -7,9 +7,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { UnavailableError } from '../../contracts';
 import {
   BubblewrapSandbox,
-  SandboxUnavailableError,
   createSandbox,
   type SandboxLimits,
   type SandboxRequest,
@@ -450,7 +450,7 @@ describe('BubblewrapSandbox', () => {
     expect(helper).toBeDefined();
     // As if the runner crashed: the helper goes without a word to anyone.
     process.kill(helper as number, 'SIGKILL');
-    await expect(run).rejects.toBeInstanceOf(SandboxUnavailableError);
+    await expect(run).rejects.toBeInstanceOf(UnavailableError);
     await new Promise((r) => setTimeout(r, 200));
     expect(await hostProcessesWith(marker)).toEqual([]);
   });
@@ -460,7 +460,7 @@ describe('BubblewrapSandbox', () => {
       sandbox.run(
         request({ readOnly: [{ host: path.join(work, 'does-not-exist'), sandbox: '/input' }] }),
       ),
-    ).rejects.toBeInstanceOf(SandboxUnavailableError);
+    ).rejects.toBeInstanceOf(UnavailableError);
     if (root) {
       // A mount source the sandbox user could not read is named up front.
       const secret = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-sandbox-private-'));

@@ -2,6 +2,7 @@
 // programs run under Wine inside bubblewrap (runner/windows/). Small inputs and a representative
 // subset of the self-judging submissions (one per verdict family: each Wine judging costs 10-30 s
 // on this 2-core machine, and the Linux self-judge test already covers every patch's logic).
+import { UnavailableError } from '../../contracts';
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../lib/core/config/env';
 import { createSandbox } from '../../runner/sandbox';
-import { SandboxUnavailableError, type Sandbox } from '../../runner/sandbox/sandbox';
+import { type Sandbox } from '../../runner/sandbox/sandbox';
 import { WineSandbox } from '../../runner/windows/wine-sandbox';
 import { judgeForTest, TEST_DATA_DIR } from '../helpers/judging';
 
@@ -223,7 +224,7 @@ describe("the job helper's limits under Wine", () => {
       stdout: 'capture',
       limits,
     });
-    await expect(running).rejects.toThrow(SandboxUnavailableError);
+    await expect(running).rejects.toThrow(UnavailableError);
     await expect(running).rejects.toThrow(/Wine did not finish .* the emulation stalled/);
   });
   it('runs the program again when Wine fails to create its process, and only then', async () => {

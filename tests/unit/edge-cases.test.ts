@@ -1,11 +1,11 @@
 // The wordcount edge-case suite and its loader; the hand-written expectations and the reference check each other.
+import { InvalidChallengeError } from '../../contracts';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceOutput } from '../../challenges/wordcount/reference/wordcount-reference';
 import {
-  EdgeCaseError,
   loadEdgeCases,
   materializeEdgeCases,
   parseEdgeCase,
@@ -154,7 +154,7 @@ describe('edge-case format', () => {
     };
     base[key!] = change;
     const attempt = () => parse(Object.values(base).join('\n'));
-    expect(attempt).toThrow(EdgeCaseError);
+    expect(attempt).toThrow(InvalidChallengeError);
     expect(attempt).toThrow(message);
   });
 

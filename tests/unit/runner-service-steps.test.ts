@@ -40,7 +40,7 @@ import {
   portabilityPreCheck,
   settledByPortabilityCheck,
 } from '../../runner/service/portability-check';
-import { canCrossCompile } from '../../runner/windows/portability-check';
+import { canCrossCompile } from '../../runner/windows/mingw-toolchain';
 import { hostPlatform } from '../../runner/platform';
 import type { Sandbox } from '../../runner/sandbox/sandbox';
 

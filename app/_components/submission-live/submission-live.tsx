@@ -29,6 +29,60 @@ const doneTargets = (p: SubmissionProgress) =>
     .map((t) => t.target)
     .join(',');
 
+type Transport = 'sse' | 'polling' | 'idle';
+
+async function fetchProgress(id: string): Promise<SubmissionProgress | null> {
+  const response = await fetch(`/api/submissions/${encodeURIComponent(id)}`, {
+    cache: 'no-store',
+    headers: { accept: 'application/json' },
+  });
+  return response.ok ? ((await response.json()) as SubmissionProgress) : null;
+}
+
+/** The submission's event stream; `fail` once the server refuses it or it keeps failing. */
+function openEvents(
+  id: string,
+  on: { progress: (p: SubmissionProgress) => void; done: () => void; fail: () => void },
+): EventSource {
+  let errors = 0;
+  const source = new EventSource(`/api/submissions/${encodeURIComponent(id)}/events`);
+  source.addEventListener('progress', (event) => {
+    errors = 0;
+    on.progress(JSON.parse((event as MessageEvent<string>).data) as SubmissionProgress);
+  });
+  source.addEventListener('done', on.done);
+  source.onerror = () => {
+    errors += 1;
+    // CLOSED: the server answered with an error status; otherwise the browser is reconnecting.
+    if (source.readyState === EventSource.CLOSED || errors >= MAX_SSE_ERRORS) on.fail();
+  };
+  return source;
+}
+
+/** How the page hears of progress (stream, polling, or not at all once done). */
+function TransportLine({
+  transport,
+  progress,
+}: {
+  transport: Transport;
+  progress: SubmissionProgress;
+}) {
+  return (
+    <p className="small muted" aria-live="off" data-testid="live-transport">
+      {transport === 'sse'
+        ? 'Live: updates as the judge works.'
+        : transport === 'polling'
+          ? 'Live (polling every second).'
+          : progress.done
+            ? 'Judging finished.'
+            : ''}
+      {!progress.live &&
+        !progress.done &&
+        ' Live progress is unavailable right now; statuses still update.'}
+    </p>
+  );
+}
+
 export function SubmissionLive({
   initial,
   children,
@@ -38,9 +92,7 @@ export function SubmissionLive({
 }) {
   const router = useRouter();
   const [progress, setProgress] = useState(initial);
-  const [transport, setTransport] = useState<'sse' | 'polling' | 'idle'>(
-    initial.done ? 'idle' : 'sse',
-  );
+  const [transport, setTransport] = useState<Transport>(initial.done ? 'idle' : 'sse');
   const lastDone = useRef(doneTargets(initial));
   // A router.refresh() (a target finished, a rejudge) brings a new server state: it replaces what
   // the stream said last, or the view could stay on a stale "Judging…" after a missed last event.
@@ -50,8 +102,7 @@ export function SubmissionLive({
     setProgress(initial);
     setTransport(initial.done ? 'idle' : 'sse');
   }
-  const id = initial.submissionId;
-  const initiallyDone = initial.done;
+  const { submissionId: id, done: initiallyDone } = initial;
 
   useEffect(() => {
     if (initiallyDone) return;
@@ -80,11 +131,8 @@ export function SubmissionLive({
     const poll = async () => {
       if (stopped) return;
       try {
-        const response = await fetch(`/api/submissions/${encodeURIComponent(id)}`, {
-          cache: 'no-store',
-          headers: { accept: 'application/json' },
-        });
-        if (response.ok) apply((await response.json()) as SubmissionProgress);
+        const next = await fetchProgress(id);
+        if (next) apply(next);
       } catch {
         // Offline for a moment: the next tick tries again.
       }
@@ -97,28 +145,19 @@ export function SubmissionLive({
       void poll();
     };
 
-    if (typeof EventSource === 'undefined') {
-      startPolling();
-    } else {
-      let errors = 0;
-      source = new EventSource(`/api/submissions/${encodeURIComponent(id)}/events`);
-      source.addEventListener('progress', (event) => {
-        errors = 0;
-        apply(JSON.parse((event as MessageEvent<string>).data) as SubmissionProgress);
+    if (typeof EventSource === 'undefined') startPolling();
+    else
+      source = openEvents(id, {
+        progress: apply,
+        done: () => {
+          // The final progress event came just before; a refresh catches a missed one.
+          if (!stopped) {
+            router.refresh();
+            stop();
+          }
+        },
+        fail: startPolling,
       });
-      source.addEventListener('done', () => {
-        // The final progress event came just before; a refresh catches a missed one.
-        if (!stopped) {
-          router.refresh();
-          stop();
-        }
-      });
-      source.onerror = () => {
-        errors += 1;
-        // CLOSED: the server answered with an error status; otherwise the browser is reconnecting.
-        if (source?.readyState === EventSource.CLOSED || errors >= MAX_SSE_ERRORS) startPolling();
-      };
-    }
     return () => {
       stopped = true;
       source?.close();
@@ -129,18 +168,7 @@ export function SubmissionLive({
   return (
     <LiveContext.Provider value={progress}>
       {children}
-      <p className="small muted" aria-live="off" data-testid="live-transport">
-        {transport === 'sse'
-          ? 'Live: updates as the judge works.'
-          : transport === 'polling'
-            ? 'Live (polling every second).'
-            : progress.done
-              ? 'Judging finished.'
-              : ''}
-        {!progress.live &&
-          !progress.done &&
-          ' Live progress is unavailable right now; statuses still update.'}
-      </p>
+      <TransportLine transport={transport} progress={progress} />
     </LiveContext.Provider>
   );
 }

@@ -70,135 +70,14 @@ export default async function ChallengePage({ params }: Props) {
       <FinalBanner slug={c.slug} where="challenge" />
 
       <div className="grid">
-        <section className="card" aria-labelledby="deadline-h">
-          <h2 id="deadline-h" style={{ marginTop: 0 }}>
-            Deadline
-          </h2>
-          {c.open ? (
-            c.deadline ? (
-              <p>
-                <strong>{formatDate(c.deadline)}</strong>
-                <br />
-                <Countdown deadline={c.deadline} />
-              </p>
-            ) : (
-              <p>No deadline set: submissions are open.</p>
-            )
-          ) : (
-            <p className="notice warn">Closed. {c.closedReason}</p>
-          )}
-          <p className="small muted">
-            Up to {c.submissionsPerHour} submissions an hour. Your best accepted submission is your
-            row on the leaderboard. Score: {c.scoring}
-            {c.solutionsPublished && (
-              <>
-                {' · '}Solutions are published:{' '}
-                <Link href={`${base}/solutions`} data-testid="solutions-link">
-                  read every accepted submission
-                </Link>
-                .
-              </>
-            )}
-          </p>
-        </section>
+        <Deadline c={c} base={base} />
 
-        <section className="card" aria-labelledby="downloads-h">
-          <h2 id="downloads-h" style={{ marginTop: 0 }}>
-            Downloads
-          </h2>
-          <ul>
-            <li>
-              <a href={`${base}/download/${c.downloads.tarGz}`} download>
-                Contestant kit (.tar.gz)
-              </a>{' '}
-              ·{' '}
-              <a href={`${base}/download/${c.downloads.zip}`} download>
-                Contestant kit (.zip)
-              </a>
-              <div className="muted small">
-                Template, the judge&apos;s harness, edge-case tests, the public input, and CMake
-                scripts to build, check and time (no Node needed).
-              </div>
-            </li>
-            <li>
-              <a href={c.downloads.cli} download>
-                perfjudge command line (.tgz)
-              </a>{' '}
-              <span className="muted small">
-                judge locally exactly as the server does, and submit: <code>npm install -g</code>{' '}
-                this link
-              </span>
-            </li>
-            <li>
-              <a href={`${base}/download/public-input.txt`} download>
-                Public input
-              </a>{' '}
-              <span className="muted small">
-                ({c.publicInput.size}, seed <code>{c.publicInput.seed}</code>; also in the kit)
-              </span>
-            </li>
-          </ul>
-        </section>
+        <Downloads c={c} base={base} />
       </div>
 
-      <h2>Targets</h2>
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>Target</th>
-              <th>Machine</th>
-              <th>Compiler and flags</th>
-            </tr>
-          </thead>
-          <tbody>
-            {c.targets.map((t) => (
-              <tr key={t.id}>
-                <td className="mono">{t.id}</td>
-                <td>
-                  {t.description || `${t.os}, ${t.cpuVendor}`}
-                  <div className="muted small">
-                    {t.os} · {t.cpuVendor}
-                  </div>
-                </td>
-                <td className="mono small">{t.flags}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <TargetsAndLimits c={c} />
 
-      <h2>Limits</h2>
-      <dl className="kv card">
-        {c.limits.map((l) => (
-          <div key={l.label} style={{ display: 'contents' }}>
-            <dt>{l.label}</dt>
-            <dd>{l.value}</dd>
-          </div>
-        ))}
-      </dl>
-
-      <h2 id="workflow">How to work</h2>
-      <div className="card" data-testid="workflow">
-        <p>
-          The same steps as the kit&apos;s README. Or submit from the web:{' '}
-          <Link href={`${base}/submit`}>upload or paste the patch</Link>, and see the files it
-          touches before you confirm.
-        </p>
-        <ol className="breakable">
-          {c.workflow.map((step) => (
-            <li key={step.id} data-testid={`workflow-${step.id}`}>
-              <strong>{step.title}.</strong> {withCode(step.text)}
-              <pre className="wrap">{step.commands.join('\n')}</pre>
-            </li>
-          ))}
-        </ol>
-        <p className="small muted">
-          Or with curl: <code>POST {server}/api/submissions</code> with{' '}
-          <code>Authorization: Bearer &lt;token&gt;</code> and JSON{' '}
-          <code>{'{"challenge":"' + c.slug + '","patch":"…"}'}</code>.
-        </p>
-      </div>
+      <Workflow c={c} base={base} server={server} />
 
       <h2>The challenge</h2>
       <article className="card">
@@ -235,6 +114,158 @@ async function FinalResultLead({ slug }: { slug: string }) {
         intervals, shared places and how they were decided. The{' '}
         <Link href={`/challenges/${slug}/leaderboard`}>provisional leaderboard</Link> stays for the
         record.
+      </p>
+    </section>
+  );
+}
+
+/** The kit's steps, the web form, and the API with curl. */
+function Workflow({ c, base, server }: { c: ChallengePageData; base: string; server: string }) {
+  return (
+    <>
+      <h2 id="workflow">How to work</h2>
+      <div className="card" data-testid="workflow">
+        <p>
+          The same steps as the kit&apos;s README. Or submit from the web:{' '}
+          <Link href={`${base}/submit`}>upload or paste the patch</Link>, and see the files it
+          touches before you confirm.
+        </p>
+        <ol className="breakable">
+          {c.workflow.map((step) => (
+            <li key={step.id} data-testid={`workflow-${step.id}`}>
+              <strong>{step.title}.</strong> {withCode(step.text)}
+              <pre className="wrap">{step.commands.join('\n')}</pre>
+            </li>
+          ))}
+        </ol>
+        <p className="small muted">
+          Or with curl: <code>POST {server}/api/submissions</code> with{' '}
+          <code>Authorization: Bearer &lt;token&gt;</code> and JSON{' '}
+          <code>{'{"challenge":"' + c.slug + '","patch":"…"}'}</code>.
+        </p>
+      </div>
+    </>
+  );
+}
+
+function TargetsAndLimits({ c }: { c: ChallengePageData }) {
+  return (
+    <>
+      <h2>Targets</h2>
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th>Target</th>
+              <th>Machine</th>
+              <th>Compiler and flags</th>
+            </tr>
+          </thead>
+          <tbody>
+            {c.targets.map((t) => (
+              <tr key={t.id}>
+                <td className="mono">{t.id}</td>
+                <td>
+                  {t.description || `${t.os}, ${t.cpuVendor}`}
+                  <div className="muted small">
+                    {t.os} · {t.cpuVendor}
+                  </div>
+                </td>
+                <td className="mono small">{t.flags}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <h2>Limits</h2>
+      <dl className="kv card">
+        {c.limits.map((l) => (
+          <div key={l.label} style={{ display: 'contents' }}>
+            <dt>{l.label}</dt>
+            <dd>{l.value}</dd>
+          </div>
+        ))}
+      </dl>
+    </>
+  );
+}
+
+/** The kit, the command line and the public input. */
+function Downloads({ c, base }: { c: ChallengePageData; base: string }) {
+  return (
+    <section className="card" aria-labelledby="downloads-h">
+      <h2 id="downloads-h" style={{ marginTop: 0 }}>
+        Downloads
+      </h2>
+      <ul>
+        <li>
+          <a href={`${base}/download/${c.downloads.tarGz}`} download>
+            Contestant kit (.tar.gz)
+          </a>{' '}
+          ·{' '}
+          <a href={`${base}/download/${c.downloads.zip}`} download>
+            Contestant kit (.zip)
+          </a>
+          <div className="muted small">
+            Template, the judge&apos;s harness, edge-case tests, the public input, and CMake scripts
+            to build, check and time (no Node needed).
+          </div>
+        </li>
+        <li>
+          <a href={c.downloads.cli} download>
+            perfjudge command line (.tgz)
+          </a>{' '}
+          <span className="muted small">
+            judge locally exactly as the server does, and submit: <code>npm install -g</code> this
+            link
+          </span>
+        </li>
+        <li>
+          <a href={`${base}/download/public-input.txt`} download>
+            Public input
+          </a>{' '}
+          <span className="muted small">
+            ({c.publicInput.size}, seed <code>{c.publicInput.seed}</code>; also in the kit)
+          </span>
+        </li>
+      </ul>
+    </section>
+  );
+}
+
+/** The deadline and its countdown (or why it is closed), the quota and the score. */
+function Deadline({ c, base }: { c: ChallengePageData; base: string }) {
+  return (
+    <section className="card" aria-labelledby="deadline-h">
+      <h2 id="deadline-h" style={{ marginTop: 0 }}>
+        Deadline
+      </h2>
+      {c.open ? (
+        c.deadline ? (
+          <p>
+            <strong>{formatDate(c.deadline)}</strong>
+            <br />
+            <Countdown deadline={c.deadline} />
+          </p>
+        ) : (
+          <p>No deadline set: submissions are open.</p>
+        )
+      ) : (
+        <p className="notice warn">Closed. {c.closedReason}</p>
+      )}
+      <p className="small muted">
+        Up to {c.submissionsPerHour} submissions an hour. Your best accepted submission is your row
+        on the leaderboard. Score: {c.scoring}
+        {c.solutionsPublished && (
+          <>
+            {' · '}Solutions are published:{' '}
+            <Link href={`${base}/solutions`} data-testid="solutions-link">
+              read every accepted submission
+            </Link>
+            .
+          </>
+        )}
       </p>
     </section>
   );

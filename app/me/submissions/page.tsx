@@ -23,6 +23,23 @@ import { FinalChoiceButton } from './final-choice-button';
 
 export const metadata: Metadata = { title: 'My submissions' };
 
+/** Each challenge's best score as a step line; the best so far holds until now. */
+function bestScoreLines(
+  best: Awaited<ReturnType<typeof listMySubmissions>>['best'],
+  now: number,
+): BestScoreLine[] {
+  return best
+    .filter((b) => b.points.length > 0)
+    .map((b) => ({
+      name: b.challenge.title,
+      // The step line runs on to today's edge.
+      points: [
+        ...b.points.map((p) => ({ t: Date.parse(p.at), score: p.score })),
+        { t: now, score: b.points.at(-1)!.score },
+      ],
+    }));
+}
+
 export default async function MySubmissionsPage() {
   const user = await requireUser('/me/submissions');
   const [mine, ranks, finalChoices] = await Promise.all([
@@ -33,17 +50,7 @@ export default async function MySubmissionsPage() {
   const choiceBySlug = new Map(finalChoices.map((c) => [c.challenge.slug, c]));
   const counting = new Set(ranks.map((r) => r.submissionId));
   const targets = [...new Set(mine.rows.flatMap((r) => r.targets.map((t) => t.target)))].sort();
-  const now = Date.now();
-  const lines: BestScoreLine[] = mine.best
-    .filter((b) => b.points.length > 0)
-    .map((b) => ({
-      name: b.challenge.title,
-      // The best so far holds until now: the step line runs on to today's edge.
-      points: [
-        ...b.points.map((p) => ({ t: Date.parse(p.at), score: p.score })),
-        { t: now, score: b.points.at(-1)!.score },
-      ],
-    }));
+  const lines = bestScoreLines(mine.best, Date.now());
 
   return (
     <>
@@ -59,20 +66,7 @@ export default async function MySubmissionsPage() {
         </div>
       ) : (
         <>
-          {ranks.length > 0 && (
-            <ul className="card outcome-list" data-testid="my-ranks">
-              {ranks.map((r) => (
-                <li key={r.challenge.slug}>
-                  <Link href={`/challenges/${r.challenge.slug}/leaderboard`}>
-                    {r.challenge.title}
-                  </Link>
-                  : place <strong>{r.rank}</strong> of {r.of} with{' '}
-                  <Link href={`/submissions/${r.submissionId}`}>score {formatScore(r.score)}</Link>{' '}
-                  <span className="badge ok">counts</span>
-                </li>
-              ))}
-            </ul>
-          )}
+          {ranks.length > 0 && <MyRanks ranks={ranks} />}
           {finalChoices.length > 0 && <FinalChoices choices={finalChoices} />}
           <section className="card" aria-labelledby="best-heading">
             <h2 id="best-heading" style={{ marginTop: 0 }}>
@@ -106,56 +100,13 @@ export default async function MySubmissionsPage() {
               </thead>
               <tbody>
                 {mine.rows.map((r) => (
-                  <tr key={r.id} data-testid={`my-submission-${r.id}`}>
-                    <td className="nowrap">{formatDate(r.createdAt)}</td>
-                    <td>
-                      <span className="ellipsis" style={{ maxWidth: '12em' }}>
-                        {r.challenge.title}
-                      </span>
-                    </td>
-                    {targets.map((name) => {
-                      const t = r.targets.find((x) => x.target === name);
-                      return (
-                        <td key={name} className="nowrap">
-                          {t ? (
-                            <>
-                              <VerdictBadge verdict={t.verdict} status={t.status} />
-                              {t.speedup !== null && (
-                                <div className="small num" style={{ textAlign: 'left' }}>
-                                  {formatSpeedupInterval(t.speedup, t.ciLow, t.ciHigh)}
-                                </div>
-                              )}
-                            </>
-                          ) : (
-                            <span className="muted">–</span>
-                          )}
-                        </td>
-                      );
-                    })}
-                    <td>
-                      <VerdictBadge
-                        verdict={r.verdict}
-                        status={r.status}
-                        disqualified={r.disqualified}
-                      />
-                    </td>
-                    <td className="num">
-                      {formatScore(r.score)}
-                      {counting.has(r.id) && (
-                        <span className="badge ok" title="Your row on the leaderboard">
-                          counts
-                        </span>
-                      )}
-                    </td>
-                    <td>
-                      <FinalCell row={r} choice={choiceBySlug.get(r.challenge.slug)} />
-                    </td>
-                    <td>
-                      <Link href={`/submissions/${r.id}`} aria-label={`Submission ${r.id}`}>
-                        Open
-                      </Link>
-                    </td>
-                  </tr>
+                  <MySubmissionRow
+                    key={r.id}
+                    r={r}
+                    targets={targets}
+                    counts={counting.has(r.id)}
+                    choice={choiceBySlug.get(r.challenge.slug)}
+                  />
                 ))}
               </tbody>
             </table>
@@ -237,5 +188,86 @@ function FinalCell({ row, choice }: { row: MySubmissionRow; choice: MyFinalChoic
       action={selectFinalAction}
       input={{ submissionId: row.id }}
     />
+  );
+}
+
+type MyRow = Awaited<ReturnType<typeof listMySubmissions>>['rows'][number];
+
+/** One submission: when, which challenge, each target's verdict, the overall one, score, final. */
+function MySubmissionRow({
+  r,
+  targets,
+  counts,
+  choice,
+}: {
+  r: MyRow;
+  targets: string[];
+  /** It is the contestant's row on the leaderboard. */
+  counts: boolean;
+  choice: MyFinalChoice | undefined;
+}) {
+  return (
+    <tr data-testid={`my-submission-${r.id}`}>
+      <td className="nowrap">{formatDate(r.createdAt)}</td>
+      <td>
+        <span className="ellipsis" style={{ maxWidth: '12em' }}>
+          {r.challenge.title}
+        </span>
+      </td>
+      {targets.map((name) => {
+        const t = r.targets.find((x) => x.target === name);
+        return (
+          <td key={name} className="nowrap">
+            {t ? (
+              <>
+                <VerdictBadge verdict={t.verdict} status={t.status} />
+                {t.speedup !== null && (
+                  <div className="small num" style={{ textAlign: 'left' }}>
+                    {formatSpeedupInterval(t.speedup, t.ciLow, t.ciHigh)}
+                  </div>
+                )}
+              </>
+            ) : (
+              <span className="muted">–</span>
+            )}
+          </td>
+        );
+      })}
+      <td>
+        <VerdictBadge verdict={r.verdict} status={r.status} disqualified={r.disqualified} />
+      </td>
+      <td className="num">
+        {formatScore(r.score)}
+        {counts && (
+          <span className="badge ok" title="Your row on the leaderboard">
+            counts
+          </span>
+        )}
+      </td>
+      <td>
+        <FinalCell row={r} choice={choice} />
+      </td>
+      <td>
+        <Link href={`/submissions/${r.id}`} aria-label={`Submission ${r.id}`}>
+          Open
+        </Link>
+      </td>
+    </tr>
+  );
+}
+
+/** Where each challenge's counting submission places. */
+function MyRanks({ ranks }: { ranks: Awaited<ReturnType<typeof getMyRanks>> }) {
+  return (
+    <ul className="card outcome-list" data-testid="my-ranks">
+      {ranks.map((r) => (
+        <li key={r.challenge.slug}>
+          <Link href={`/challenges/${r.challenge.slug}/leaderboard`}>{r.challenge.title}</Link>:
+          place <strong>{r.rank}</strong> of {r.of} with{' '}
+          <Link href={`/submissions/${r.submissionId}`}>score {formatScore(r.score)}</Link>{' '}
+          <span className="badge ok">counts</span>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -81,6 +81,43 @@ export function FinalStartForm(props: FinalStartFormProps) {
           {props.refusal}
         </div>
       )}
+      <FinalStartFields {...props} described={described} error={error} />
+      <div className="row">
+        <button type="submit" className="danger" disabled={props.refusal !== null || busy}>
+          Start final evaluation
+        </button>
+        <span className="muted small">
+          {props.finalists} finalist{props.finalists === 1 ? '' : 's'} on{' '}
+          {props.targets.join(', ') || 'no target'}.
+        </span>
+      </div>
+      <dialog
+        ref={dialog}
+        className="reason-dialog"
+        aria-label="Start final evaluation"
+        onClose={() => setPending(null)}
+      >
+        {pending && (
+          <ConfirmStart
+            {...props}
+            pending={pending}
+            busy={busy}
+            onConfirm={confirm}
+            onCancel={() => setPending(null)}
+          />
+        )}
+      </dialog>
+    </form>
+  );
+}
+
+type FieldHelpers = Pick<ReturnType<typeof useServerAction>, 'described' | 'error'>;
+
+/** The rounds, the error rate and the two choices, with what each means. */
+function FinalStartFields(props: FinalStartFormProps & FieldHelpers) {
+  const { described, error } = props;
+  return (
+    <>
       <label>
         Rounds per target
         <span className="hint">
@@ -143,61 +180,52 @@ export function FinalStartForm(props: FinalStartFormProps) {
         runners (each host times its own baseline; by default one host times every finalist, so the
         ranking compares like with like)
       </label>
-      <div className="row">
-        <button type="submit" className="danger" disabled={props.refusal !== null || busy}>
-          Start final evaluation
-        </button>
-        <span className="muted small">
-          {props.finalists} finalist{props.finalists === 1 ? '' : 's'} on{' '}
-          {props.targets.join(', ') || 'no target'}.
-        </span>
-      </div>
-      <dialog
-        ref={dialog}
-        className="reason-dialog"
-        aria-label="Start final evaluation"
-        onClose={() => setPending(null)}
-      >
-        {pending && (
-          <div className="stack reason-form">
-            <h3 style={{ margin: 0 }}>Start final evaluation</h3>
-            <p className="small">
-              {props.finalists} finalist{props.finalists === 1 ? '' : 's'} and the baseline,{' '}
-              {pending.rounds} rounds on each of {props.targets.length} target
-              {props.targets.length === 1 ? '' : 's'} ({props.targets.join(', ')}), error rate{' '}
-              {formatErrorRate(pending.rate)},{' '}
-              {pending.keepProvisionalSeed ? 'on the provisional seed' : 'on a fresh secret seed'}
-              {pending.spreadAcrossHosts ? ', spread across hosts' : ', one host per target'}.
-            </p>
-            {props.finalists > 1 &&
-              Number(pending.rounds) < roundsToSeparateFinalists(props.finalists, pending.rate) && (
-                <p className="notice warn small" data-testid="final-too-few-rounds">
-                  With {pending.rounds} rounds the judge cannot separate any two of the{' '}
-                  {props.finalists} finalists at a {formatErrorRate(pending.rate)} error rate: every
-                  finalist would share one place. At least{' '}
-                  {roundsToSeparateFinalists(props.finalists, pending.rate)} rounds are needed.
-                </p>
-              )}
-            <p className="small muted">
-              Selections are fixed from now on. The public sees &quot;Final evaluation in
-              progress&quot; until you publish the results.
-            </p>
-            <div className="row">
-              <button type="button" className="danger" onClick={confirm} disabled={busy}>
-                {busy ? 'Working…' : 'Confirm'}
-              </button>
-              <button
-                type="button"
-                className="secondary"
-                onClick={() => setPending(null)}
-                disabled={busy}
-              >
-                Cancel
-              </button>
-            </div>
-          </div>
+    </>
+  );
+}
+
+/** What the confirmation says will run, with a warning when the rounds cannot separate anyone. */
+function ConfirmStart(
+  props: FinalStartFormProps & {
+    pending: StartFinalFormInput & { rate: number };
+    busy: boolean;
+    onConfirm: () => void;
+    onCancel: () => void;
+  },
+) {
+  return (
+    <div className="stack reason-form">
+      <h3 style={{ margin: 0 }}>Start final evaluation</h3>
+      <p className="small">
+        {props.finalists} finalist{props.finalists === 1 ? '' : 's'} and the baseline,{' '}
+        {props.pending.rounds} rounds on each of {props.targets.length} target
+        {props.targets.length === 1 ? '' : 's'} ({props.targets.join(', ')}), error rate{' '}
+        {formatErrorRate(props.pending.rate)},{' '}
+        {props.pending.keepProvisionalSeed ? 'on the provisional seed' : 'on a fresh secret seed'}
+        {props.pending.spreadAcrossHosts ? ', spread across hosts' : ', one host per target'}.
+      </p>
+      {props.finalists > 1 &&
+        Number(props.pending.rounds) <
+          roundsToSeparateFinalists(props.finalists, props.pending.rate) && (
+          <p className="notice warn small" data-testid="final-too-few-rounds">
+            With {props.pending.rounds} rounds the judge cannot separate any two of the{' '}
+            {props.finalists} finalists at a {formatErrorRate(props.pending.rate)} error rate: every
+            finalist would share one place. At least{' '}
+            {roundsToSeparateFinalists(props.finalists, props.pending.rate)} rounds are needed.
+          </p>
         )}
-      </dialog>
-    </form>
+      <p className="small muted">
+        Selections are fixed from now on. The public sees &quot;Final evaluation in progress&quot;
+        until you publish the results.
+      </p>
+      <div className="row">
+        <button type="button" className="danger" onClick={props.onConfirm} disabled={props.busy}>
+          {props.busy ? 'Working…' : 'Confirm'}
+        </button>
+        <button type="button" className="secondary" onClick={props.onCancel} disabled={props.busy}>
+          Cancel
+        </button>
+      </div>
+    </div>
   );
 }

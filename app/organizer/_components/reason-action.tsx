@@ -89,68 +89,105 @@ export function ReasonAction({
         onClose={() => setOpen(false)}
       >
         {open && (
-          <form className="stack reason-form" onSubmit={onSubmit} noValidate aria-label={label}>
-            <h3 style={{ margin: 0 }}>{label}</h3>
-            <p className="small">{description}</p>
-            {warning && (
-              <div className="notice warn small">
-                <p style={{ margin: 0 }}>{warning}</p>
-                <label className="row" style={{ marginTop: '0.4em' }}>
-                  <input
-                    type="checkbox"
-                    checked={acknowledged}
-                    onChange={(e) => setAcknowledged(e.target.checked)}
-                  />
-                  Do it anyway
-                </label>
-              </div>
-            )}
-            {askReason && (
-              <>
-                <label htmlFor={`${id}-reason`}>
-                  Reason
-                  <span className="hint">
-                    Goes in the audit log with your name. At most {REASON_MAX} characters.
-                  </span>
-                </label>
-                <textarea
-                  id={`${id}-reason`}
-                  name="reason"
-                  rows={2}
-                  maxLength={REASON_MAX}
-                  required
-                  autoFocus
-                  aria-invalid={reasonError ? true : undefined}
-                  aria-describedby={reasonError ? `${id}-error` : undefined}
-                />
-              </>
-            )}
-            {reasonError && (
-              <span id={`${id}-error`} className="field-error">
-                {reasonError}
-              </span>
-            )}
-            <div className="row">
-              <button
-                type="submit"
-                className={danger ? 'danger' : undefined}
-                disabled={busy || (warning !== undefined && !acknowledged)}
-              >
-                {busy ? 'Working…' : 'Confirm'}
-              </button>
-              <button
-                type="button"
-                className="secondary"
-                onClick={() => setOpen(false)}
-                disabled={busy}
-              >
-                Cancel
-              </button>
-            </div>
-          </form>
+          <ReasonForm
+            id={id}
+            label={label}
+            description={description}
+            warning={warning}
+            acknowledged={acknowledged}
+            setAcknowledged={setAcknowledged}
+            askReason={askReason}
+            reasonError={reasonError}
+            danger={danger}
+            busy={busy}
+            onSubmit={onSubmit}
+            onCancel={() => setOpen(false)}
+          />
         )}
       </dialog>
       <OutcomeNotice outcome={outcome} small />
     </div>
+  );
+}
+
+/** The dialog's form: what will happen, the warning to acknowledge, the reason, Confirm / Cancel. */
+function ReasonForm({
+  id,
+  label,
+  description,
+  warning,
+  acknowledged,
+  setAcknowledged,
+  askReason,
+  reasonError,
+  danger,
+  busy,
+  onSubmit,
+  onCancel,
+}: Pick<ReasonActionProps, 'label' | 'description' | 'warning' | 'danger'> & {
+  id: string;
+  acknowledged: boolean;
+  setAcknowledged: (acknowledged: boolean) => void;
+  askReason: boolean;
+  reasonError: string | null;
+  busy: boolean;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  onCancel: () => void;
+}) {
+  return (
+    <form className="stack reason-form" onSubmit={onSubmit} noValidate aria-label={label}>
+      <h3 style={{ margin: 0 }}>{label}</h3>
+      <p className="small">{description}</p>
+      {warning && (
+        <div className="notice warn small">
+          <p style={{ margin: 0 }}>{warning}</p>
+          <label className="row" style={{ marginTop: '0.4em' }}>
+            <input
+              type="checkbox"
+              checked={acknowledged}
+              onChange={(e) => setAcknowledged(e.target.checked)}
+            />
+            Do it anyway
+          </label>
+        </div>
+      )}
+      {askReason && (
+        <>
+          <label htmlFor={`${id}-reason`}>
+            Reason
+            <span className="hint">
+              Goes in the audit log with your name. At most {REASON_MAX} characters.
+            </span>
+          </label>
+          <textarea
+            id={`${id}-reason`}
+            name="reason"
+            rows={2}
+            maxLength={REASON_MAX}
+            required
+            autoFocus
+            aria-invalid={reasonError ? true : undefined}
+            aria-describedby={reasonError ? `${id}-error` : undefined}
+          />
+        </>
+      )}
+      {reasonError && (
+        <span id={`${id}-error`} className="field-error">
+          {reasonError}
+        </span>
+      )}
+      <div className="row">
+        <button
+          type="submit"
+          className={danger ? 'danger' : undefined}
+          disabled={busy || (warning !== undefined && !acknowledged)}
+        >
+          {busy ? 'Working…' : 'Confirm'}
+        </button>
+        <button type="button" className="secondary" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }

@@ -56,6 +56,32 @@ export function RepeatForm({
         this submission&apos;s verdict, score or leaderboard row, and wait behind new submissions.
       </p>
       <OutcomeNotice outcome={outcome} small />
+      <RepeatFields targets={targets} described={described} error={error} />
+      <label>
+        Reason
+        <span className="hint">
+          Goes in the audit log with your name. At most {REASON_MAX} characters.
+        </span>
+        <textarea name="reason" rows={2} maxLength={REASON_MAX} required {...described('reason')} />
+        {error('reason')}
+      </label>
+      <div className="row">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Working…' : 'Rejudge N times'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** How many judgings, and on which target. */
+function RepeatFields({
+  targets,
+  described,
+  error,
+}: Pick<ReturnType<typeof useServerAction>, 'described' | 'error'> & { targets: string[] }) {
+  return (
+    <>
       <label>
         Times
         <span className="hint">
@@ -85,19 +111,6 @@ export function RepeatForm({
         </select>
         {error('target')}
       </label>
-      <label>
-        Reason
-        <span className="hint">
-          Goes in the audit log with your name. At most {REASON_MAX} characters.
-        </span>
-        <textarea name="reason" rows={2} maxLength={REASON_MAX} required {...described('reason')} />
-        {error('reason')}
-      </label>
-      <div className="row">
-        <button type="submit" disabled={busy}>
-          {busy ? 'Working…' : 'Rejudge N times'}
-        </button>
-      </div>
-    </form>
+    </>
   );
 }

@@ -36,20 +36,7 @@ export function SettingsForm({
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const input = {
-      slug: values.slug,
-      deadline: String(form.get('deadline') ?? ''),
-      submissionsPerHour: String(form.get('submissionsPerHour') ?? ''),
-      precision: String(form.get('precision') ?? ''),
-      benchmarkSize: String(form.get('benchmarkSize') ?? ''),
-      benchmarkSeed: String(form.get('benchmarkSeed') ?? ''),
-      clearSeed: form.get('clearSeed') === 'on',
-      benchmarkScores: String(form.get('benchmarkScores') ?? ''),
-      judgeAllTargets: form.get('judgeAllTargets') === 'on',
-      supersedeQueued: form.get('supersedeQueued') === 'on',
-      reason: String(form.get('reason') ?? ''),
-    };
+    const input = readSettingsInput(new FormData(event.currentTarget), values.slug);
     const parsed = settingsFormSchema.safeParse(input);
     if (!parsed.success) {
       setErrors(settingsFieldErrors(parsed.error));
@@ -64,7 +51,51 @@ export function SettingsForm({
       )!.value = '';
   }
 
-  const field = (
+  const field = fieldMaker({ described, error });
+
+  return (
+    <form className="stack card" onSubmit={onSubmit} noValidate aria-label="Challenge settings">
+      <OutcomeNotice outcome={outcome} />
+      <LimitFields field={field} values={values} />
+      <BenchmarkFields field={field} values={values} described={described} error={error} />
+      <JudgingChoices values={values} />
+      {field('reason', 'Note for the audit log (optional)', `At most ${REASON_MAX} characters.`, {
+        type: 'text',
+        maxLength: REASON_MAX,
+      })}
+      <div className="row">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : 'Save settings'}
+        </button>
+        <span className="muted small">New submissions and rejudges use the saved settings.</span>
+      </div>
+    </form>
+  );
+}
+
+/** The form's text as the action takes it (the action parses it again itself). */
+function readSettingsInput(form: FormData, slug: string) {
+  return {
+    slug,
+    deadline: String(form.get('deadline') ?? ''),
+    submissionsPerHour: String(form.get('submissionsPerHour') ?? ''),
+    precision: String(form.get('precision') ?? ''),
+    benchmarkSize: String(form.get('benchmarkSize') ?? ''),
+    benchmarkSeed: String(form.get('benchmarkSeed') ?? ''),
+    clearSeed: form.get('clearSeed') === 'on',
+    benchmarkScores: String(form.get('benchmarkScores') ?? ''),
+    judgeAllTargets: form.get('judgeAllTargets') === 'on',
+    supersedeQueued: form.get('supersedeQueued') === 'on',
+    reason: String(form.get('reason') ?? ''),
+  };
+}
+
+type FieldHelpers = Pick<ReturnType<typeof useServerAction>, 'described' | 'error'>;
+type Field = ReturnType<typeof fieldMaker>;
+
+/** A labelled input with its hint and its error. */
+function fieldMaker({ described, error }: FieldHelpers) {
+  return (
     name: string,
     label: string,
     hint: string,
@@ -77,10 +108,12 @@ export function SettingsForm({
       {error(name)}
     </label>
   );
+}
 
+/** The deadline, the quota, the precision and the benchmark size, each empty for its default. */
+function LimitFields({ field, values }: { field: Field; values: SettingsFormValues }) {
   return (
-    <form className="stack card" onSubmit={onSubmit} noValidate aria-label="Challenge settings">
-      <OutcomeNotice outcome={outcome} />
+    <>
       {field(
         'deadline',
         'Deadline (UTC)',
@@ -120,6 +153,19 @@ export function SettingsForm({
           spellCheck: false,
         },
       )}
+    </>
+  );
+}
+
+/** The write-only seed, and what becomes of the scores when the benchmark changes. */
+function BenchmarkFields({
+  field,
+  values,
+  described,
+  error,
+}: FieldHelpers & { field: Field; values: SettingsFormValues }) {
+  return (
+    <>
       {field(
         'benchmarkSeed',
         'Benchmark seed',
@@ -150,6 +196,14 @@ export function SettingsForm({
         </select>
         {error('benchmarkScores')}
       </label>
+    </>
+  );
+}
+
+/** Judging every target after a failure; newer submissions superseding queued ones. */
+function JudgingChoices({ values }: { values: SettingsFormValues }) {
+  return (
+    <>
       <label
         className="row"
         style={{ fontWeight: 400, flexWrap: 'nowrap', alignItems: 'flex-start' }}
@@ -166,16 +220,6 @@ export function SettingsForm({
         contestant&apos;s newer submission supersedes their own older one still waiting in the queue
         (settled as superseded, its patch kept; by default every submission is judged)
       </label>
-      {field('reason', 'Note for the audit log (optional)', `At most ${REASON_MAX} characters.`, {
-        type: 'text',
-        maxLength: REASON_MAX,
-      })}
-      <div className="row">
-        <button type="submit" disabled={busy}>
-          {busy ? 'Saving…' : 'Save settings'}
-        </button>
-        <span className="muted small">New submissions and rejudges use the saved settings.</span>
-      </div>
-    </form>
+    </>
   );
 }

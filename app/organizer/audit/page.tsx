@@ -46,45 +46,9 @@ export default async function AuditLogPage({
               </tr>
             </thead>
             <tbody>
-              {page.rows.map((r) => {
-                const href = subjectHref(r.subjectType, r.subjectId);
-                return (
-                  <tr key={r.id}>
-                    <td className="nowrap">{formatDate(r.at)}</td>
-                    <td>
-                      {r.actor ? (
-                        <>
-                          <span className="ellipsis" title={r.actor.email}>
-                            {r.actor.name}
-                          </span>
-                        </>
-                      ) : (
-                        <span className="muted">platform</span>
-                      )}
-                    </td>
-                    <td className="mono small nowrap">{r.action}</td>
-                    <td className="small">
-                      {r.subjectType && <span className="muted">{r.subjectType} </span>}
-                      {href ? (
-                        <Link href={href} className="mono">
-                          {r.subjectId}
-                        </Link>
-                      ) : (
-                        <span className="mono">{r.subjectId ?? '–'}</span>
-                      )}
-                    </td>
-                    <td style={{ overflowWrap: 'anywhere', minWidth: '12em' }}>
-                      {r.reason ?? <span className="muted">–</span>}
-                    </td>
-                    <td
-                      className="mono small"
-                      style={{ overflowWrap: 'anywhere', maxWidth: '28em' }}
-                    >
-                      {r.details ?? ''}
-                    </td>
-                  </tr>
-                );
-              })}
+              {page.rows.map((r) => (
+                <AuditRow key={r.id} r={r} />
+              ))}
             </tbody>
           </table>
         </div>
@@ -101,5 +65,45 @@ export default async function AuditLogPage({
         }
       />
     </>
+  );
+}
+
+type AuditEntry = Awaited<ReturnType<typeof listAuditLog>>['rows'][number];
+
+/** One entry: when, who, what, on which subject (linked), why, and its details. */
+function AuditRow({ r }: { r: AuditEntry }) {
+  const href = subjectHref(r.subjectType, r.subjectId);
+  return (
+    <tr>
+      <td className="nowrap">{formatDate(r.at)}</td>
+      <td>
+        {r.actor ? (
+          <>
+            <span className="ellipsis" title={r.actor.email}>
+              {r.actor.name}
+            </span>
+          </>
+        ) : (
+          <span className="muted">platform</span>
+        )}
+      </td>
+      <td className="mono small nowrap">{r.action}</td>
+      <td className="small">
+        {r.subjectType && <span className="muted">{r.subjectType} </span>}
+        {href ? (
+          <Link href={href} className="mono">
+            {r.subjectId}
+          </Link>
+        ) : (
+          <span className="mono">{r.subjectId ?? '–'}</span>
+        )}
+      </td>
+      <td style={{ overflowWrap: 'anywhere', minWidth: '12em' }}>
+        {r.reason ?? <span className="muted">–</span>}
+      </td>
+      <td className="mono small" style={{ overflowWrap: 'anywhere', maxWidth: '28em' }}>
+        {r.details ?? ''}
+      </td>
+    </tr>
   );
 }

@@ -171,97 +171,15 @@ export default async function SubmissionPage({
       <h1>
         Submission <span className="mono small">{view.id}</span>
       </h1>
-      <div className="card">
-        <dl className="kv">
-          <dt>Challenge</dt>
-          <dd>
-            <Link href={`/challenges/${view.challenge.slug}`}>{view.challenge.title}</Link>{' '}
-            <span className="muted small">version {view.challenge.version}</span>
-          </dd>
-          <dt>Submitted</dt>
-          <dd>{formatDate(view.createdAt)}</dd>
-          <dt>Author</dt>
-          <dd className="ellipsis" style={{ maxWidth: '100%' }}>
-            {view.author.name}
-            {view.isAuthor && <span className="muted"> (you)</span>}
-          </dd>
-          <dt>Status</dt>
-          <dd>
-            <LiveOverallVerdict />
-          </dd>
-          <dt>Targets</dt>
-          <dd>
-            <LiveOutcome />
-          </dd>
-          <dt>Combined score</dt>
-          <dd>
-            <LiveScore />
-          </dd>
-          {finalChoice && (
-            <>
-              <dt>Final</dt>
-              <dd>
-                <FinalChoiceLine view={view} choice={finalChoice} />
-              </dd>
-            </>
-          )}
-          <dt>Patch</dt>
-          <dd>
-            <a href={patchHref}>raw text</a>{' '}
-            <span className="muted small">({formatBytes(view.patchBytes)})</span>
-          </dd>
-        </dl>
-        {view.disqualified && (
-          <p className="notice error" data-testid="disqualified" style={{ marginTop: '1em' }}>
-            <strong>Disqualified</strong>
-            {view.disqualifiedReason ? `: ${view.disqualifiedReason}` : '.'}
-          </p>
-        )}
-        {!view.isAuthor && !view.solutionsPublished && (
-          <p className="small muted">
-            You see this as an organizer: before the solutions are published only the author and the
-            organizers can.
-          </p>
-        )}
-      </div>
+      <SubmissionFacts view={view} finalChoice={finalChoice} patchHref={patchHref} />
 
       {view.judgings.map((j) => (
-        <section
+        <TargetSection
           key={j.judgingId}
-          className="card target"
-          data-testid={`target-${j.target}`}
-          aria-labelledby={`heading-${j.target}`}
-        >
-          <div className="spread">
-            <h2 id={`heading-${j.target}`} style={{ margin: '0.2em 0' }}>
-              {j.target}
-            </h2>
-            <span className="row small">
-              {(j.devMode || j.result?.host.devMode) && (
-                <span className="badge warn">dev mode</span>
-              )}
-              {(j.emulated || j.result?.host.emulated) && (
-                <span className="badge warn">emulated</span>
-              )}
-            </span>
-          </div>
-          <LiveTargetStatus target={j.target} />
-          {j.status === 'DONE' && (
-            <>
-              <HostLabels
-                devMode={j.devMode || (j.result?.host.devMode ?? false)}
-                emulated={j.emulated || (j.result?.host.emulated ?? false)}
-              />
-              <JudgingResultView submissionId={view.id} judging={j} />
-              {user?.role === 'ORGANIZER' && (
-                <PlausibilityLine
-                  target={j.target}
-                  plausibility={j.result?.stages.measure?.plausibility}
-                />
-              )}
-            </>
-          )}
-        </section>
+          j={j}
+          submissionId={view.id}
+          organizer={user?.role === 'ORGANIZER'}
+        />
       ))}
 
       {compare && <CompareSection view={view} {...compare} />}
@@ -273,5 +191,117 @@ export default async function SubmissionPage({
         </details>
       )}
     </SubmissionLive>
+  );
+}
+
+/** One target: its labels, live status, and once done the result (and plausibility for organizers). */
+function TargetSection({
+  j,
+  submissionId,
+  organizer,
+}: {
+  j: SubmissionView['judgings'][number];
+  submissionId: string;
+  organizer: boolean;
+}) {
+  return (
+    <section
+      className="card target"
+      data-testid={`target-${j.target}`}
+      aria-labelledby={`heading-${j.target}`}
+    >
+      <div className="spread">
+        <h2 id={`heading-${j.target}`} style={{ margin: '0.2em 0' }}>
+          {j.target}
+        </h2>
+        <span className="row small">
+          {(j.devMode || j.result?.host.devMode) && <span className="badge warn">dev mode</span>}
+          {(j.emulated || j.result?.host.emulated) && <span className="badge warn">emulated</span>}
+        </span>
+      </div>
+      <LiveTargetStatus target={j.target} />
+      {j.status === 'DONE' && (
+        <>
+          <HostLabels
+            devMode={j.devMode || (j.result?.host.devMode ?? false)}
+            emulated={j.emulated || (j.result?.host.emulated ?? false)}
+          />
+          <JudgingResultView submissionId={submissionId} judging={j} />
+          {organizer && (
+            <PlausibilityLine
+              target={j.target}
+              plausibility={j.result?.stages.measure?.plausibility}
+            />
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Challenge, time, author, live status and score, the final choice, the patch, disqualification. */
+function SubmissionFacts({
+  view,
+  finalChoice,
+  patchHref,
+}: {
+  view: SubmissionView;
+  finalChoice: MyFinalChoice | null;
+  patchHref: string;
+}) {
+  return (
+    <div className="card">
+      <dl className="kv">
+        <dt>Challenge</dt>
+        <dd>
+          <Link href={`/challenges/${view.challenge.slug}`}>{view.challenge.title}</Link>{' '}
+          <span className="muted small">version {view.challenge.version}</span>
+        </dd>
+        <dt>Submitted</dt>
+        <dd>{formatDate(view.createdAt)}</dd>
+        <dt>Author</dt>
+        <dd className="ellipsis" style={{ maxWidth: '100%' }}>
+          {view.author.name}
+          {view.isAuthor && <span className="muted"> (you)</span>}
+        </dd>
+        <dt>Status</dt>
+        <dd>
+          <LiveOverallVerdict />
+        </dd>
+        <dt>Targets</dt>
+        <dd>
+          <LiveOutcome />
+        </dd>
+        <dt>Combined score</dt>
+        <dd>
+          <LiveScore />
+        </dd>
+        {finalChoice && (
+          <>
+            <dt>Final</dt>
+            <dd>
+              <FinalChoiceLine view={view} choice={finalChoice} />
+            </dd>
+          </>
+        )}
+        <dt>Patch</dt>
+        <dd>
+          <a href={patchHref}>raw text</a>{' '}
+          <span className="muted small">({formatBytes(view.patchBytes)})</span>
+        </dd>
+      </dl>
+      {view.disqualified && (
+        <p className="notice error" data-testid="disqualified" style={{ marginTop: '1em' }}>
+          <strong>Disqualified</strong>
+          {view.disqualifiedReason ? `: ${view.disqualifiedReason}` : '.'}
+        </p>
+      )}
+      {!view.isAuthor && !view.solutionsPublished && (
+        <p className="small muted">
+          You see this as an organizer: before the solutions are published only the author and the
+          organizers can.
+        </p>
+      )}
+    </div>
   );
 }

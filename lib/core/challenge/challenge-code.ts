@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { AppError, describeIssues, isSlug } from '../../../contracts';
+import { InvalidChallengeError, describeIssues, isSlug } from '../../../contracts';
 import { challengeFolder, CHALLENGES_DIR } from './load-manifest';
 
 export interface GenerateInputOptions {
@@ -46,11 +46,6 @@ export interface ChallengeCode {
  * copy the packed CLI carries (scripts/pack-cli.ts), which runs without a TypeScript loader.
  */
 export const CHALLENGE_CODE_FILES = ['code.ts', 'code.mjs'] as const;
-
-export class ChallengeCodeError extends AppError {
-  override name = 'ChallengeCodeError';
-  readonly code = 'invalid-challenge' as const;
-}
 
 const aFunction = z.custom<(...args: never[]) => unknown>(
   (value) => typeof value === 'function',
@@ -97,7 +92,7 @@ export function challengeCode(slugOrDir: string): Promise<ChallengeCode> {
   const file = challengeCodeFile(slugOrDir);
   if (!file)
     return Promise.reject(
-      new ChallengeCodeError(
+      new InvalidChallengeError(
         `challenge "${slugOrDir}" has no generator or reference implementation: export \`code\` ` +
           `(a ChallengeCode) from ${path.join(challengeFolder(slugOrDir), 'code.ts')}`,
       ),
@@ -118,7 +113,7 @@ async function loadCodeModule(file: string): Promise<ChallengeCode> {
   );
   const parsed = codeModuleSchema.safeParse(module);
   if (!parsed.success)
-    throw new ChallengeCodeError(
+    throw new InvalidChallengeError(
       `${file} must export \`code\`, a ChallengeCode:\n${describeIssues(parsed.error)}`,
     );
   // The module's own object (the parsed copy would drop nothing it needs, but keeps no identity).

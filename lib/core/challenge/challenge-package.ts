@@ -16,15 +16,10 @@
 //                           its folder (lib/core/challenge/challenge-code.ts)
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { VERDICTS, AppError } from '../../../contracts';
+import { VERDICTS, InvalidChallengeError } from '../../../contracts';
 import { challengeCode, hasChallengeCode } from './challenge-code';
 import { loadEdgeCases } from './edge-cases';
 import type { Challenge } from './load-manifest';
-
-export class ChallengePackageError extends AppError {
-  override name = 'ChallengePackageError';
-  readonly code = 'invalid-challenge' as const;
-}
 
 /** The CMake variables the judge's build passes to every harness (runner/build/build-tree.ts). */
 const HARNESS_VARIABLES = ['PJ_SOURCE_DIR', 'PJ_SOLUTION', 'PJ_FLAGS'];
@@ -123,11 +118,11 @@ export async function challengePackageProblems(challenge: Challenge): Promise<st
   return problems;
 }
 
-/** Throws a ChallengePackageError listing every problem. */
+/** Throws an InvalidChallengeError listing every problem. */
 export async function checkChallengePackage(challenge: Challenge): Promise<void> {
   const problems = await challengePackageProblems(challenge);
   if (problems.length)
-    throw new ChallengePackageError(
+    throw new InvalidChallengeError(
       `challenge ${challenge.dir} does not hold a complete challenge package:\n` +
         problems.map((p) => `  - ${p.replace(/\n/g, '\n    ')}`).join('\n'),
     );

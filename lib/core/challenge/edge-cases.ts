@@ -4,13 +4,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { describeIssues, KEBAB_CASE_PATTERN, AppError } from '../../../contracts';
+import { describeIssues, KEBAB_CASE_PATTERN, InvalidChallengeError } from '../../../contracts';
 import type { Challenge } from './load-manifest';
-
-export class EdgeCaseError extends AppError {
-  override name = 'EdgeCaseError';
-  readonly code = 'invalid-challenge' as const;
-}
 
 /** A case expands to at most this many bytes, so a typo in `times` cannot exhaust memory. */
 export const MAX_CASE_BYTES = 64 * 1024 * 1024;
@@ -140,7 +135,7 @@ function hexOf(bytes: Buffer, limit = 16): string {
 /** Turns a validated case file into bytes, checking what zod cannot (sizes, words, order). */
 function buildCase(file: string, parsed: EdgeCaseFile): { input: Buffer; expected: Buffer } {
   const fail = (field: string, message: string): never => {
-    throw new EdgeCaseError(`Invalid edge case ${file}:\n  - ${field}: ${message}`);
+    throw new InvalidChallengeError(`Invalid edge case ${file}:\n  - ${field}: ${message}`);
   };
   const inputSize = segmentsSize(parsed.input);
   if (inputSize > MAX_CASE_BYTES)
@@ -197,11 +192,13 @@ export function parseEdgeCase(
   try {
     raw = parseYaml(text);
   } catch (error) {
-    throw new EdgeCaseError(`Edge case ${file} is not valid YAML: ${(error as Error).message}`);
+    throw new InvalidChallengeError(
+      `Edge case ${file} is not valid YAML: ${(error as Error).message}`,
+    );
   }
   const parsed = edgeCaseFileSchema.safeParse(raw);
   if (!parsed.success)
-    throw new EdgeCaseError(`Invalid edge case ${file}:\n${describeIssues(parsed.error)}`);
+    throw new InvalidChallengeError(`Invalid edge case ${file}:\n${describeIssues(parsed.error)}`);
   return { description: parsed.data.description, ...buildCase(file, parsed.data) };
 }
 
@@ -210,7 +207,7 @@ async function listDir(dir: string): Promise<{ dirs: string[]; files: string[] }
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
-    throw new EdgeCaseError(`Cannot read tests folder ${dir}: ${(error as Error).message}`);
+    throw new InvalidChallengeError(`Cannot read tests folder ${dir}: ${(error as Error).message}`);
   }
   const names = (pred: (e: Dirent) => boolean): string[] =>
     entries
@@ -232,7 +229,7 @@ export async function loadEdgeCases(challenge: Challenge): Promise<EdgeCase[]> {
   const strays = dirs.filter((d) => !groupIds.has(d));
   const missing = groups.filter((g) => !dirs.includes(g.id)).map((g) => g.id);
   if (strays.length > 0 || missing.length > 0)
-    throw new EdgeCaseError(
+    throw new InvalidChallengeError(
       [
         `Edge-case folders in ${testsDir} do not match the manifest's tests.groups:`,
         ...strays.map((d) => `  - folder "${d}" has no group in the manifest`),
@@ -253,10 +250,11 @@ export async function loadEdgeCases(challenge: Challenge): Promise<EdgeCase[]> {
         .map((f) => `file "${f}" (cases are named <kebab-case>.yaml)`),
     ];
     if (problems.length > 0)
-      throw new EdgeCaseError(
+      throw new InvalidChallengeError(
         `Unexpected entries in ${groupDir}:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
       );
-    if (files.length === 0) throw new EdgeCaseError(`Group folder ${groupDir} holds no cases`);
+    if (files.length === 0)
+      throw new InvalidChallengeError(`Group folder ${groupDir} holds no cases`);
     for (const fileName of files) {
       const file = path.join(groupDir, fileName);
       const parsed = parseEdgeCase(await readFile(file, 'utf8'), file);

@@ -7,16 +7,11 @@ import {
   isSlug,
   manifestSchema,
   type Manifest,
-  AppError,
+  InvalidChallengeError,
 } from '../../../contracts';
 import { REPO_ROOT } from '../config/env';
 
 export const CHALLENGES_DIR = path.join(REPO_ROOT, 'challenges');
-
-export class ManifestError extends AppError {
-  override name = 'ManifestError';
-  readonly code = 'invalid-challenge' as const;
-}
 
 export interface Challenge {
   /** Absolute path of the challenge's folder. */
@@ -30,7 +25,7 @@ export interface Challenge {
 export function parseManifest(raw: unknown, source: string): Manifest {
   const parsed = manifestSchema.safeParse(raw);
   if (!parsed.success)
-    throw new ManifestError(`Invalid manifest ${source}:\n${describeIssues(parsed.error)}`);
+    throw new InvalidChallengeError(`Invalid manifest ${source}:\n${describeIssues(parsed.error)}`);
   return parsed.data;
 }
 
@@ -39,13 +34,15 @@ export async function loadManifestFile(file: string): Promise<Manifest> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new ManifestError(`Cannot read manifest ${file}: ${(error as Error).message}`);
+    throw new InvalidChallengeError(`Cannot read manifest ${file}: ${(error as Error).message}`);
   }
   let raw: unknown;
   try {
     raw = parseYaml(text);
   } catch (error) {
-    throw new ManifestError(`Manifest ${file} is not valid YAML: ${(error as Error).message}`);
+    throw new InvalidChallengeError(
+      `Manifest ${file} is not valid YAML: ${(error as Error).message}`,
+    );
   }
   return parseManifest(raw, file);
 }

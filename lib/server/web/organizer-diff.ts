@@ -38,98 +38,120 @@ function stripPrefix(path: string): string {
   return p.startsWith('a/') || p.startsWith('b/') ? p.slice(2) : p;
 }
 
+/** Where the parser is: the current file, the next line numbers, what is left of the hunk. */
+interface DiffState {
+  files: DiffFile[];
+  file: DiffFile | null;
+  oldLine: number;
+  newLine: number;
+  // Lines left in the current hunk: "--- x" inside a hunk is a removed line, not a file header.
+  oldLeft: number;
+  newLeft: number;
+  oldPath: string | null;
+  /** A "diff --git" line started the current file and its hunks have not begun. */
+  gitHeader: boolean;
+}
+
+interface ClassifiedLine {
+  kind: DiffLineKind;
+  oldLine: number | null;
+  newLine: number | null;
+}
+
+function startFile(st: DiffState, path: string, change: DiffFile['change'] = 'modified'): void {
+  st.file = { path, change, additions: 0, deletions: 0 };
+  st.files.push(st.file);
+}
+
+/** An added, removed or context line inside a hunk. */
+function hunkLine(st: DiffState, line: string): ClassifiedLine {
+  if (line.startsWith('+')) {
+    st.newLeft--;
+    if (st.file) st.file.additions++;
+    return { kind: 'add', oldLine: null, newLine: st.newLine++ };
+  }
+  if (line.startsWith('-')) {
+    st.oldLeft--;
+    if (st.file) st.file.deletions++;
+    return { kind: 'del', oldLine: st.oldLine++, newLine: null };
+  }
+  st.oldLeft--;
+  st.newLeft--;
+  return { kind: 'ctx', oldLine: st.oldLine++, newLine: st.newLine++ };
+}
+
+/** The "+++" line: names the file of a plain diff, and says whether it is added or deleted. */
+function newPathLine(st: DiffState, line: string): void {
+  const newPath = stripPrefix(line.slice(4));
+  // A plain diff has no "diff --git" line: there the "+++" line starts the file.
+  if (!st.gitHeader) startFile(st, newPath === '/dev/null' ? (st.oldPath ?? newPath) : newPath);
+  st.gitHeader = false;
+  if (st.file) {
+    if (st.oldPath === '/dev/null') st.file.change = 'added';
+    else if (newPath === '/dev/null') st.file.change = 'deleted';
+  }
+}
+
+/** A line outside a hunk: a file header, a hunk header, or anything else (meta). */
+function headerLine(st: DiffState, line: string): DiffLineKind {
+  if (line.startsWith('diff --git ')) {
+    st.oldLeft = st.newLeft = 0;
+    const m = / b\/(.*)$/.exec(line);
+    startFile(st, m ? m[1]! : line.slice(11));
+    st.oldPath = null;
+    st.gitHeader = true;
+    return 'file';
+  }
+  if (line.startsWith('--- ')) {
+    st.oldPath = stripPrefix(line.slice(4));
+    return 'file';
+  }
+  if (line.startsWith('+++ ')) {
+    newPathLine(st, line);
+    return 'file';
+  }
+  if (/^(new|deleted) file mode /.test(line)) {
+    if (st.file) st.file.change = line.startsWith('new') ? 'added' : 'deleted';
+    return 'file';
+  }
+  if (/^(index |similarity |rename |old mode |new mode |Binary files )/.test(line)) return 'file';
+  const m = HUNK.exec(line);
+  if (!m) return 'meta';
+  st.gitHeader = false;
+  st.oldLine = Number(m[1]);
+  st.oldLeft = m[2] === undefined ? 1 : Number(m[2]);
+  st.newLine = Number(m[3]);
+  st.newLeft = m[4] === undefined ? 1 : Number(m[4]);
+  return 'hunk';
+}
+
 export function parseUnifiedDiff(patchText: string, maxLines = DIFF_MAX_LINES): ParsedDiff {
   const raw = patchText.split('\n');
   if (raw.length > 0 && raw[raw.length - 1] === '') raw.pop();
   const lines: DiffLine[] = [];
-  const files: DiffFile[] = [];
-  let file: DiffFile | null = null;
-  let oldLine = 0;
-  let newLine = 0;
-  // Lines left in the current hunk: "--- x" inside a hunk is a removed line, not a file header.
-  let oldLeft = 0;
-  let newLeft = 0;
-  let oldPath: string | null = null;
-  /** A "diff --git" line started the current file and its hunks have not begun. */
-  let gitHeader = false;
-
-  const startFile = (path: string, change: DiffFile['change'] = 'modified') => {
-    file = { path, change, additions: 0, deletions: 0 };
-    files.push(file);
+  const st: DiffState = {
+    files: [],
+    file: null,
+    oldLine: 0,
+    newLine: 0,
+    oldLeft: 0,
+    newLeft: 0,
+    oldPath: null,
+    gitHeader: false,
   };
-
   for (const full of raw) {
     const line = full.endsWith('\r') ? full.slice(0, -1) : full;
-    let kind: DiffLineKind = 'meta';
-    let o: number | null = null;
-    let n: number | null = null;
-    const inHunk = oldLeft > 0 || newLeft > 0;
-    if (
+    const inHunk = st.oldLeft > 0 || st.newLeft > 0;
+    const classified: ClassifiedLine =
       inHunk &&
       (line.startsWith('+') || line.startsWith('-') || line.startsWith(' ') || line === '')
-    ) {
-      if (line.startsWith('+')) {
-        kind = 'add';
-        n = newLine++;
-        newLeft--;
-        if (file) (file as DiffFile).additions++;
-      } else if (line.startsWith('-')) {
-        kind = 'del';
-        o = oldLine++;
-        oldLeft--;
-        if (file) (file as DiffFile).deletions++;
-      } else {
-        kind = 'ctx';
-        o = oldLine++;
-        n = newLine++;
-        oldLeft--;
-        newLeft--;
-      }
-    } else if (line.startsWith('diff --git ')) {
-      kind = 'file';
-      oldLeft = newLeft = 0;
-      const m = / b\/(.*)$/.exec(line);
-      startFile(m ? m[1]! : line.slice(11));
-      oldPath = null;
-      gitHeader = true;
-    } else if (line.startsWith('--- ')) {
-      kind = 'file';
-      oldPath = stripPrefix(line.slice(4));
-    } else if (line.startsWith('+++ ')) {
-      kind = 'file';
-      const newPath = stripPrefix(line.slice(4));
-      // A plain diff has no "diff --git" line: there the "+++" line starts the file.
-      if (!gitHeader) startFile(newPath === '/dev/null' ? (oldPath ?? newPath) : newPath);
-      gitHeader = false;
-      const f = file as DiffFile | null;
-      if (f) {
-        if (oldPath === '/dev/null') f.change = 'added';
-        else if (newPath === '/dev/null') f.change = 'deleted';
-      }
-    } else if (/^(new|deleted) file mode /.test(line)) {
-      kind = 'file';
-      const f = file as DiffFile | null;
-      if (f) f.change = line.startsWith('new') ? 'added' : 'deleted';
-    } else if (/^(index |similarity |rename |old mode |new mode |Binary files )/.test(line)) {
-      kind = 'file';
-    } else {
-      const m = HUNK.exec(line);
-      if (m) {
-        kind = 'hunk';
-        gitHeader = false;
-        oldLine = Number(m[1]);
-        oldLeft = m[2] === undefined ? 1 : Number(m[2]);
-        newLine = Number(m[3]);
-        newLeft = m[4] === undefined ? 1 : Number(m[4]);
-      }
-    }
+        ? hunkLine(st, line)
+        : { kind: headerLine(st, line), oldLine: null, newLine: null };
     if (lines.length < maxLines)
       lines.push({
-        kind,
+        ...classified,
         text: line.length > DIFF_MAX_LINE_CHARS ? `${line.slice(0, DIFF_MAX_LINE_CHARS)}…` : line,
-        oldLine: o,
-        newLine: n,
       });
   }
-  return { lines, files, totalLines: raw.length, truncated: raw.length > lines.length };
+  return { lines, files: st.files, totalLines: raw.length, truncated: raw.length > lines.length };
 }

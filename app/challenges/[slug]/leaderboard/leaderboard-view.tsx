@@ -140,25 +140,7 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
   );
   return (
     <>
-      <div className="spread">
-        <h1>
-          <Link href={`/challenges/${table.challenge.slug}`}>{table.challenge.title}</Link>:{' '}
-          {provisional ? 'provisional leaderboard' : 'leaderboard'}
-        </h1>
-        <div className="row">
-          {provisional && (
-            <Link className="btn" href={`/challenges/${table.challenge.slug}/final`}>
-              Final result
-            </Link>
-          )}
-          <a className="btn secondary" href={`${base}/export.md`} download>
-            Markdown
-          </a>
-          <a className="btn secondary" href={`${base}/export.csv`} download>
-            CSV
-          </a>
-        </div>
-      </div>
+      <Heading table={table} base={base} provisional={provisional} />
       <FinalBanner slug={table.challenge.slug} where="leaderboard" />
       <p className="muted small">
         Each contestant&apos;s best accepted submission. Score:{' '}
@@ -192,86 +174,11 @@ export async function LeaderboardView({ slug, page }: { slug: string; page: numb
           <Pages base={base} page={page} pages={pages} />
           <div className="table-wrap">
             <table className="leaderboard">
-              <thead>
-                <tr>
-                  <th rowSpan={2} className="num">
-                    #
-                  </th>
-                  <th rowSpan={2}>Contestant</th>
-                  {table.targets.map((t) => (
-                    <th key={t} colSpan={2}>
-                      {t}
-                      {/* Its own line: run into the target's name it read "linux-intelbaseline". */}
-                      {baselineMs(table, t) !== null && (
-                        <>
-                          <br />
-                          <small className="muted ci" data-testid={`baseline-${t}`}>
-                            baseline {formatMs(baselineMs(table, t))}
-                          </small>
-                        </>
-                      )}
-                      {common[t]?.length ? <br /> : null}
-                      {common[t]?.map((l) => (
-                        <span key={l} className="badge warn">
-                          {l}
-                        </span>
-                      ))}
-                    </th>
-                  ))}
-                  <th rowSpan={2} className="num">
-                    Score
-                  </th>
-                  <th rowSpan={2} className="num" title="All of the contestant's submissions">
-                    Subm.
-                  </th>
-                  <th rowSpan={2}>Last improvement</th>
-                </tr>
-                <tr>
-                  {table.targets.map((t) => (
-                    <TargetHeads key={t} />
-                  ))}
-                </tr>
-              </thead>
+              <LeaderboardHead table={table} common={common} />
               <tbody>
                 {shown.map((r) => (
                   // An opaque key, not the user id: React keys and attributes are in the public HTML.
-                  <tr key={r.rowKey} data-row={r.rowKey}>
-                    <td className="num">
-                      {r.rank}
-                      {r.tiedWithAbove && (
-                        <span className="badge info" title="Statistically tied with the row above">
-                          ≈
-                        </span>
-                      )}
-                    </td>
-                    <td>
-                      {table.challenge.solutionsPublished ? (
-                        <Link
-                          className="ellipsis"
-                          title={`${r.userName}: their submission`}
-                          href={`/submissions/${r.submissionId}`}
-                          data-testid="solution-link"
-                        >
-                          {r.userName}
-                        </Link>
-                      ) : (
-                        <span className="ellipsis" title={r.userName}>
-                          {r.userName}
-                        </span>
-                      )}
-                    </td>
-                    {table.targets.map((t) => (
-                      <TargetCells key={t} cell={r.targets[t]} common={common[t] ?? []} />
-                    ))}
-                    <td className="num">
-                      <b>{formatScore(r.score)}</b>
-                      <small className="muted ci">
-                        {formatScore(r.scoreLow)}–{formatScore(r.scoreHigh)}
-                      </small>
-                    </td>
-                    <td className="num">{r.submissions}</td>
-                    <td className="nowrap small">{formatDate(r.submittedAt)}</td>
-                  </tr>
+                  <LeaderboardRow key={r.rowKey} r={r} table={table} common={common} />
                 ))}
               </tbody>
             </table>
@@ -296,5 +203,136 @@ function TargetHeads() {
       <th className="num">Time</th>
       <th className="num">Speedup</th>
     </>
+  );
+}
+
+type Labels = Record<string, string[]>;
+
+/** One contestant: rank (≈ when tied with the row above), name, each target, score, counts. */
+function LeaderboardRow({
+  r,
+  table,
+  common,
+}: {
+  r: LeaderboardTable['rows'][number] & { rowKey: string };
+  table: LeaderboardTable;
+  common: Labels;
+}) {
+  return (
+    <tr data-row={r.rowKey}>
+      <td className="num">
+        {r.rank}
+        {r.tiedWithAbove && (
+          <span className="badge info" title="Statistically tied with the row above">
+            ≈
+          </span>
+        )}
+      </td>
+      <td>
+        {table.challenge.solutionsPublished ? (
+          <Link
+            className="ellipsis"
+            title={`${r.userName}: their submission`}
+            href={`/submissions/${r.submissionId}`}
+            data-testid="solution-link"
+          >
+            {r.userName}
+          </Link>
+        ) : (
+          <span className="ellipsis" title={r.userName}>
+            {r.userName}
+          </span>
+        )}
+      </td>
+      {table.targets.map((t) => (
+        <TargetCells key={t} cell={r.targets[t]} common={common[t] ?? []} />
+      ))}
+      <td className="num">
+        <b>{formatScore(r.score)}</b>
+        <small className="muted ci">
+          {formatScore(r.scoreLow)}–{formatScore(r.scoreHigh)}
+        </small>
+      </td>
+      <td className="num">{r.submissions}</td>
+      <td className="nowrap small">{formatDate(r.submittedAt)}</td>
+    </tr>
+  );
+}
+
+/** Per target its baseline time and the labels every row shares, then the time and speedup heads. */
+function LeaderboardHead({ table, common }: { table: LeaderboardTable; common: Labels }) {
+  return (
+    <thead>
+      <tr>
+        <th rowSpan={2} className="num">
+          #
+        </th>
+        <th rowSpan={2}>Contestant</th>
+        {table.targets.map((t) => (
+          <th key={t} colSpan={2}>
+            {t}
+            {/* Its own line: run into the target's name it read "linux-intelbaseline". */}
+            {baselineMs(table, t) !== null && (
+              <>
+                <br />
+                <small className="muted ci" data-testid={`baseline-${t}`}>
+                  baseline {formatMs(baselineMs(table, t))}
+                </small>
+              </>
+            )}
+            {common[t]?.length ? <br /> : null}
+            {common[t]?.map((l) => (
+              <span key={l} className="badge warn">
+                {l}
+              </span>
+            ))}
+          </th>
+        ))}
+        <th rowSpan={2} className="num">
+          Score
+        </th>
+        <th rowSpan={2} className="num" title="All of the contestant's submissions">
+          Subm.
+        </th>
+        <th rowSpan={2}>Last improvement</th>
+      </tr>
+      <tr>
+        {table.targets.map((t) => (
+          <TargetHeads key={t} />
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+function Heading({
+  table,
+  base,
+  provisional,
+}: {
+  table: LeaderboardTable;
+  base: string;
+  provisional: boolean;
+}) {
+  return (
+    <div className="spread">
+      <h1>
+        <Link href={`/challenges/${table.challenge.slug}`}>{table.challenge.title}</Link>:{' '}
+        {provisional ? 'provisional leaderboard' : 'leaderboard'}
+      </h1>
+      <div className="row">
+        {provisional && (
+          <Link className="btn" href={`/challenges/${table.challenge.slug}/final`}>
+            Final result
+          </Link>
+        )}
+        <a className="btn secondary" href={`${base}/export.md`} download>
+          Markdown
+        </a>
+        <a className="btn secondary" href={`${base}/export.csv`} download>
+          CSV
+        </a>
+      </div>
+    </div>
   );
 }

@@ -10,13 +10,15 @@ import type { PreviewPatchResult } from '../../../../lib/server/submit/submit-pa
 import { formatBytes } from '../../../../lib/server/web/format';
 import { createSubmission, previewSubmission } from './actions';
 
+type Busy = 'check' | 'submit' | null;
+
 export function SubmitForm({ slug, patchBytes }: { slug: string; patchBytes: number }) {
   const router = useRouter();
   const [patch, setPatch] = useState('');
   const [fileName, setFileName] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [preview, setPreview] = useState<PreviewPatchResult | null>(null);
-  const [busy, setBusy] = useState<'check' | 'submit' | null>(null);
+  const [busy, setBusy] = useState<Busy>(null);
 
   const patchSchema = z
     .string()
@@ -75,34 +77,16 @@ export function SubmitForm({ slug, patchBytes }: { slug: string; patchBytes: num
 
   return (
     <div className="stack" style={{ display: 'grid', gap: '1em' }}>
-      <div className="card">
-        <label>
-          Patch file
-          <span className="hint">
-            The output of <code>git diff</code> or <code>git format-patch --stdout</code>, at most{' '}
-            {formatBytes(patchBytes)}.
-          </span>
-          <input type="file" accept=".patch,.diff,.txt,text/plain" onChange={onFile} />
-        </label>
-        {fileName && <p className="small muted">Loaded {fileName}.</p>}
-        <label style={{ marginTop: '1em' }}>
-          Or paste it
-          <textarea
-            name="patch"
-            value={patch}
-            onChange={(e) => changed(e.target.value)}
-            spellCheck={false}
-            placeholder="diff --git a/wordcount.cpp b/wordcount.cpp"
-            aria-describedby={error ? 'patch-error' : undefined}
-          />
-        </label>
-        <div className="row" style={{ marginTop: '0.8em' }}>
-          <button type="button" onClick={check} disabled={busy !== null}>
-            {busy === 'check' ? 'Checking…' : 'Check patch'}
-          </button>
-          <span className="muted small">{formatBytes(new TextEncoder().encode(patch).length)}</span>
-        </div>
-      </div>
+      <PatchInput
+        patch={patch}
+        patchBytes={patchBytes}
+        fileName={fileName}
+        error={error}
+        busy={busy}
+        onFile={onFile}
+        onText={changed}
+        onCheck={check}
+      />
 
       {error && (
         <div id="patch-error" className="notice error" role="alert" data-testid="submit-error">
@@ -110,54 +94,116 @@ export function SubmitForm({ slug, patchBytes }: { slug: string; patchBytes: num
         </div>
       )}
 
-      {preview && !preview.ok && (
-        <div className="notice error" role="alert" data-testid="rejection">
-          <strong>This patch would be rejected</strong> ({preview.reason}): {preview.message}
-          {preview.file && (
-            <>
-              {' '}
-              File: <code>{preview.file}</code>
-            </>
-          )}
-        </div>
-      )}
+      {preview && !preview.ok && <Rejection preview={preview} />}
 
-      {preview?.ok && (
-        <div className="card" data-testid="preview">
-          <h2 style={{ marginTop: 0 }}>Files this patch touches</h2>
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>File</th>
-                  <th>Change</th>
-                  <th className="num">Added</th>
-                  <th className="num">Removed</th>
-                </tr>
-              </thead>
-              <tbody>
-                {preview.files.map((f) => (
-                  <tr key={f.path}>
-                    <td className="mono">
-                      {f.from ? `${f.from} → ` : ''}
-                      {f.path}
-                    </td>
-                    <td>{f.change}</td>
-                    <td className="num">+{f.additions}</td>
-                    <td className="num">−{f.deletions}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <p className="small muted">
-            Whether it applies and builds is decided on the judge; you follow it live on the next
-            page.
-          </p>
-          <button type="button" onClick={submit} disabled={busy !== null}>
-            {busy === 'submit' ? 'Submitting…' : 'Confirm and submit'}
-          </button>
-        </div>
+      {preview?.ok && <PreviewCard preview={preview} busy={busy} onSubmit={submit} />}
+    </div>
+  );
+}
+
+/** The files the patch touches, and the button that submits it. */
+function PreviewCard({
+  preview,
+  busy,
+  onSubmit,
+}: {
+  preview: Extract<PreviewPatchResult, { ok: true }>;
+  busy: Busy;
+  onSubmit: () => void;
+}) {
+  return (
+    <div className="card" data-testid="preview">
+      <h2 style={{ marginTop: 0 }}>Files this patch touches</h2>
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th>File</th>
+              <th>Change</th>
+              <th className="num">Added</th>
+              <th className="num">Removed</th>
+            </tr>
+          </thead>
+          <tbody>
+            {preview.files.map((f) => (
+              <tr key={f.path}>
+                <td className="mono">
+                  {f.from ? `${f.from} → ` : ''}
+                  {f.path}
+                </td>
+                <td>{f.change}</td>
+                <td className="num">+{f.additions}</td>
+                <td className="num">−{f.deletions}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="small muted">
+        Whether it applies and builds is decided on the judge; you follow it live on the next page.
+      </p>
+      <button type="button" onClick={onSubmit} disabled={busy !== null}>
+        {busy === 'submit' ? 'Submitting…' : 'Confirm and submit'}
+      </button>
+    </div>
+  );
+}
+
+/** The patch from a file or pasted, its size, and the check button. */
+function PatchInput(props: {
+  patch: string;
+  patchBytes: number;
+  fileName: string | null;
+  error: string | null;
+  busy: Busy;
+  onFile: (event: ChangeEvent<HTMLInputElement>) => void;
+  onText: (text: string) => void;
+  onCheck: () => void;
+}) {
+  return (
+    <div className="card">
+      <label>
+        Patch file
+        <span className="hint">
+          The output of <code>git diff</code> or <code>git format-patch --stdout</code>, at most{' '}
+          {formatBytes(props.patchBytes)}.
+        </span>
+        <input type="file" accept=".patch,.diff,.txt,text/plain" onChange={props.onFile} />
+      </label>
+      {props.fileName && <p className="small muted">Loaded {props.fileName}.</p>}
+      <label style={{ marginTop: '1em' }}>
+        Or paste it
+        <textarea
+          name="patch"
+          value={props.patch}
+          onChange={(e) => props.onText(e.target.value)}
+          spellCheck={false}
+          placeholder="diff --git a/wordcount.cpp b/wordcount.cpp"
+          aria-describedby={props.error ? 'patch-error' : undefined}
+        />
+      </label>
+      <div className="row" style={{ marginTop: '0.8em' }}>
+        <button type="button" onClick={props.onCheck} disabled={props.busy !== null}>
+          {props.busy === 'check' ? 'Checking…' : 'Check patch'}
+        </button>
+        <span className="muted small">
+          {formatBytes(new TextEncoder().encode(props.patch).length)}
+        </span>
+      </div>
+    </div>
+  );
+}
+
+/** Why the judge would reject the patch, and in which file. */
+function Rejection({ preview }: { preview: Extract<PreviewPatchResult, { ok: false }> }) {
+  return (
+    <div className="notice error" role="alert" data-testid="rejection">
+      <strong>This patch would be rejected</strong> ({preview.reason}): {preview.message}
+      {preview.file && (
+        <>
+          {' '}
+          File: <code>{preview.file}</code>
+        </>
       )}
     </div>
   );

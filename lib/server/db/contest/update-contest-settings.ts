@@ -51,6 +51,47 @@ export interface UpdatedContestSettings {
   benchmark?: { revision: number; scores: BenchmarkScores };
 }
 
+type ParsedSettings = ReturnType<typeof contestSettingsUpdateSchema.parse>;
+type StoredSettings = { deadline: Date | null } & Record<
+  | 'submissionsPerHour'
+  | 'precision'
+  | 'benchmarkBytes'
+  | 'judgeAllTargets'
+  | 'supersedeQueued'
+  | 'benchmarkSeed',
+  unknown
+>;
+
+/** Each setting whose value changes, from and to (the seed only as set or unset). */
+function settingChanges(
+  before: StoredSettings,
+  settings: ParsedSettings,
+): Record<string, { from: unknown; to: unknown }> {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  const compare = (name: string, from: unknown, to: unknown) => {
+    if (from !== to) changes[name] = { from, to };
+  };
+  compare(
+    'deadline',
+    before.deadline?.toISOString() ?? null,
+    settings.deadline?.toISOString() ?? null,
+  );
+  compare('submissionsPerHour', before.submissionsPerHour, settings.submissionsPerHour);
+  compare('precision', before.precision, settings.precision);
+  compare('benchmarkBytes', before.benchmarkBytes, settings.benchmarkBytes);
+  if (settings.judgeAllTargets !== undefined)
+    compare('judgeAllTargets', before.judgeAllTargets, settings.judgeAllTargets);
+  if (settings.supersedeQueued !== undefined)
+    compare('supersedeQueued', before.supersedeQueued, settings.supersedeQueued);
+  if (settings.benchmarkSeed !== undefined && settings.benchmarkSeed !== before.benchmarkSeed)
+    // Whether it is set, never the value: the audit log is readable by every organizer.
+    changes.benchmarkSeed = {
+      from: before.benchmarkSeed === null ? 'unset' : 'set',
+      to: settings.benchmarkSeed === null ? 'unset' : 'set (new value)',
+    };
+  return changes;
+}
+
 export async function updateContestSettings(
   db: Db,
   options: UpdateContestSettingsOptions,
@@ -62,28 +103,7 @@ export async function updateContestSettings(
       select: { id: true, ...CONTEST_SETTINGS_SELECT },
     });
     if (!before) throw new NotFoundError(`No challenge ${options.slug}`);
-    const changes: Record<string, { from: unknown; to: unknown }> = {};
-    const compare = (name: string, from: unknown, to: unknown) => {
-      if (from !== to) changes[name] = { from, to };
-    };
-    compare(
-      'deadline',
-      before.deadline?.toISOString() ?? null,
-      settings.deadline?.toISOString() ?? null,
-    );
-    compare('submissionsPerHour', before.submissionsPerHour, settings.submissionsPerHour);
-    compare('precision', before.precision, settings.precision);
-    compare('benchmarkBytes', before.benchmarkBytes, settings.benchmarkBytes);
-    if (settings.judgeAllTargets !== undefined)
-      compare('judgeAllTargets', before.judgeAllTargets, settings.judgeAllTargets);
-    if (settings.supersedeQueued !== undefined)
-      compare('supersedeQueued', before.supersedeQueued, settings.supersedeQueued);
-    if (settings.benchmarkSeed !== undefined && settings.benchmarkSeed !== before.benchmarkSeed)
-      // Whether it is set, never the value: the audit log is readable by every organizer.
-      changes.benchmarkSeed = {
-        from: before.benchmarkSeed === null ? 'unset' : 'set',
-        to: settings.benchmarkSeed === null ? 'unset' : 'set (new value)',
-      };
+    const changes = settingChanges(before, settings);
     const changed = Object.keys(changes);
     if (changed.length === 0) return { changed };
     const definitionChanges =

@@ -4,7 +4,7 @@
 // (lib/server/submit/final-evaluation.ts) checks the timeline and enqueues the sessions.
 import { MAX_FINALISTS } from '../../../../contracts';
 import { appendAuditLog } from '../audit/append-audit-log';
-import type { Db } from '../client';
+import type { Db, Tx } from '../client';
 import { NotFoundError, RefusedError } from '../errors';
 import { listFinalists } from './list-finalists';
 
@@ -34,32 +34,7 @@ export async function createFinalEvaluation(
 ): Promise<CreatedFinalEvaluation> {
   return db.$transaction(
     async (tx) => {
-      const challenge = await tx.challenge.findUnique({
-        where: { slug: options.challengeSlug },
-        select: { id: true },
-      });
-      if (!challenge) throw new NotFoundError(`No challenge ${options.challengeSlug}`);
-      // Two organizers pressing start at once: the second waits here, then sees the first's.
-      await tx.$queryRaw`SELECT id FROM "Challenge" WHERE id = ${challenge.id} FOR UPDATE`;
-      const running = await tx.finalEvaluation.count({
-        where: { challengeId: challenge.id, status: 'RUNNING' },
-      });
-      if (running > 0)
-        throw new RefusedError(
-          'A final evaluation is already running: cancel it first, or wait until it is done.',
-          'evaluation-running',
-        );
-      const finalists = await listFinalists(tx, options.challengeSlug);
-      if (finalists.length === 0)
-        throw new RefusedError(
-          'There is no finalist: nobody has an accepted, not disqualified submission.',
-          'no-finalists',
-        );
-      if (finalists.length > MAX_FINALISTS)
-        throw new RefusedError(
-          `${finalists.length} finalists: one evaluation takes at most ${MAX_FINALISTS}.`,
-          'too-many-finalists',
-        );
+      const { challenge, finalists } = await lockFinalists(tx, options.challengeSlug);
       const targets = await tx.target.findMany({
         where: { challengeVersionId: options.challengeVersionId },
         orderBy: { name: 'asc' },
@@ -88,20 +63,7 @@ export async function createFinalEvaluation(
           provisionalScore: f.score,
         })),
       });
-      const sessions: CreatedFinalEvaluation['sessions'] = [];
-      for (const t of targets) {
-        const parts = Math.max(1, Math.min(options.parts[t.name] ?? 1, options.rounds));
-        const session = await tx.finalSession.create({
-          data: {
-            evaluationId: evaluation.id,
-            targetId: t.id,
-            parts,
-            roundsPlanned: options.rounds,
-          },
-          select: { id: true },
-        });
-        sessions.push({ sessionId: session.id, target: t.name, parts });
-      }
+      const sessions = await createSessions(tx, evaluation.id, targets, options);
       await appendAuditLog(tx, {
         actorId: options.actorId,
         action: 'final.start',
@@ -121,4 +83,62 @@ export async function createFinalEvaluation(
     },
     { timeout: 60_000 },
   );
+}
+
+/**
+ * The challenge locked for the transaction, and its finalists; refused while an evaluation runs
+ * or when there are no finalists or too many.
+ */
+async function lockFinalists(tx: Tx, challengeSlug: string) {
+  const challenge = await tx.challenge.findUnique({
+    where: { slug: challengeSlug },
+    select: { id: true },
+  });
+  if (!challenge) throw new NotFoundError(`No challenge ${challengeSlug}`);
+  // Two organizers pressing start at once: the second waits here, then sees the first's.
+  await tx.$queryRaw`SELECT id FROM "Challenge" WHERE id = ${challenge.id} FOR UPDATE`;
+  const running = await tx.finalEvaluation.count({
+    where: { challengeId: challenge.id, status: 'RUNNING' },
+  });
+  if (running > 0)
+    throw new RefusedError(
+      'A final evaluation is already running: cancel it first, or wait until it is done.',
+      'evaluation-running',
+    );
+  const finalists = await listFinalists(tx, challengeSlug);
+  if (finalists.length === 0)
+    throw new RefusedError(
+      'There is no finalist: nobody has an accepted, not disqualified submission.',
+      'no-finalists',
+    );
+  if (finalists.length > MAX_FINALISTS)
+    throw new RefusedError(
+      `${finalists.length} finalists: one evaluation takes at most ${MAX_FINALISTS}.`,
+      'too-many-finalists',
+    );
+  return { challenge, finalists };
+}
+
+/** One session per target, split into parts (at most one per round). */
+async function createSessions(
+  tx: Tx,
+  evaluationId: string,
+  targets: { id: string; name: string }[],
+  options: CreateFinalEvaluationOptions,
+): Promise<CreatedFinalEvaluation['sessions']> {
+  const sessions: CreatedFinalEvaluation['sessions'] = [];
+  for (const t of targets) {
+    const parts = Math.max(1, Math.min(options.parts[t.name] ?? 1, options.rounds));
+    const session = await tx.finalSession.create({
+      data: {
+        evaluationId: evaluationId,
+        targetId: t.id,
+        parts,
+        roundsPlanned: options.rounds,
+      },
+      select: { id: true },
+    });
+    sessions.push({ sessionId: session.id, target: t.name, parts });
+  }
+  return sessions;
 }

@@ -105,12 +105,9 @@ function plausibilityFlags(
   return flags;
 }
 
-export async function getFinalEvaluation(
-  db: Db,
-  challengeSlug: string,
-  options: { includeUnpublished: boolean },
-): Promise<FinalEvaluationView | null> {
-  const e = await db.finalEvaluation.findFirst({
+/** The latest evaluation of the challenge with its sessions and entrants, as stored. */
+function findLatestEvaluation(db: Db, challengeSlug: string) {
+  return db.finalEvaluation.findFirst({
     where: { challenge: { slug: challengeSlug } },
     orderBy: { startedAt: 'desc' },
     select: {
@@ -155,6 +152,78 @@ export async function getFinalEvaluation(
       },
     },
   });
+}
+
+type StoredEvaluation = NonNullable<Awaited<ReturnType<typeof findLatestEvaluation>>>;
+type ParsedSession = {
+  target: string;
+  results: FinalSessionResult[];
+  row: StoredEvaluation['sessions'][number];
+};
+
+/** Every entrant with the ranking's figures, best first (excluded ones last). */
+function entrantViews(
+  e: StoredEvaluation,
+  ranking: FinalRanking | null,
+  sessions: ParsedSession[],
+  organizer: boolean,
+): FinalEntrantView[] {
+  const ranked = new Map<string, RankedEntrant>(
+    (ranking?.entrants ?? []).map((r) => [r.entrant, r]),
+  );
+  const names = new Map(e.entrants.map((en) => [en.id, en.user.name]));
+  const entrants = e.entrants.map((en): FinalEntrantView => {
+    const r = ranked.get(en.id);
+    return {
+      userId: en.userId,
+      userName: en.user.name,
+      submissionId: en.submissionId,
+      selectedExplicitly: en.selectedExplicitly,
+      provisionalScore: en.provisionalScore,
+      excludedReason: en.excludedReason,
+      place: en.place,
+      score: en.score,
+      scoreCiLow: r?.scoreCiLow ?? null,
+      scoreCiHigh: r?.scoreCiHigh ?? null,
+      perTarget: r?.perTarget ?? [],
+      tiedWith: (r?.tiedWith ?? []).map((id) => names.get(id) ?? id),
+      tieReason: r?.tieReason ?? null,
+      plausibilityFlags: organizer ? plausibilityFlags(en.id, sessions) : [],
+    };
+  });
+  return entrants.sort(
+    (a, b) =>
+      (a.place ?? Infinity) - (b.place ?? Infinity) ||
+      (b.score ?? -Infinity) - (a.score ?? -Infinity) ||
+      b.provisionalScore - a.provisionalScore ||
+      a.userName.localeCompare(b.userName),
+  );
+}
+
+function sessionView(
+  { target, results, row }: ParsedSession,
+  organizer: boolean,
+): FinalSessionView {
+  return {
+    target,
+    status: row.status,
+    parts: row.parts,
+    roundsDone: row.roundsDone,
+    roundsPlanned: row.roundsPlanned,
+    etaMs: row.status === 'DONE' ? null : etaMs(row.rounds, row.roundsPlanned),
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt,
+    message: organizer ? row.message : null,
+    hosts: organizer ? [...new Set(results.map((r) => r.host.hostname))] : [],
+  };
+}
+
+export async function getFinalEvaluation(
+  db: Db,
+  challengeSlug: string,
+  options: { includeUnpublished: boolean },
+): Promise<FinalEvaluationView | null> {
+  const e = await findLatestEvaluation(db, challengeSlug);
   if (!e) return null;
   const organizer = options.includeUnpublished;
   const sessions = e.sessions.map((s) => ({
@@ -164,38 +233,6 @@ export async function getFinalEvaluation(
   }));
   const showRanking = organizer || e.publishedAt !== null;
   const ranking = showRanking && e.ranking ? (e.ranking as unknown as FinalRanking) : null;
-  const ranked = new Map<string, RankedEntrant>(
-    (ranking?.entrants ?? []).map((r) => [r.entrant, r]),
-  );
-  const names = new Map(e.entrants.map((en) => [en.id, en.user.name]));
-  const entrants: FinalEntrantView[] = showRanking
-    ? e.entrants.map((en) => {
-        const r = ranked.get(en.id);
-        return {
-          userId: en.userId,
-          userName: en.user.name,
-          submissionId: en.submissionId,
-          selectedExplicitly: en.selectedExplicitly,
-          provisionalScore: en.provisionalScore,
-          excludedReason: en.excludedReason,
-          place: en.place,
-          score: en.score,
-          scoreCiLow: r?.scoreCiLow ?? null,
-          scoreCiHigh: r?.scoreCiHigh ?? null,
-          perTarget: r?.perTarget ?? [],
-          tiedWith: (r?.tiedWith ?? []).map((id) => names.get(id) ?? id),
-          tieReason: r?.tieReason ?? null,
-          plausibilityFlags: organizer ? plausibilityFlags(en.id, sessions) : [],
-        };
-      })
-    : [];
-  entrants.sort(
-    (a, b) =>
-      (a.place ?? Infinity) - (b.place ?? Infinity) ||
-      (b.score ?? -Infinity) - (a.score ?? -Infinity) ||
-      b.provisionalScore - a.provisionalScore ||
-      a.userName.localeCompare(b.userName),
-  );
   return {
     id: e.id,
     challengeSlug,
@@ -208,19 +245,8 @@ export async function getFinalEvaluation(
     spreadAcrossHosts: e.spreadAcrossHosts,
     keptProvisionalSeed: e.keptProvisionalSeed,
     message: organizer ? e.message : null,
-    sessions: sessions.map(({ target, results, row }) => ({
-      target,
-      status: row.status,
-      parts: row.parts,
-      roundsDone: row.roundsDone,
-      roundsPlanned: row.roundsPlanned,
-      etaMs: row.status === 'DONE' ? null : etaMs(row.rounds, row.roundsPlanned),
-      startedAt: row.startedAt,
-      finishedAt: row.finishedAt,
-      message: organizer ? row.message : null,
-      hosts: organizer ? [...new Set(results.map((r) => r.host.hostname))] : [],
-    })),
-    entrants,
+    sessions: sessions.map((s) => sessionView(s, organizer)),
+    entrants: showRanking ? entrantViews(e, ranking, sessions, organizer) : [],
     method: ranking?.method ?? null,
     formula: ranking?.formula ?? null,
   };

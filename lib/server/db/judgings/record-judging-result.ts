@@ -52,28 +52,7 @@ export async function recordJudgingResult(
       const submissionId = locked[0]?.id;
       if (!submissionId) throw new NotFoundError(`No judging ${judgingId}`);
 
-      const judging = await tx.judging.findUniqueOrThrow({
-        where: { id: judgingId },
-        select: {
-          round: true,
-          status: true,
-          target: { select: { name: true } },
-          submission: {
-            select: {
-              id: true,
-              status: true,
-              verdict: true,
-              score: true,
-              challengeVersion: {
-                select: {
-                  version: true,
-                  challenge: { select: { slug: true, judgeAllTargets: true } },
-                },
-              },
-            },
-          },
-        },
-      });
+      const judging = await findJudging(tx, judgingId);
       const current: SettledSubmission = {
         id: judging.submission.id,
         status: judging.submission.status,
@@ -100,27 +79,7 @@ export async function recordJudgingResult(
       if (result.verdict === 'ACCEPTED' && !estimate)
         throw new InvalidResultError(`Judging ${judgingId}: ACCEPTED without a speedup estimate`);
 
-      const runs = result.stages.measure?.runs ?? [];
-      await tx.run.deleteMany({ where: { judgingId } });
-      await tx.run.createMany({ data: runs.map((run, seq) => runRow(judgingId, seq, run)) });
-      await tx.judging.update({
-        where: { id: judgingId },
-        data: {
-          status: 'DONE',
-          verdict: result.verdict,
-          message: storableText(result.message),
-          result: toJson(result),
-          speedup: estimate?.speedup ?? null,
-          ciLow: estimate?.ciLow ?? null,
-          ciHigh: estimate?.ciHigh ?? null,
-          hostFingerprint: toJson(result.host),
-          hostFingerprintHash: hostFingerprintHash(result.host),
-          devMode: result.host.devMode,
-          emulated: result.host.emulated,
-          startedAt: new Date(result.startedAt),
-          finishedAt: new Date(result.finishedAt),
-        },
-      });
+      await storeResult(tx, judgingId, result);
       const cancelled =
         isContestantFault(result.verdict) && !expected.challenge.judgeAllTargets
           ? await cancelOtherJudgings(tx, submissionId, judgingId, judging.target.name)
@@ -133,6 +92,58 @@ export async function recordJudgingResult(
     },
     { timeout: 30_000 },
   );
+}
+
+/** The judging with its target and its submission's state and challenge version. */
+function findJudging(tx: Tx, judgingId: string) {
+  return tx.judging.findUniqueOrThrow({
+    where: { id: judgingId },
+    select: {
+      round: true,
+      status: true,
+      target: { select: { name: true } },
+      submission: {
+        select: {
+          id: true,
+          status: true,
+          verdict: true,
+          score: true,
+          challengeVersion: {
+            select: {
+              version: true,
+              challenge: { select: { slug: true, judgeAllTargets: true } },
+            },
+          },
+        },
+      },
+    },
+  });
+}
+
+/** The round's runs and the judging's verdict, estimate, host and times. */
+async function storeResult(tx: Tx, judgingId: string, result: JudgingResult): Promise<void> {
+  const estimate = result.stages.measure?.estimate ?? null;
+  const runs = result.stages.measure?.runs ?? [];
+  await tx.run.deleteMany({ where: { judgingId } });
+  await tx.run.createMany({ data: runs.map((run, seq) => runRow(judgingId, seq, run)) });
+  await tx.judging.update({
+    where: { id: judgingId },
+    data: {
+      status: 'DONE',
+      verdict: result.verdict,
+      message: storableText(result.message),
+      result: toJson(result),
+      speedup: estimate?.speedup ?? null,
+      ciLow: estimate?.ciLow ?? null,
+      ciHigh: estimate?.ciHigh ?? null,
+      hostFingerprint: toJson(result.host),
+      hostFingerprintHash: hostFingerprintHash(result.host),
+      devMode: result.host.devMode,
+      emulated: result.host.emulated,
+      startedAt: new Date(result.startedAt),
+      finishedAt: new Date(result.finishedAt),
+    },
+  });
 }
 
 /**

@@ -76,6 +76,51 @@ interface RawRow {
   judgings: Partial<LeaderboardCell>[];
 }
 
+// The submission counts come from one grouped pass over the challenge's submissions (an index-only
+// scan of Submission(challengeId, userId, …)); everything else is on the leaderboard row.
+function leaderboardRows(db: Db, challengeId: string): Promise<RawRow[]> {
+  return db.$queryRaw<RawRow[]>`
+    WITH counts AS (
+      SELECT s."userId", count(*)::int AS n
+      FROM "Submission" s
+      WHERE s."challengeId" = ${challengeId}
+      GROUP BY s."userId"
+    )
+    SELECT le."userId", u.name AS "userName", le."submissionId", le.score, le."submittedAt",
+           COALESCE(c.n, 0) AS submissions, cv."scoringFormula"::text AS formula,
+           le.cells AS judgings
+    FROM "LeaderboardEntry" le
+    JOIN "User" u ON u.id = le."userId"
+    JOIN "Submission" s ON s.id = le."submissionId"
+    JOIN "ChallengeVersion" cv ON cv.id = s."challengeVersionId"
+    LEFT JOIN counts c ON c."userId" = le."userId"
+    -- disqualifySubmission already removes the row; checked again so a missed refresh cannot show one.
+    WHERE le."challengeId" = ${challengeId} AND NOT s.disqualified
+    ORDER BY le.score DESC, le."submittedAt" ASC, le."submissionId" ASC`;
+}
+
+/** A row's stored cells by target; rows stored before a field existed read it as unknown (null). */
+function readCells(stored: Partial<LeaderboardCell>[]) {
+  const cells: Record<string, LeaderboardTargetCell> = {};
+  const judgings: LeaderboardCell[] = [];
+  for (const j of stored) {
+    if (typeof j.target !== 'string') continue;
+    const cell = {
+      solutionMs: j.solutionMs ?? null,
+      baselineMs: j.baselineMs ?? null,
+      speedup: j.speedup ?? null,
+      ciLow: j.ciLow ?? null,
+      ciHigh: j.ciHigh ?? null,
+      emulated: j.emulated ?? false,
+      devMode: j.devMode ?? false,
+      basis: j.basis === 'cpu-time' ? ('cpu-time' as const) : ('wall-time' as const),
+    };
+    cells[j.target] = cell;
+    judgings.push({ target: j.target, ...cell });
+  }
+  return { cells, judgings };
+}
+
 export async function getLeaderboardTable(
   db: Db,
   options: { challengeSlug: string },
@@ -97,26 +142,7 @@ export async function getLeaderboardTable(
   const latest = challenge?.versions[0];
   if (!challenge || !latest) throw new NotFoundError(`No challenge ${options.challengeSlug}`);
 
-  // The submission counts come from one grouped pass over the challenge's submissions (an index-only
-  // scan of Submission(challengeId, userId, …)); everything else is on the leaderboard row.
-  const raw = await db.$queryRaw<RawRow[]>`
-    WITH counts AS (
-      SELECT s."userId", count(*)::int AS n
-      FROM "Submission" s
-      WHERE s."challengeId" = ${challenge.id}
-      GROUP BY s."userId"
-    )
-    SELECT le."userId", u.name AS "userName", le."submissionId", le.score, le."submittedAt",
-           COALESCE(c.n, 0) AS submissions, cv."scoringFormula"::text AS formula,
-           le.cells AS judgings
-    FROM "LeaderboardEntry" le
-    JOIN "User" u ON u.id = le."userId"
-    JOIN "Submission" s ON s.id = le."submissionId"
-    JOIN "ChallengeVersion" cv ON cv.id = s."challengeVersionId"
-    LEFT JOIN counts c ON c."userId" = le."userId"
-    -- disqualifySubmission already removes the row; checked again so a missed refresh cannot show one.
-    WHERE le."challengeId" = ${challenge.id} AND NOT s.disqualified
-    ORDER BY le.score DESC, le."submittedAt" ASC, le."submissionId" ASC`;
+  const raw = await leaderboardRows(db, challenge.id);
 
   const targets = latest.targets.map((t) => t.name).sort();
   const known = new Set(targets);
@@ -124,25 +150,8 @@ export async function getLeaderboardTable(
   let rank = 0;
   const rows = raw.map((r, i) => {
     if (i === 0 || r.score !== raw[i - 1]?.score) rank = i + 1;
-    const cells: Record<string, LeaderboardTargetCell> = {};
-    const judgings: LeaderboardCell[] = [];
-    for (const j of r.judgings) {
-      if (typeof j.target !== 'string') continue;
-      // Rows stored before a field existed read it as unknown (null), never as a crash.
-      const cell = {
-        solutionMs: j.solutionMs ?? null,
-        baselineMs: j.baselineMs ?? null,
-        speedup: j.speedup ?? null,
-        ciLow: j.ciLow ?? null,
-        ciHigh: j.ciHigh ?? null,
-        emulated: j.emulated ?? false,
-        devMode: j.devMode ?? false,
-        basis: j.basis === 'cpu-time' ? ('cpu-time' as const) : ('wall-time' as const),
-      };
-      if (!known.has(j.target)) extra.add(j.target);
-      cells[j.target] = cell;
-      judgings.push({ target: j.target, ...cell });
-    }
+    const { cells, judgings } = readCells(r.judgings);
+    for (const target of Object.keys(cells)) if (!known.has(target)) extra.add(target);
     const interval = combinedScoreInterval(r.formula, r.score, judgings);
     return {
       rank,

@@ -24,6 +24,34 @@ const MAX_STREAMS = 500;
 
 const globalForEvents = globalThis as typeof globalThis & { perfjudgeEventStreams?: number };
 
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store, no-transform',
+  connection: 'keep-alive',
+  // nginx would otherwise buffer the stream and deliver it in one piece at the end.
+  'x-accel-buffering': 'no',
+};
+
+/** Counts a new stream in, or refuses it (busy) when this process has MAX_STREAMS open. */
+function reserveStream(): void {
+  const open = globalForEvents.perfjudgeEventStreams ?? 0;
+  if (open >= MAX_STREAMS)
+    throw new HttpError(
+      'busy',
+      'Too many live streams; poll GET /api/submissions/[id] instead',
+      {},
+      { 'retry-after': '5' },
+    );
+  globalForEvents.perfjudgeEventStreams = open + 1;
+}
+
+function releaseStream(): void {
+  globalForEvents.perfjudgeEventStreams = Math.max(
+    0,
+    (globalForEvents.perfjudgeEventStreams ?? 1) - 1,
+  );
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const GET = route(
@@ -33,15 +61,7 @@ export const GET = route(
     const first = await readSubmissionProgress(db(), webQueues(), id);
     if (!first || !canViewPatch(user, first.access))
       throw new HttpError('not-found', `No submission ${id}`);
-    const open = globalForEvents.perfjudgeEventStreams ?? 0;
-    if (open >= MAX_STREAMS)
-      throw new HttpError(
-        'busy',
-        'Too many live streams; poll GET /api/submissions/[id] instead',
-        {},
-        { 'retry-after': '5' },
-      );
-    globalForEvents.perfjudgeEventStreams = open + 1;
+    reserveStream();
 
     const encoder = new TextEncoder();
     let stopped = false;
@@ -57,10 +77,7 @@ export const GET = route(
         const stop = () => {
           if (stopped) return;
           stopped = true;
-          globalForEvents.perfjudgeEventStreams = Math.max(
-            0,
-            (globalForEvents.perfjudgeEventStreams ?? 1) - 1,
-          );
+          releaseStream();
           try {
             controller.close();
           } catch {
@@ -109,21 +126,10 @@ export const GET = route(
       cancel() {
         if (!stopped) {
           stopped = true;
-          globalForEvents.perfjudgeEventStreams = Math.max(
-            0,
-            (globalForEvents.perfjudgeEventStreams ?? 1) - 1,
-          );
+          releaseStream();
         }
       },
     });
-    return new Response(stream, {
-      headers: {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store, no-transform',
-        connection: 'keep-alive',
-        // nginx would otherwise buffer the stream and deliver it in one piece at the end.
-        'x-accel-buffering': 'no',
-      },
-    });
+    return new Response(stream, { headers: SSE_HEADERS });
   },
 );

@@ -13,7 +13,7 @@ import {
 } from '../../../../../lib/server/db/final/get-final-evaluation';
 import type { Contest } from '../../../../../lib/server/db/contest/get-contest';
 import { getRankingWarnings } from '../../../../../lib/server/db/leaderboard/get-ranking-warnings';
-import { listFinalists } from '../../../../../lib/server/db/final/list-finalists';
+import { listFinalists, type Finalist } from '../../../../../lib/server/db/final/list-finalists';
 import { formatDate, formatScore } from '../../../../../lib/server/web/format';
 import {
   readEvaluationProgress,
@@ -29,6 +29,7 @@ import { webQueues } from '../../../../../lib/server/web/services';
 import { requireOrganizer } from '../../../../../lib/server/web/session';
 import { FinalRankingTable, RankingWarnings } from '../../../../_components/final-ranking-table';
 import { ConsoleNav } from '../../../_components/console-nav';
+import { ContestOpenState } from '../../../_components/contest-open-state';
 import { findContest } from '../find-contest';
 import { FinalStartForm } from '../../../_components/final-start-form';
 import { ReasonAction } from '../../../_components/reason-action';
@@ -90,17 +91,7 @@ export default async function FinalEvaluationConsolePage({
         {contest.title}: final evaluation <span className="muted small mono">{contest.slug}</span>
       </h1>
       <ConsoleNav current={null} challenge={{ slug: contest.slug, page: 'final' }} />
-      <p className="row">
-        {contest.open ? (
-          <span className="badge ok">Open</span>
-        ) : (
-          <span className="badge bad">Closed</span>
-        )}
-        {contest.closedReason && <span className="muted">{contest.closedReason}</span>}
-        <Link href={`/organizer/challenges/${contest.slug}/settings`}>Settings</Link>
-        <Link href={`/organizer/submissions?challenge=${contest.slug}`}>Its submissions</Link>
-        <Link href={`/challenges/${contest.slug}/final`}>Public final page</Link>
-      </p>
+      <ContestState contest={contest} />
 
       {evaluation && (
         <EvaluationSection
@@ -139,54 +130,7 @@ export default async function FinalEvaluationConsolePage({
       {finalists.length === 0 ? (
         <p className="card empty">No accepted submission yet: nobody to evaluate.</p>
       ) : (
-        <div className="table-wrap">
-          <table data-testid="finalists">
-            <thead>
-              <tr>
-                <th>Contestant</th>
-                <th>Submission</th>
-                <th className="num">Provisional score</th>
-                <th>Counts because</th>
-              </tr>
-            </thead>
-            <tbody>
-              {finalists.map((f) => (
-                <tr key={f.userId}>
-                  <td>
-                    <span className="ellipsis" title={f.userName}>
-                      {f.userName}
-                    </span>
-                  </td>
-                  <td>
-                    <Link href={`/organizer/submissions/${f.submissionId}`} className="mono small">
-                      {f.submissionId}
-                    </Link>
-                  </td>
-                  <td className="num">{formatScore(f.score)}</td>
-                  <td>
-                    {f.selectedExplicitly ? (
-                      <>
-                        <span className="badge info">chosen</span>
-                        {f.bestSubmissionId !== f.submissionId && (
-                          <span className="muted small">
-                            {' '}
-                            (their best is{' '}
-                            <Link href={`/organizer/submissions/${f.bestSubmissionId}`}>
-                              {formatScore(f.bestScore)}
-                            </Link>
-                            )
-                          </span>
-                        )}
-                      </>
-                    ) : (
-                      <span className="badge">best score, by default</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <FinalistsTable finalists={finalists} />
       )}
     </>
   );
@@ -237,42 +181,7 @@ function EvaluationSection({
       )}
       {evaluation.status !== 'RUNNING' && <SessionsTable evaluation={evaluation} live={null} />}
       {evaluation.status === 'DONE' && (
-        <>
-          <h3>Ranking</h3>
-          <FinalRankingTable
-            table={finalTable(
-              { slug: contest.slug, title: contest.title, formula: formulaOf(contest) },
-              evaluation,
-            )}
-            organizer
-          />
-          <RankingWarnings warnings={warnings} />
-          <p className="small">{evaluation.method}</p>
-          <p className="small muted">
-            Error rate {formatErrorRate(evaluation.errorRate)}:{' '}
-            {errorRateSentence(evaluation.errorRate)}
-          </p>
-          {evaluation.publishedAt ? (
-            <p className="notice ok">
-              Published {formatDate(evaluation.publishedAt)}:{' '}
-              <Link href={`/challenges/${contest.slug}/final`}>the final leaderboard</Link> is the
-              contest&apos;s result.
-            </p>
-          ) : (
-            <ReasonAction
-              label="Publish final results"
-              description={`The final leaderboard becomes the contest's result, public at /challenges/${contest.slug}/final with CSV and Markdown; the provisional leaderboard stays, labelled provisional.`}
-              action={publishFinalAction}
-              input={{ evaluationId: evaluation.id }}
-              askReason={false}
-              warning={
-                evaluation.entrants.some((e) => e.place !== null)
-                  ? undefined
-                  : 'No finalist is placed (every one was excluded): the published result would rank nobody. Starting again after fixing the cause may be better.'
-              }
-            />
-          )}
-        </>
+        <RankingSection evaluation={evaluation} contest={contest} warnings={warnings} />
       )}
     </section>
   );
@@ -326,56 +235,14 @@ function SessionsTable({
           </tr>
         </thead>
         <tbody>
-          {evaluation.sessions.map((s) => {
-            const l = live?.sessions.find((x) => x.target === s.target);
-            const done = l?.roundsDone ?? s.roundsDone;
-            const planned = l?.roundsPlanned ?? s.roundsPlanned;
-            const left =
-              evaluation.status === 'RUNNING' ? formatTimeLeft(l?.etaMs ?? s.etaMs) : null;
-            return (
-              <tr key={s.target} data-testid={`final-session-${s.target}`}>
-                <td className="mono nowrap">{s.target}</td>
-                <td>
-                  {l ? STAGE_WORDS[l.stage] : s.status.toLowerCase()}
-                  {(l?.messages.length ?? 0) > 0 && (
-                    <div className="muted small">{l?.messages.join(' · ')}</div>
-                  )}
-                  {s.message && <div className="muted small">{s.message}</div>}
-                </td>
-                <td className="num nowrap" data-testid={`final-rounds-${s.target}`}>
-                  {done} / {planned}
-                </td>
-                <td style={{ minWidth: '8em' }}>
-                  <div
-                    className="progress"
-                    role="progressbar"
-                    aria-label={`${s.target} rounds`}
-                    aria-valuemin={0}
-                    aria-valuemax={planned}
-                    aria-valuenow={done}
-                  >
-                    <span style={{ width: `${planned > 0 ? (100 * done) / planned : 0}%` }} />
-                  </div>
-                </td>
-                <td className="nowrap">
-                  {evaluation.status !== 'RUNNING' ? (
-                    <span className="muted">–</span>
-                  ) : (
-                    (left ?? <span className="muted">not known yet</span>)
-                  )}
-                </td>
-                <td className="small">
-                  {s.hosts.length > 0 ? (
-                    s.hosts.join(', ')
-                  ) : (
-                    <span className="muted">
-                      {evaluation.status === 'RUNNING' ? 'none yet' : '–'}
-                    </span>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
+          {evaluation.sessions.map((s) => (
+            <SessionRow
+              key={s.target}
+              s={s}
+              l={live?.sessions.find((x) => x.target === s.target)}
+              running={evaluation.status === 'RUNNING'}
+            />
+          ))}
         </tbody>
       </table>
       {live && !live.live && (
@@ -400,5 +267,176 @@ function StartSection({ slug, children }: { slug: string; children: React.ReactN
       </p>
       {children}
     </>
+  );
+}
+
+/** One target's session: state, rounds, progress, time left, hosts (live figures when running). */
+function SessionRow({
+  s,
+  l,
+  running,
+}: {
+  s: FinalEvaluationView['sessions'][number];
+  l: EvaluationLive['sessions'][number] | undefined;
+  running: boolean;
+}) {
+  const done = l?.roundsDone ?? s.roundsDone;
+  const planned = l?.roundsPlanned ?? s.roundsPlanned;
+  const left = running ? formatTimeLeft(l?.etaMs ?? s.etaMs) : null;
+  return (
+    <tr data-testid={`final-session-${s.target}`}>
+      <td className="mono nowrap">{s.target}</td>
+      <td>
+        {l ? STAGE_WORDS[l.stage] : s.status.toLowerCase()}
+        {(l?.messages.length ?? 0) > 0 && (
+          <div className="muted small">{l?.messages.join(' · ')}</div>
+        )}
+        {s.message && <div className="muted small">{s.message}</div>}
+      </td>
+      <td className="num nowrap" data-testid={`final-rounds-${s.target}`}>
+        {done} / {planned}
+      </td>
+      <td style={{ minWidth: '8em' }}>
+        <div
+          className="progress"
+          role="progressbar"
+          aria-label={`${s.target} rounds`}
+          aria-valuemin={0}
+          aria-valuemax={planned}
+          aria-valuenow={done}
+        >
+          <span style={{ width: `${planned > 0 ? (100 * done) / planned : 0}%` }} />
+        </div>
+      </td>
+      <td className="nowrap">
+        {!running ? (
+          <span className="muted">–</span>
+        ) : (
+          (left ?? <span className="muted">not known yet</span>)
+        )}
+      </td>
+      <td className="small">
+        {s.hosts.length > 0 ? (
+          s.hosts.join(', ')
+        ) : (
+          <span className="muted">{running ? 'none yet' : '–'}</span>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/** The ranking of a finished evaluation, how places were decided, and publishing it. */
+function RankingSection({
+  evaluation,
+  contest,
+  warnings,
+}: {
+  evaluation: FinalEvaluationView;
+  contest: Contest;
+  warnings: string[];
+}) {
+  return (
+    <>
+      <h3>Ranking</h3>
+      <FinalRankingTable
+        table={finalTable(
+          { slug: contest.slug, title: contest.title, formula: formulaOf(contest) },
+          evaluation,
+        )}
+        organizer
+      />
+      <RankingWarnings warnings={warnings} />
+      <p className="small">{evaluation.method}</p>
+      <p className="small muted">
+        Error rate {formatErrorRate(evaluation.errorRate)}:{' '}
+        {errorRateSentence(evaluation.errorRate)}
+      </p>
+      {evaluation.publishedAt ? (
+        <p className="notice ok">
+          Published {formatDate(evaluation.publishedAt)}:{' '}
+          <Link href={`/challenges/${contest.slug}/final`}>the final leaderboard</Link> is the
+          contest&apos;s result.
+        </p>
+      ) : (
+        <ReasonAction
+          label="Publish final results"
+          description={`The final leaderboard becomes the contest's result, public at /challenges/${contest.slug}/final with CSV and Markdown; the provisional leaderboard stays, labelled provisional.`}
+          action={publishFinalAction}
+          input={{ evaluationId: evaluation.id }}
+          askReason={false}
+          warning={
+            evaluation.entrants.some((e) => e.place !== null)
+              ? undefined
+              : 'No finalist is placed (every one was excluded): the published result would rank nobody. Starting again after fixing the cause may be better.'
+          }
+        />
+      )}
+    </>
+  );
+}
+
+function FinalistsTable({ finalists }: { finalists: Finalist[] }) {
+  return (
+    <div className="table-wrap">
+      <table data-testid="finalists">
+        <thead>
+          <tr>
+            <th>Contestant</th>
+            <th>Submission</th>
+            <th className="num">Provisional score</th>
+            <th>Counts because</th>
+          </tr>
+        </thead>
+        <tbody>
+          {finalists.map((f) => (
+            <tr key={f.userId}>
+              <td>
+                <span className="ellipsis" title={f.userName}>
+                  {f.userName}
+                </span>
+              </td>
+              <td>
+                <Link href={`/organizer/submissions/${f.submissionId}`} className="mono small">
+                  {f.submissionId}
+                </Link>
+              </td>
+              <td className="num">{formatScore(f.score)}</td>
+              <td>
+                {f.selectedExplicitly ? (
+                  <>
+                    <span className="badge info">chosen</span>
+                    {f.bestSubmissionId !== f.submissionId && (
+                      <span className="muted small">
+                        {' '}
+                        (their best is{' '}
+                        <Link href={`/organizer/submissions/${f.bestSubmissionId}`}>
+                          {formatScore(f.bestScore)}
+                        </Link>
+                        )
+                      </span>
+                    )}
+                  </>
+                ) : (
+                  <span className="badge">best score, by default</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Whether the contest is open, and the links to its settings, submissions and public page. */
+function ContestState({ contest }: { contest: Contest }) {
+  return (
+    <p className="row">
+      <ContestOpenState contest={contest} />
+      <Link href={`/organizer/challenges/${contest.slug}/settings`}>Settings</Link>
+      <Link href={`/organizer/submissions?challenge=${contest.slug}`}>Its submissions</Link>
+      <Link href={`/challenges/${contest.slug}/final`}>Public final page</Link>
+    </p>
   );
 }

@@ -7,7 +7,7 @@ import { notFound } from 'next/navigation';
 import { db } from '../../../../../lib/server/db/client';
 import { getOrganizerSubmission } from '../../../../../lib/server/db/submissions/get-organizer-submission';
 import { formatBytes, formatCount } from '../../../../../lib/server/web/format';
-import { parseUnifiedDiff } from '../../../../../lib/server/web/organizer-diff';
+import { parseUnifiedDiff, type ParsedDiff } from '../../../../../lib/server/web/organizer-diff';
 import { idSchema } from '../../../../../lib/server/web/organizer-settings-form';
 import { requireOrganizer } from '../../../../../lib/server/web/session';
 import { ConsoleNav } from '../../../_components/console-nav';
@@ -66,34 +66,7 @@ export default async function OrganizerDiffPage({
       {diff.files.length === 0 ? (
         <p className="card empty">No file headers found: this is not a unified diff.</p>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>File</th>
-                <th>Change</th>
-                <th className="num">Added</th>
-                <th className="num">Removed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {diff.files.map((f, i) => (
-                <tr key={`${f.path}-${i}`}>
-                  <td className="mono small" style={{ overflowWrap: 'anywhere' }}>
-                    {f.path}
-                  </td>
-                  <td>{f.change}</td>
-                  <td className="num" style={{ color: 'var(--ok)' }}>
-                    +{formatCount(f.additions)}
-                  </td>
-                  <td className="num" style={{ color: 'var(--bad)' }}>
-                    −{formatCount(f.deletions)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <FilesTable files={diff.files} />
       )}
 
       <h2>Diff</h2>
@@ -118,30 +91,71 @@ export default async function OrganizerDiffPage({
           {submission.patchText}
         </pre>
       ) : (
-        <div className="diff diff-view card" data-testid="organizer-diff">
-          <table>
-            <tbody>
-              {diff.lines.map((line, i) => (
-                <tr key={i} className={line.kind}>
-                  <td
-                    className="ln"
-                    aria-label={line.oldLine !== null ? `old line ${line.oldLine}` : undefined}
-                  >
-                    {line.oldLine ?? ''}
-                  </td>
-                  <td
-                    className="ln"
-                    aria-label={line.newLine !== null ? `new line ${line.newLine}` : undefined}
-                  >
-                    {line.newLine ?? ''}
-                  </td>
-                  <td className="code">{line.text === '' ? ' ' : line.text}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DiffLines lines={diff.lines} />
       )}
     </>
+  );
+}
+
+/** The diff line by line, with old and new line numbers. */
+function DiffLines({ lines }: { lines: ParsedDiff['lines'] }) {
+  return (
+    <div className="diff diff-view card" data-testid="organizer-diff">
+      <table>
+        <tbody>
+          {lines.map((line, i) => (
+            <tr key={i} className={line.kind}>
+              <td
+                className="ln"
+                aria-label={line.oldLine !== null ? `old line ${line.oldLine}` : undefined}
+              >
+                {line.oldLine ?? ''}
+              </td>
+              <td
+                className="ln"
+                aria-label={line.newLine !== null ? `new line ${line.newLine}` : undefined}
+              >
+                {line.newLine ?? ''}
+              </td>
+              <td className="code">{line.text === '' ? ' ' : line.text}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Each file the patch touches: its change and the lines added and removed. */
+function FilesTable({ files }: { files: ParsedDiff['files'] }) {
+  return (
+    <div className="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th>File</th>
+            <th>Change</th>
+            <th className="num">Added</th>
+            <th className="num">Removed</th>
+          </tr>
+        </thead>
+        <tbody>
+          {files.map((f, i) => (
+            <tr key={`${f.path}-${i}`}>
+              <td className="mono small" style={{ overflowWrap: 'anywhere' }}>
+                {f.path}
+              </td>
+              <td>{f.change}</td>
+              <td className="num" style={{ color: 'var(--ok)' }}>
+                +{formatCount(f.additions)}
+              </td>
+              <td className="num" style={{ color: 'var(--bad)' }}>
+                −{formatCount(f.deletions)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
