@@ -29,6 +29,7 @@ import { createSandbox } from '../runner/sandbox';
 import { DEFAULT_CONFIDENCE, excessDrift, median } from '../lib/core/stats';
 import { describeNoiseFloor, noiseFloor } from './noise-floor';
 import { judgeCost } from './judge-cost';
+import { describeProjection, projectProfileShare } from './profile-projection';
 import type { HostSharing } from '../runner/judge/judging-context';
 
 const DATA_DIR = path.join(REPO_ROOT, '.data', 'bench');
@@ -464,7 +465,7 @@ async function profileCost(challenge: Challenge, options: Options): Promise<void
     const profileMs = result.stageDurationsMs.profile ?? 0;
     const measure = result.stages.measure;
     console.log(
-      `${label}: ${result.verdict}${result.verdict === 'ACCEPTED' ? '' : ` (${result.message.slice(0, 200)})`}; profile ${s(profileMs)} of ${s(result.durationMs)} judged ` +
+      `\n${label}: ${result.verdict}${result.verdict === 'ACCEPTED' ? '' : ` (${result.message.slice(0, 200)})`}; profile ${s(profileMs)} of ${s(result.durationMs)} judged ` +
         `(${((100 * profileMs) / result.durationMs).toFixed(1)}%); measure ${s(result.stageDurationsMs.measure)} ` +
         `(${measure?.estimate?.pairs ?? 0} pairs; medians: baseline ${s(measure?.baseline?.medianMs)}, ` +
         `solution ${s(measure?.solution?.medianMs)}); load average ${load} → ${os.loadavg()[0]!.toFixed(1)}`,
@@ -479,6 +480,19 @@ async function profileCost(challenge: Challenge, options: Options): Promise<void
     console.log(
       `  sampled: ${sampled ? `${sampled.baseline.samples} + ${sampled.solution.samples} samples` : result.stages.profile?.notes.join('; ')}`,
     );
+    // At the official size, with the manifest's pair budget: its fewest pairs (the stage's worst
+    // case, each further pair adds to the judging only) and its most.
+    const { runPolicy, inputs } = challenge.manifest;
+    for (const pairs of [runPolicy.minPairs, runPolicy.maxPairs]) {
+      const projected = projectProfileShare(
+        result,
+        inputs.benchmark.size,
+        options.sizeBytes,
+        runPolicy,
+        pairs,
+      );
+      console.log(`  projected ${describeProjection(projected)}`);
+    }
   }
 }
 
