@@ -480,6 +480,8 @@ async function profileCost(challenge: Challenge, options: Options): Promise<void
     console.log(
       `  sampled: ${sampled ? `${sampled.baseline.samples} + ${sampled.solution.samples} samples` : result.stages.profile?.notes.join('; ')}`,
     );
+    const failures = result.stages.profile?.notes.filter((n) => /failed/.test(n)) ?? [];
+    if (failures.length) console.log(`  failed parts: ${failures.join('; ')}`);
     // At the official size, with the manifest's pair budget: its fewest pairs (the stage's worst
     // case, each further pair adds to the judging only) and its most.
     const { runPolicy, inputs } = challenge.manifest;
@@ -490,6 +492,7 @@ async function profileCost(challenge: Challenge, options: Options): Promise<void
         options.sizeBytes,
         runPolicy,
         pairs,
+        label === 'baseline profiles computed',
       );
       console.log(`  projected ${describeProjection(projected)}`);
     }

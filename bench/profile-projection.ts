@@ -30,6 +30,8 @@ export function projectProfileShare(
   measuredBytes: number,
   policy: Pick<RunPolicy, 'warmups'>,
   pairs: number,
+  /** Whether the baseline was profiled too (its profiles not yet cached on the host). */
+  baselineProfiled = false,
 ): ProfileProjection {
   const scale = officialBytes / measuredBytes;
   const ms = (x: number | undefined) => x ?? 0;
@@ -46,15 +48,21 @@ export function projectProfileShare(
 
   const parts = result.stages.profile?.partsMs ?? {};
   const grown = ms(parts.memoryAndStacks) + ms(parts.topdown);
-  const programMs = ms(measure?.solution?.medianMs);
-  const programRuns = (parts.memoryAndStacks ? 1 : 0) + (parts.topdown ? 1 : 0);
+  const programMs =
+    ms(measure?.solution?.medianMs) + (baselineProfiled ? ms(measure?.baseline?.medianMs) : 0);
+  // The runs per side in the stage (the baseline's come from the cache after the first judging).
+  const profile = result.stages.profile;
+  const programRuns = (profile?.memory || profile?.sampled ? 1 : 0) + (profile?.topdown ? 1 : 0);
   const beside = parts.cachegrindWait !== undefined;
   const fixed = profileMs - grown - (beside ? ms(parts.cachegrindWait) : ms(parts.cachegrind));
   const profileAt = (runsAt: number) =>
     fixed +
     runsAt +
     (beside
-      ? Math.max(0, ms(parts.cachegrind) - ms(parts.memoryAndStacks) * (runsAt / Math.max(1, grown)))
+      ? Math.max(
+          0,
+          ms(parts.cachegrind) - ms(parts.memoryAndStacks) * (runsAt / Math.max(1, grown)),
+        )
       : ms(parts.cachegrind));
   const low = profileAt(grown + programRuns * programMs * (scale - 1));
   const high = profileAt(grown * scale);
