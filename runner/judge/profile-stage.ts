@@ -82,8 +82,8 @@ export async function runProfile(options: ProfileStageOptions): Promise<ProfileS
 
   // cachegrind's counts are simulated, so its rebuild and runs may go on beside the runs on the
   // judge CPU, on a CPU of another core; a host without one runs them afterwards, on the judge CPU.
-  const deterministicWanted = wantDeterministic(options, stage);
-  const beside = deterministicWanted ? await cpuBeside(options.cpu) : null;
+  const notWanted = deterministicNotWanted(options);
+  const beside = notWanted === null ? await cpuBeside(options.cpu) : null;
   let deterministic =
     beside === null ? null : timed('cachegrind', () => deterministicPart(options, beside));
   try {
@@ -96,7 +96,8 @@ export async function runProfile(options: ProfileStageOptions): Promise<ProfileS
     }
     options.onProgress(0.35, 'Top-Down level 1');
     await topdownPart(options, stage, timed);
-    if (deterministicWanted && !deterministic) {
+    if (notWanted !== null) stage.notes.push(notWanted);
+    else if (!deterministic) {
       options.onProgress(0.4, 'cachegrind (deterministic mode)');
       deterministic = timed('cachegrind', () => deterministicPart(options, options.cpu));
     }
@@ -116,17 +117,12 @@ export async function runProfile(options: ProfileStageOptions): Promise<ProfileS
   return stage;
 }
 
-/** Whether the deterministic mode runs; if not, the stage's note says why. */
-function wantDeterministic(options: ProfileStageOptions, stage: ProfileStage): boolean {
-  if (!options.challenge.manifest.inputs.deterministic.enabled) {
-    stage.notes.push('deterministic mode (cachegrind) is turned off in the manifest');
-    return false;
-  }
-  if (!options.parts.cachegrind) {
-    stage.notes.push(UNSUPPORTED('deterministic mode (cachegrind)'));
-    return false;
-  }
-  return true;
+/** Why the deterministic mode does not run, or null when it does. */
+function deterministicNotWanted(options: ProfileStageOptions): string | null {
+  if (!options.challenge.manifest.inputs.deterministic.enabled)
+    return 'deterministic mode (cachegrind) is turned off in the manifest';
+  if (!options.parts.cachegrind) return UNSUPPORTED('deterministic mode (cachegrind)');
+  return null;
 }
 
 /** The deterministic counts, or why there are none; never throws (the stage awaits it last). */
