@@ -65,11 +65,6 @@ describe('a program that fails only under the profiler', () => {
       expect(profile.sampled).toBeNull();
       const note = profile.notes.find((n) => n.startsWith('sampled profile failed (solution)'));
       expect(note, profile.notes.join('\n')).toMatch(why);
-      // The other parts carry on: cachegrind runs the program at the timed runs' path.
-      expect(
-        profile.deterministic?.solution.instructions,
-        profile.notes.join('\n'),
-      ).toBeGreaterThan(0);
     }
   });
 });
