@@ -2,7 +2,7 @@
 // the per-function comparison. The speedscope file is checked against a zod transcription of
 // speedscope's schema (tests/helpers/speedscope-schema.ts) and the invariants its importer needs.
 import { describe, expect, it } from 'vitest';
-import type { Hotspots, SampledProfile } from '../../contracts';
+import { MAX_FUNCTION_NAME, type Hotspots, type SampledProfile } from '../../contracts';
 import {
   compareHotspots,
   instructionShare,
@@ -130,5 +130,19 @@ describe('shortFunctionName', () => {
     expect(shortFunctionName('std::map<int, int>::find')).toBe('std::map<int, int>::find');
     const op = `bool operator<(${'x'.repeat(60)} const&, int)`;
     expect(shortFunctionName(op)).toBe(op);
+  });
+
+  it('folds a name the judge cut at MAX_FUNCTION_NAME, and says it goes on', () => {
+    const args =
+      'std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, ';
+    // Cut inside the template's arguments (a real one from std::unordered_map's operator[]).
+    const insideTemplate = `std::__detail::_Map_base<${args.repeat(20)}`.slice(
+      0,
+      MAX_FUNCTION_NAME,
+    );
+    expect(shortFunctionName(insideTemplate)).toBe('std::__detail::_Map_base<…>…');
+    // Cut in a parameter list, outside any template.
+    const inParameters = `f(${'std::vector<int>, '.repeat(40)}`.slice(0, MAX_FUNCTION_NAME);
+    expect(shortFunctionName(inParameters)).toMatch(/^f\(std::vector<…>, .*…$/);
   });
 });

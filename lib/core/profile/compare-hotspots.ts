@@ -1,6 +1,6 @@
 // The deterministic run's functions, baseline and solution lined up by name: what the solution no
 // longer runs, what it runs less of, and what is new.
-import type { FunctionCost, Hotspots } from '../../../contracts';
+import { MAX_FUNCTION_NAME, type FunctionCost, type Hotspots } from '../../../contracts';
 
 export interface HotspotRow {
   name: string;
@@ -57,6 +57,9 @@ export function shortFunctionName(name: string, max = 60): string {
     } else if (ch === '>' && depth > 0) depth--;
     else if (depth === 0) out += ch;
   }
-  // "operator<" and "operator<<" open no template: an unbalanced fold is worse than a long name.
+  // The judge cuts names at MAX_FUNCTION_NAME: there a template left open is the cut, and "…"
+  // says the name goes on. Elsewhere "operator<" and "operator<<" open no template: an unbalanced
+  // fold is worse than a long name.
+  if (name.length >= MAX_FUNCTION_NAME) return `${out}…`;
   return depth === 0 ? out : name;
 }
