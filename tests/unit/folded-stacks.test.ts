@@ -132,6 +132,16 @@ describe('shortFunctionName', () => {
     expect(shortFunctionName(op)).toBe(op);
   });
 
+  it('folds the parameters of a name still long without its template arguments', () => {
+    const dyncast =
+      '__cxxabiv1::__vmi_class_type_info::__do_dyncast(long, __cxxabiv1::__class_type_info::__sub_kind, __cxxabiv1::__class_type_info const*, void const*) const';
+    expect(shortFunctionName(dyncast)).toBe(
+      '__cxxabiv1::__vmi_class_type_info::__do_dyncast(…) const',
+    );
+    const call = `Parser<${'int, '.repeat(20)}char>::operator()(std::basic_string_view<char> const&, ${'x'.repeat(60)})`;
+    expect(shortFunctionName(call)).toBe('Parser<…>::operator()(…)');
+  });
+
   it('folds a name the judge cut at MAX_FUNCTION_NAME, and says it goes on', () => {
     const args =
       'std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, ';
@@ -143,6 +153,6 @@ describe('shortFunctionName', () => {
     expect(shortFunctionName(insideTemplate)).toBe('std::__detail::_Map_base<…>…');
     // Cut in a parameter list, outside any template.
     const inParameters = `f(${'std::vector<int>, '.repeat(40)}`.slice(0, MAX_FUNCTION_NAME);
-    expect(shortFunctionName(inParameters)).toMatch(/^f\(std::vector<…>, .*…$/);
+    expect(shortFunctionName(inParameters)).toBe('f(…)…');
   });
 });
