@@ -57,6 +57,19 @@ describe('speedscopeFile', () => {
     ]);
     expect(second.weights).toEqual([6, 3, 1]);
   });
+
+  it('the schema refuses what speedscope could not open: a frame past the table, a missing weight', () => {
+    const file = JSON.parse(
+      JSON.stringify(speedscopeFile('x', [{ name: 'solution', profile: solution }])),
+    ) as { shared: { frames: unknown[] }; profiles: { samples: number[][]; weights: number[] }[] };
+    expect(speedscopeSchema.safeParse(file).success).toBe(true);
+    const past = structuredClone(file);
+    past.profiles[0]!.samples[0]!.push(file.shared.frames.length);
+    expect(speedscopeSchema.safeParse(past).error?.message).toMatch(/past the frame table/);
+    const unweighted = structuredClone(file);
+    unweighted.profiles[0]!.weights.pop();
+    expect(speedscopeSchema.safeParse(unweighted).error?.message).toMatch(/one weight per sample/);
+  });
 });
 
 describe('foldedText', () => {
