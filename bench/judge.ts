@@ -457,9 +457,16 @@ async function profileCost(challenge: Challenge, options: Options): Promise<void
   for (const label of ['baseline profiles computed', 'baseline profiles cached']) {
     const load = os.loadavg()[0]!.toFixed(1);
     const built: string[] = [];
+    // The program runs under perf record and perf script's unwinding: what grows with the input.
+    let growingMemoryMs: number | undefined;
     const result = await judgeOnce(challenge, patch, options, undefined, {
       onLog: (line) => {
         if (line.startsWith('cachegrind: built')) built.push(line);
+        const grows = /^perf record: program run ([\d.]+) s, perf script ([\d.]+) s/.exec(line);
+        if (grows) {
+          built.push(line);
+          growingMemoryMs = (growingMemoryMs ?? 0) + 1000 * (Number(grows[1]) + Number(grows[2]));
+        }
       },
     });
     const profileMs = result.stageDurationsMs.profile ?? 0;
@@ -492,7 +499,7 @@ async function profileCost(challenge: Challenge, options: Options): Promise<void
         options.sizeBytes,
         runPolicy,
         pairs,
-        label === 'baseline profiles computed',
+        { baselineProfiled: label === 'baseline profiles computed', growingMemoryMs },
       );
       console.log(`  projected ${describeProjection(projected)}`);
     }

@@ -21,6 +21,7 @@ export interface ProfileProjection {
  *   with the number of pairs (warm-ups counted as runs);
  * - in the profile stage, the memory-and-stacks and Top-Down runs grow: at most all of each part
  *   (high), at least only the program's own run, taken as the solution's timed median (low);
+ *   where the judge logged what grows in memory-and-stacks (the runs and perf script), that;
  * - cachegrind does not grow (its input is the manifest's fixed deterministic one); where it ran
  *   beside the runs (partsMs.cachegrindWait present) only what the runs do not cover is waited for.
  */
@@ -30,8 +31,15 @@ export function projectProfileShare(
   measuredBytes: number,
   policy: Pick<RunPolicy, 'warmups'>,
   pairs: number,
-  /** Whether the baseline was profiled too (its profiles not yet cached on the host). */
-  baselineProfiled = false,
+  measured: {
+    /** Whether the baseline was profiled too (its profiles not yet cached on the host). */
+    baselineProfiled?: boolean;
+    /**
+     * Of the memory-and-stacks part, what grows with the input: the program runs under perf record
+     * and perf script's unwinding of their samples (the judge's log). Unknown: a range.
+     */
+    growingMemoryMs?: number;
+  } = {},
 ): ProfileProjection {
   const scale = officialBytes / measuredBytes;
   const ms = (x: number | undefined) => x ?? 0;
@@ -49,10 +57,12 @@ export function projectProfileShare(
   const parts = result.stages.profile?.partsMs ?? {};
   const grown = ms(parts.memoryAndStacks) + ms(parts.topdown);
   const programMs =
-    ms(measure?.solution?.medianMs) + (baselineProfiled ? ms(measure?.baseline?.medianMs) : 0);
+    ms(measure?.solution?.medianMs) +
+    (measured.baselineProfiled ? ms(measure?.baseline?.medianMs) : 0);
   // The runs per side in the stage (the baseline's come from the cache after the first judging).
   const profile = result.stages.profile;
-  const programRuns = (profile?.memory || profile?.sampled ? 1 : 0) + (profile?.topdown ? 1 : 0);
+  const memoryRuns = profile?.memory || profile?.sampled ? 1 : 0;
+  const topdownRuns = profile?.topdown ? 1 : 0;
   const beside = parts.cachegrindWait !== undefined;
   const fixed = profileMs - grown - (beside ? ms(parts.cachegrindWait) : ms(parts.cachegrind));
   const profileAt = (runsAt: number) =>
@@ -64,8 +74,13 @@ export function projectProfileShare(
           ms(parts.cachegrind) - ms(parts.memoryAndStacks) * (runsAt / Math.max(1, grown)),
         )
       : ms(parts.cachegrind));
-  const low = profileAt(grown + programRuns * programMs * (scale - 1));
-  const high = profileAt(grown * scale);
+  const known = measured.growingMemoryMs;
+  const growing = {
+    low: (known ?? memoryRuns * programMs) + topdownRuns * programMs,
+    high: (known ?? ms(parts.memoryAndStacks)) + ms(parts.topdown),
+  };
+  const low = profileAt(grown + growing.low * (scale - 1));
+  const high = profileAt(grown + growing.high * (scale - 1));
   const judging = (p: number) => rest + measureAt + p;
   return {
     scale,

@@ -69,7 +69,7 @@ async function profileSide(
   const parts: SideParts = { memory: null, sampled: null };
   if (want.perf) {
     try {
-      const { result, profile } = await recordProfile({
+      const { result, profile, timings } = await recordProfile({
         perf: want.perf,
         cpu: options.cpu,
         dir: options.workDir,
@@ -77,6 +77,10 @@ async function profileSide(
         programInside,
         run: runSide,
       });
+      // What grows with the input (the cost bench reads this line: bench/judge.ts profile).
+      options.log(
+        `perf record: program run ${(timings.runMs / 1000).toFixed(2)} s, perf script ${(timings.scriptMs / 1000).toFixed(2)} s (${profile.samples} samples)`,
+      );
       const run = classifyRun(result);
       parts.sampled =
         run.outcome === 'passed'

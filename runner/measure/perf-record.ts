@@ -332,13 +332,19 @@ export interface RecordOptions<T> {
   run: () => Promise<T>;
 }
 
+/** What took the time: the run itself, and perf script's unwinding (both grow with the run). */
+export interface RecordTimings {
+  runMs: number;
+  scriptMs: number;
+}
+
 /**
  * Samples `run()` with perf record from outside the sandbox and folds the program's stacks. Throws
  * PerfRecordError when perf cannot record here (not installed, not allowed, no samples).
  */
 export async function recordProfile<T>(
   options: RecordOptions<T>,
-): Promise<{ result: T; profile: SampledProfile }> {
+): Promise<{ result: T; profile: SampledProfile; timings: RecordTimings }> {
   const event = await samplingEvent(options.perf);
   const work = await mkdtemp(path.join(options.dir, 'perf-'));
   const fifo = path.join(work, 'control');
@@ -362,11 +368,15 @@ export async function recordProfile<T>(
     child.once('exit', (code) => resolve(code)),
   );
   let result: T;
+  let runStarted = 0;
+  let runMs = 0;
   try {
     await waitFor(child, stderr, 'Events disabled');
     await control.write('enable\n');
     await waitFor(child, stderr, 'Events enabled');
+    runStarted = performance.now();
     result = await options.run();
+    runMs = performance.now() - runStarted;
     await control.write('disable\n');
   } catch (error) {
     child.kill('SIGKILL');
@@ -391,13 +401,15 @@ export async function recordProfile<T>(
     { path: options.programInside, device: deviceName(program.dev), inode: program.ino },
     await programSymbols(options.binary),
   );
+  const scriptStarted = performance.now();
   await foldScript(options.perf, data, symfs, folder);
+  const scriptMs = performance.now() - scriptStarted;
   if (folder.samples === 0)
     throw new PerfRecordError(
       `perf recorded no samples of the program (${stderr.text.trim().split('\n').pop() ?? ''})`,
     );
   await rm(work, { recursive: true, force: true });
-  return { result, profile: folder.profile(event) };
+  return { result, profile: folder.profile(event), timings: { runMs, scriptMs } };
 }
 
 /** `perf script` over the recording, folded line by line (its text can be tens of megabytes). */
