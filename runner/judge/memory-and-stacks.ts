@@ -12,7 +12,7 @@ import {
   type SampledProfile,
 } from '../../contracts';
 import { profileMemory, type MemoryProfileRun } from '../measure/memory-profile';
-import { profiledProgramPath, recordProfile, SAMPLING_HZ } from '../measure/perf-record';
+import { profiledProgramPath, recordProfile, samplingHz } from '../measure/perf-record';
 import { findPerf } from '../measure/perf-stat';
 import { classifyRun } from '../sandbox/run-program';
 import type { SandboxResult } from '../sandbox/sandbox';
@@ -71,6 +71,7 @@ async function profileSide(
     try {
       const { result, profile, timings } = await recordProfile({
         perf: want.perf,
+        hz: samplingHz(options.timedMedianMs),
         cpu: options.cpu,
         dir: options.workDir,
         binary,
@@ -116,7 +117,7 @@ async function baselineParts(
     settings: { limits, sandbox: options.sandbox.kind, ...settings },
   });
   const memoryKey = key('memory', {});
-  const sampledKey = key('sampled', { hz: SAMPLING_HZ });
+  const sampledKey = key('sampled', { hz: samplingHz(options.timedMedianMs) });
   const cached: SideParts = {
     memory: want.memory
       ? await readBaselineProfile(options.dataDir, memoryKey, MEMORY_CACHE_SCHEMA)

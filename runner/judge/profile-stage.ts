@@ -44,6 +44,8 @@ export interface ProfileStageOptions {
   solutionTree: string;
   boxDir: string;
   benchmarkInput: GeneratedInput;
+  /** The baseline's timed median: sets the sampling rate of long runs (samplingHz). */
+  timedMedianMs?: number;
   dataDir: string;
   workDir: string;
   cpu: number;

@@ -14,8 +14,24 @@ import { AppError } from '../../contracts';
 
 const execFileAsync = promisify(execFile);
 
-/** Samples per second: ~5 000 stacks for a 10 s baseline, enough for a flame graph, cheap to unwind. */
+/** Samples per second for a run of up to 4 s (longer runs: samplingHz): enough for a flame graph. */
 export const SAMPLING_HZ = 499;
+
+/** About this many samples per run at most: perf script unwinds each (milliseconds a sample). */
+export const TARGET_SAMPLES = 2000;
+const RATES = [SAMPLING_HZ, 249, 99, 49];
+
+/**
+ * The sampling rate for a run expected to last `runMs` (the baseline's timed median): 499 Hz, or
+ * the fastest of a few lower rates that keeps a long run near TARGET_SAMPLES, so that perf
+ * script's unwinding stops growing with the input. A few fixed rates, not a computed one: the
+ * baseline's cached profile is keyed by its rate, and a median that moves a little keeps it (one
+ * that moves across a step profiles the baseline once more).
+ */
+export function samplingHz(runMs: number | undefined): number {
+  if (runMs === undefined || !(runMs > 0)) return SAMPLING_HZ;
+  return RATES.find((hz) => (hz * runMs) / 1000 <= TARGET_SAMPLES) ?? RATES[RATES.length - 1]!;
+}
 /** Deepest stack kept; deeper ones keep their innermost frames under a marker. */
 const MAX_FRAMES = 128;
 /** Distinct stacks kept per side, the most sampled first; the rest only counted. */
@@ -44,7 +60,14 @@ export class PerfRecordError extends AppError {
  */
 export function perfRecordArgs(
   perf: string,
-  options: { event: string; cpu: number | null; output: string; controlFifo: string },
+  options: {
+    event: string;
+    cpu: number | null;
+    output: string;
+    controlFifo: string;
+    /** Samples a second (default SAMPLING_HZ; samplingHz). */
+    hz?: number;
+  },
 ): string[] {
   return [
     perf,
@@ -52,7 +75,7 @@ export function perfRecordArgs(
     '-e',
     options.event,
     '-F',
-    String(SAMPLING_HZ),
+    String(options.hz ?? SAMPLING_HZ),
     '--call-graph',
     'dwarf',
     // No build-id pass at the end (it reads every sample again: seconds for DWARF stacks) and
@@ -176,7 +199,7 @@ export class StackFolder {
   }
 
   /** The folded stacks, the most sampled first (ties by their frames), capped. */
-  profile(event: string): SampledProfile {
+  profile(event: string, hz = SAMPLING_HZ): SampledProfile {
     this.endSample();
     const all: FoldedStack[] = [...this.stacks].map(([key, samples]) => ({
       frames: key.split('\n'),
@@ -191,7 +214,7 @@ export class StackFolder {
       kept.push(stack);
     }
     const otherSamples = all.slice(kept.length).reduce((sum, s) => sum + s.samples, 0);
-    return { event, frequencyHz: SAMPLING_HZ, samples: this.samples, stacks: kept, otherSamples };
+    return { event, frequencyHz: hz, samples: this.samples, stacks: kept, otherSamples };
   }
 }
 
@@ -321,6 +344,8 @@ function waitFor(child: ChildProcess, stderr: { text: string }, text: string): P
 
 export interface RecordOptions<T> {
   perf: string;
+  /** Samples a second (default SAMPLING_HZ; samplingHz). */
+  hz?: number;
   /** The CPU the run is pinned to (sampled alone), or null for every CPU. */
   cpu: number | null;
   /** A private folder for perf's files, removed by the caller. */
@@ -357,6 +382,7 @@ export async function recordProfile<T>(
     cpu: options.cpu,
     output: data,
     controlFifo: fifo,
+    ...(options.hz === undefined ? {} : { hz: options.hz }),
   });
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
   const stderr = { text: '' };
@@ -409,7 +435,11 @@ export async function recordProfile<T>(
       `perf recorded no samples of the program (${stderr.text.trim().split('\n').pop() ?? ''})`,
     );
   await rm(work, { recursive: true, force: true });
-  return { result, profile: folder.profile(event), timings: { runMs, scriptMs } };
+  return {
+    result,
+    profile: folder.profile(event, options.hz ?? SAMPLING_HZ),
+    timings: { runMs, scriptMs },
+  };
 }
 
 /** `perf script` over the recording, folded line by line (its text can be tens of megabytes). */
