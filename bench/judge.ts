@@ -458,14 +458,17 @@ async function profileCost(challenge: Challenge, options: Options): Promise<void
     const load = os.loadavg()[0]!.toFixed(1);
     const built: string[] = [];
     // The program runs under perf record and perf script's unwinding: what grows with the input.
-    let growingMemoryMs: number | undefined;
+    let growingMemory: { runMs: number; scriptMs: number } | undefined;
     const result = await judgeOnce(challenge, patch, options, undefined, {
       onLog: (line) => {
         if (line.startsWith('cachegrind: built')) built.push(line);
         const grows = /^perf record: program run ([\d.]+) s, perf script ([\d.]+) s/.exec(line);
         if (grows) {
           built.push(line);
-          growingMemoryMs = (growingMemoryMs ?? 0) + 1000 * (Number(grows[1]) + Number(grows[2]));
+          growingMemory = {
+            runMs: (growingMemory?.runMs ?? 0) + 1000 * Number(grows[1]),
+            scriptMs: (growingMemory?.scriptMs ?? 0) + 1000 * Number(grows[2]),
+          };
         }
       },
     });
@@ -499,7 +502,7 @@ async function profileCost(challenge: Challenge, options: Options): Promise<void
         options.sizeBytes,
         runPolicy,
         pairs,
-        { baselineProfiled: label === 'baseline profiles computed', growingMemoryMs },
+        { baselineProfiled: label === 'baseline profiles computed', growingMemory },
       );
       console.log(`  projected ${describeProjection(projected)}`);
     }

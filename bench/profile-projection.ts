@@ -2,6 +2,7 @@
 // measured parts at a smaller size (bench/judge.ts profile): which parts grow with the input and
 // which do not, and the manifest's real pair budget. Printed as a range, never a single guess.
 import type { JudgingResult, RunPolicy } from '../contracts';
+import { SAMPLING_HZ, samplingHz } from '../runner/measure/perf-record';
 
 export interface ProfileProjection {
   /** Official size / measured size. */
@@ -35,10 +36,11 @@ export function projectProfileShare(
     /** Whether the baseline was profiled too (its profiles not yet cached on the host). */
     baselineProfiled?: boolean;
     /**
-     * Of the memory-and-stacks part, what grows with the input: the program runs under perf record
-     * and perf script's unwinding of their samples (the judge's log). Unknown: a range.
+     * Of the memory-and-stacks part, what grows with the input (the judge's log): the program runs
+     * under perf record, and perf script's unwinding of their samples, which grows with the
+     * samples (at the official size, at the rate samplingHz gives its longer runs). Unknown: a range.
      */
-    growingMemoryMs?: number;
+    growingMemory?: { runMs: number; scriptMs: number };
   } = {},
 ): ProfileProjection {
   const scale = officialBytes / measuredBytes;
@@ -74,7 +76,7 @@ export function projectProfileShare(
           ms(parts.cachegrind) - ms(parts.memoryAndStacks) * (runsAt / Math.max(1, grown)),
         )
       : ms(parts.cachegrind));
-  const known = measured.growingMemoryMs;
+  const known = measured.growingMemory && grownMemory(result, measured.growingMemory, scale);
   const growing = {
     low: (known ?? memoryRuns * programMs) + topdownRuns * programMs,
     high: (known ?? ms(parts.memoryAndStacks)) + ms(parts.topdown),
@@ -89,6 +91,23 @@ export function projectProfileShare(
     judging: { low: judging(low) / 1000, high: judging(high) / 1000 },
     share: { low: low / judging(low), high: high / judging(high) },
   };
+}
+
+/**
+ * The memory-and-stacks part's growth per unit of scale: its runs, and perf script's share scaled
+ * by the samples it will unwind at the official size (the rate drops for long runs) over its own.
+ */
+function grownMemory(
+  result: JudgingResult,
+  growing: { runMs: number; scriptMs: number },
+  scale: number,
+): number {
+  const hzNow = result.stages.profile?.sampled?.solution?.frequencyHz ?? SAMPLING_HZ;
+  const baselineMs = result.stages.measure?.baseline?.medianMs;
+  const hzAt = samplingHz(baselineMs === undefined ? undefined : baselineMs * scale);
+  // (scale − 1) × x is added to the part: x is what one more measured size adds on average.
+  const scriptAt = growing.scriptMs * ((scale * hzAt) / hzNow);
+  return growing.runMs + (scriptAt - growing.scriptMs) / (scale - 1);
 }
 
 export function describeProjection(p: ProfileProjection): string {

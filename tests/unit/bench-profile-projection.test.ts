@@ -52,11 +52,13 @@ describe('projectProfileShare', () => {
       baselineProfiled: true,
     });
     expect(first.profile.low).toBeCloseTo(5 + 8 + 8 * 7 + 7, 6);
-    // What grows known from the judge's log (run + perf script: 6 of the part's 8 s): one figure.
+    // What grows known from the judge's log (a 4 s run, 2 s of perf script): one figure. The
+    // baseline's 4 s median becomes 32 s at 8×: sampled at 49 Hz instead of 499, perf script
+    // unwinds 8 × 49 / 499 as many samples.
     const known = projectProfileShare(after, 256 * MiB, 32 * MiB, { warmups: 1 }, 5, {
-      growingMemoryMs: 6_000,
+      growingMemory: { runMs: 4_000, scriptMs: 2_000 },
     });
-    expect(known.profile.low).toBeCloseTo(5 + 8 + 6 * 7 + 7, 6);
+    expect(known.profile.low).toBeCloseTo(5 + 8 + 4 * 7 + 2 * ((8 * 49) / 499 - 1) + 7, 6);
     expect(known.profile.high).toBeCloseTo(known.profile.low, 6);
   });
 });
