@@ -101,7 +101,15 @@ async function profileSide(
           : { failed: `the program under perf record: ${run.message}` };
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      parts.sampled = { failed: reason(error) };
+      // A run that failed says why before perf does: a program stopped at the time limit while it
+      // slept has no samples, and "no samples" would hide the limit.
+      const run = memoryRun && classifyRun(memoryRun.run);
+      parts.sampled = {
+        failed:
+          run && run.outcome !== 'passed'
+            ? `the program under perf record: ${run.message}`
+            : reason(error),
+      };
     }
   }
   if (want.memory) {
