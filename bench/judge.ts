@@ -29,6 +29,7 @@ import { createSandbox } from '../runner/sandbox';
 import { DEFAULT_CONFIDENCE, excessDrift, median } from '../lib/core/stats';
 import { describeNoiseFloor, noiseFloor } from './noise-floor';
 import { judgeCost } from './judge-cost';
+import { describeProjection, projectProfileShare } from './profile-projection';
 import type { HostSharing } from '../runner/judge/judging-context';
 
 const DATA_DIR = path.join(REPO_ROOT, '.data', 'bench');
@@ -456,15 +457,25 @@ async function profileCost(challenge: Challenge, options: Options): Promise<void
   for (const label of ['baseline profiles computed', 'baseline profiles cached']) {
     const load = os.loadavg()[0]!.toFixed(1);
     const built: string[] = [];
+    // The program runs under perf record and perf script's unwinding: what grows with the input.
+    let growingMemory: { runMs: number; scriptMs: number } | undefined;
     const result = await judgeOnce(challenge, patch, options, undefined, {
       onLog: (line) => {
         if (line.startsWith('cachegrind: built')) built.push(line);
+        const grows = /^perf record: program run ([\d.]+) s, perf script ([\d.]+) s/.exec(line);
+        if (grows) {
+          built.push(line);
+          growingMemory = {
+            runMs: (growingMemory?.runMs ?? 0) + 1000 * Number(grows[1]),
+            scriptMs: (growingMemory?.scriptMs ?? 0) + 1000 * Number(grows[2]),
+          };
+        }
       },
     });
     const profileMs = result.stageDurationsMs.profile ?? 0;
     const measure = result.stages.measure;
     console.log(
-      `${label}: ${result.verdict}${result.verdict === 'ACCEPTED' ? '' : ` (${result.message.slice(0, 200)})`}; profile ${s(profileMs)} of ${s(result.durationMs)} judged ` +
+      `\n${label}: ${result.verdict}${result.verdict === 'ACCEPTED' ? '' : ` (${result.message.slice(0, 200)})`}; profile ${s(profileMs)} of ${s(result.durationMs)} judged ` +
         `(${((100 * profileMs) / result.durationMs).toFixed(1)}%); measure ${s(result.stageDurationsMs.measure)} ` +
         `(${measure?.estimate?.pairs ?? 0} pairs; medians: baseline ${s(measure?.baseline?.medianMs)}, ` +
         `solution ${s(measure?.solution?.medianMs)}); load average ${load} → ${os.loadavg()[0]!.toFixed(1)}`,
@@ -479,6 +490,22 @@ async function profileCost(challenge: Challenge, options: Options): Promise<void
     console.log(
       `  sampled: ${sampled ? `${sampled.baseline.samples} + ${sampled.solution.samples} samples` : result.stages.profile?.notes.join('; ')}`,
     );
+    const failures = result.stages.profile?.notes.filter((n) => /failed/.test(n)) ?? [];
+    if (failures.length) console.log(`  failed parts: ${failures.join('; ')}`);
+    // At the official size, with the manifest's pair budget: its fewest pairs (the stage's worst
+    // case, each further pair adds to the judging only) and its most.
+    const { runPolicy, inputs } = challenge.manifest;
+    for (const pairs of [runPolicy.minPairs, runPolicy.maxPairs]) {
+      const projected = projectProfileShare(
+        result,
+        inputs.benchmark.size,
+        options.sizeBytes,
+        runPolicy,
+        pairs,
+        { baselineProfiled: label === 'baseline profiles computed', growingMemory },
+      );
+      console.log(`  projected ${describeProjection(projected)}`);
+    }
   }
 }
 

@@ -453,8 +453,10 @@ export const profilePartsSchema = z
     /** One run per side under the memory sampler and perf record (the baseline's maybe cached). */
     memoryAndStacks: z.number().nonnegative(),
     topdown: z.number().nonnegative(),
-    /** The deterministic rebuild and the cachegrind runs. */
+    /** The deterministic rebuild and the cachegrind runs (beside the runs where the host can). */
     cachegrind: z.number().nonnegative(),
+    /** How long the stage waited for cachegrind after the runs it went on beside. */
+    cachegrindWait: z.number().nonnegative(),
   })
   .partial();
 export type ProfileParts = z.infer<typeof profilePartsSchema>;

@@ -16,6 +16,8 @@ export interface SandboxedExecutorOptions {
   limits: Limits;
   /** Filled with the limit that stopped the last command, if any. */
   onLimit?: (limit: string) => void;
+  /** Pin the build to this CPU (the profile stage's rebuild, beside the judge CPU's runs). */
+  cpu?: number;
 }
 
 export function sandboxedExecutor(options: SandboxedExecutorOptions): CommandExecutor {
@@ -32,6 +34,7 @@ export function sandboxedExecutor(options: SandboxedExecutorOptions): CommandExe
         env: { PATH: BUILD_PATH, HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp', ...commandOptions.env },
         stdout: 'capture',
         allowSyscalls: options.limits.allowSyscalls,
+        ...(options.cpu === undefined ? {} : { cpu: options.cpu }),
         limits: {
           wallTimeMs: Math.max(1, Math.round(commandOptions.timeoutMs)),
           memoryBytes: options.limits.memory,

@@ -275,6 +275,7 @@ export async function profileStage(
     solutionTree: ctx.dirs.srcDir,
     boxDir: ctx.dirs.boxDir,
     benchmarkInput: await ensureInput(ctx.challenge, options.benchmark, options.dataDir),
+    timedMedianMs: measured.stage.baseline?.medianMs,
     dataDir: options.dataDir,
     workDir: ctx.dirs.workDir,
     cpu: ctx.cpu,

@@ -12,7 +12,12 @@ import {
   type SampledProfile,
 } from '../../contracts';
 import { profileMemory, type MemoryProfileRun } from '../measure/memory-profile';
-import { profiledProgramPath, recordProfile, SAMPLING_HZ } from '../measure/perf-record';
+import {
+  profiledProgramPath,
+  recordProfile,
+  samplingHz,
+  TARGET_SAMPLES,
+} from '../measure/perf-record';
 import { findPerf } from '../measure/perf-stat';
 import { classifyRun } from '../sandbox/run-program';
 import type { SandboxResult } from '../sandbox/sandbox';
@@ -25,6 +30,13 @@ import type { ProfileStageOptions } from './profile-stage';
 
 const MEMORY_CACHE_SCHEMA = z.object({ profile: memoryProfileSchema, notes: z.array(z.string()) });
 type MemoryPart = z.infer<typeof MEMORY_CACHE_SCHEMA>;
+
+/** What to take of a side: memory over time, call stacks (with perf, at `hz` samples a second). */
+interface Want {
+  memory: boolean;
+  perf: string | null;
+  hz: number;
+}
 
 /** One side's parts: each a value, or why it is missing. */
 interface SideParts {
@@ -47,7 +59,7 @@ const failed = (part: unknown): part is { failed: string } =>
 async function profileSide(
   options: ProfileStageOptions,
   binary: string,
-  want: { memory: boolean; perf: string | null },
+  want: Want,
 ): Promise<SideParts> {
   const { limits } = options.challenge.manifest;
   const programInside = profiledProgramPath();
@@ -69,14 +81,19 @@ async function profileSide(
   const parts: SideParts = { memory: null, sampled: null };
   if (want.perf) {
     try {
-      const { result, profile } = await recordProfile({
+      const { result, profile, timings } = await recordProfile({
         perf: want.perf,
+        hz: want.hz,
         cpu: options.cpu,
         dir: options.workDir,
         binary,
         programInside,
         run: runSide,
       });
+      // What grows with the input (the cost bench reads this line: bench/judge.ts profile).
+      options.log(
+        `perf record: program run ${(timings.runMs / 1000).toFixed(2)} s, perf script ${(timings.scriptMs / 1000).toFixed(2)} s (${profile.samples} samples)`,
+      );
       const run = classifyRun(result);
       parts.sampled =
         run.outcome === 'passed'
@@ -84,7 +101,15 @@ async function profileSide(
           : { failed: `the program under perf record: ${run.message}` };
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      parts.sampled = { failed: reason(error) };
+      // A run that failed says why before perf does: a program stopped at the time limit while it
+      // slept has no samples, and "no samples" would hide the limit.
+      const run = memoryRun && classifyRun(memoryRun.run);
+      parts.sampled = {
+        failed:
+          run && run.outcome !== 'passed'
+            ? `the program under perf record: ${run.message}`
+            : reason(error),
+      };
     }
   }
   if (want.memory) {
@@ -100,10 +125,7 @@ async function profileSide(
 }
 
 /** The baseline's parts: from the cache where it has them, else one run (its good parts kept). */
-async function baselineParts(
-  options: ProfileStageOptions,
-  want: { memory: boolean; perf: string | null },
-): Promise<SideParts> {
+async function baselineParts(options: ProfileStageOptions, want: Want): Promise<SideParts> {
   const { limits } = options.challenge.manifest;
   const key = (kind: 'memory' | 'sampled', settings: object): BaselineProfileKey => ({
     kind,
@@ -112,7 +134,8 @@ async function baselineParts(
     settings: { limits, sandbox: options.sandbox.kind, ...settings },
   });
   const memoryKey = key('memory', {});
-  const sampledKey = key('sampled', { hz: SAMPLING_HZ });
+  // Not keyed by the rate: the first judging's sets it for the host, and the solutions follow it.
+  const sampledKey = key('sampled', { samples: TARGET_SAMPLES });
   const cached: SideParts = {
     memory: want.memory
       ? await readBaselineProfile(options.dataDir, memoryKey, MEMORY_CACHE_SCHEMA)
@@ -151,11 +174,14 @@ export async function memoryAndStacks(
     perf = await findPerf();
     if (!perf) stage.notes.push('sampled profile unsupported: perf is not installed on this host');
   }
-  const want = { memory: options.parts.memoryProfile, perf };
+  const want = { memory: options.parts.memoryProfile, perf, hz: samplingHz(options.timedMedianMs) };
   if (!want.memory && !want.perf) return;
 
   const baseline = await baselineParts(options, want);
-  const solution = await profileSide(options, options.solutionBinary, want);
+  // Both sides at one rate: the baseline's, cached with it (a median moving across one of
+  // samplingHz's steps would otherwise profile the baseline again).
+  const hz = baseline.sampled && !failed(baseline.sampled) ? baseline.sampled.frequencyHz : want.hz;
+  const solution = await profileSide(options, options.solutionBinary, { ...want, hz });
 
   const memory = pair<MemoryPart>(baseline.memory, solution.memory);
   if (typeof memory === 'string') stage.notes.push(`memory profile failed ${memory}`);

@@ -3,12 +3,10 @@
 // cachegrind's noise-free counts per function. Nothing here can change a verdict or the speedup: a
 // part that fails or is unsupported becomes a note. The baseline's parts are the same for every
 // judging on a host, so they come from a cache after the first (baseline-profile-cache.ts). How
-// long each part took is in the stage's partsMs (the cost bench: bench/judge.ts profile).
+// long each part took is in the stage's partsMs (the cost bench: bench/judge.ts profile). The
+// deterministic part (deterministic-counts.ts) runs beside the runs where the host has a CPU for it.
 import path from 'node:path';
-import { z } from 'zod';
 import {
-  cachegrindCountsSchema,
-  hotspotsSchema,
   topdownSchema,
   type ProfileParts,
   type ProfileStage,
@@ -17,13 +15,7 @@ import {
   type Topdown,
 } from '../../contracts';
 import type { Challenge } from '../../lib/core/challenge/load-manifest';
-import { buildChallengeTree, cachedBuild } from '../build';
-import {
-  deterministicFlagsFor,
-  deterministicResult,
-  readCapped,
-  runCachegrind,
-} from '../measure/cachegrind';
+import { readCapped } from '../measure/cachegrind';
 import { findPerf } from '../measure/perf-stat';
 import { detectTopdownSupport, parseTopdown, topdownArgs } from '../measure/topdown';
 import { cpuVendor } from '../host/fingerprint';
@@ -31,10 +23,9 @@ import { runProgram } from '../sandbox/run-program';
 import type { PlatformCapabilities } from '../platform';
 import type { Sandbox } from '../sandbox/sandbox';
 import { cachedBaselineProfile } from './baseline-profile-cache';
+import { cpuBeside, deterministicCounts } from './deterministic-counts';
 import { memoryAndStacks } from './memory-and-stacks';
-import { takeBinary } from './binaries';
-import { ensureInput, type GeneratedInput } from '../../lib/core/challenge/inputs';
-import { BUILD_PATH, sandboxedExecutor } from '../build/sandboxed-executor';
+import type { GeneratedInput } from '../../lib/core/challenge/inputs';
 
 export interface ProfileStageOptions {
   /** What the target's platform can profile (runner/platform); a part it cannot is a note. */
@@ -53,6 +44,8 @@ export interface ProfileStageOptions {
   solutionTree: string;
   boxDir: string;
   benchmarkInput: GeneratedInput;
+  /** The baseline's timed median: sets the sampling rate of long runs (samplingHz). */
+  timedMedianMs?: number;
   dataDir: string;
   workDir: string;
   cpu: number;
@@ -63,10 +56,8 @@ export interface ProfileStageOptions {
 }
 
 const TOPDOWN_FILE = '.topdown.csv';
-const CACHEGRIND_CACHE_SCHEMA = z.object({
-  counts: cachegrindCountsSchema,
-  hotspots: hotspotsSchema,
-});
+
+const UNSUPPORTED = (part: string) => `${part}: not run, the target's platform does not have it`;
 
 function reason(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0]! : String(error);
@@ -80,60 +71,93 @@ export async function runProfile(options: ProfileStageOptions): Promise<ProfileS
     sampled: null,
     notes: [],
   };
-  const unsupported = (part: string) =>
-    stage.notes.push(`${part}: not run, the target's platform does not have it`);
-
-  const timed = async (part: keyof ProfileParts, work: () => Promise<void>) => {
+  const parts: ProfileParts = {};
+  stage.partsMs = parts;
+  const timed = async <T>(part: keyof ProfileParts, work: () => Promise<T>): Promise<T> => {
     const started = performance.now();
     try {
-      await work();
+      return await work();
     } finally {
       parts[part] = Math.round(performance.now() - started);
     }
   };
-  const parts: ProfileParts = {};
-  stage.partsMs = parts;
 
-  options.onProgress(0, 'memory over time and call stacks (one run per side)');
-  await timed('memoryAndStacks', () => memoryAndStacks(options, stage));
-
-  options.onProgress(0.35, 'Top-Down level 1');
-  if (!options.parts.topDown) unsupported('Top-Down level 1');
-  else
-    await timed('topdown', async () => {
-      try {
-        const topdown = await topdownPerSide(options);
-        if ('note' in topdown) stage.notes.push(topdown.note);
-        else stage.topdown = topdown;
-      } catch (error) {
-        if (options.signal?.aborted) throw error;
-        stage.notes.push(`Top-Down failed: ${reason(error)}`);
-      }
-    });
-
-  options.onProgress(0.4, 'cachegrind (deterministic mode)');
-  const deterministic = options.challenge.manifest.inputs.deterministic;
-  if (!deterministic.enabled) {
-    stage.notes.push('deterministic mode (cachegrind) is turned off in the manifest');
-  } else if (!options.parts.cachegrind) {
-    unsupported('deterministic mode (cachegrind)');
-  } else {
-    await timed('cachegrind', async () => {
-      try {
-        stage.deterministic = await deterministicCounts(options);
-      } catch (error) {
-        if (options.signal?.aborted) throw error;
-        stage.notes.push(`deterministic mode failed: ${reason(error)}`);
-      }
-    });
+  // cachegrind's counts are simulated, so its rebuild and runs may go on beside the runs on the
+  // judge CPU, on a CPU of another core; a host without one runs them afterwards, on the judge CPU.
+  const notWanted = deterministicNotWanted(options);
+  const beside = notWanted === null ? await cpuBeside(options.cpu) : null;
+  let deterministic =
+    beside === null ? null : timed('cachegrind', () => deterministicPart(options, beside));
+  try {
+    options.onProgress(0, 'memory over time and call stacks (one run per side)');
+    await timed('memoryAndStacks', () => memoryAndStacks(options, stage));
+    if (deterministic) {
+      options.onProgress(0.3, 'cachegrind (deterministic mode), beside the runs');
+      // Top-Down runs alone: its shares would move with a neighbour's use of the shared caches.
+      await timed('cachegrindWait', () => deterministic!);
+    }
+    options.onProgress(0.35, 'Top-Down level 1');
+    await topdownPart(options, stage, timed);
+    if (notWanted !== null) stage.notes.push(notWanted);
+    else if (!deterministic) {
+      options.onProgress(0.4, 'cachegrind (deterministic mode)');
+      deterministic = timed('cachegrind', () => deterministicPart(options, options.cpu));
+    }
+  } finally {
+    // Never leave the rebuild running into the scratch folder's removal.
+    const outcome = await deterministic;
+    if (outcome && 'counts' in outcome) stage.deterministic = outcome.counts;
+    else if (outcome) stage.notes.push(outcome.note);
   }
+  if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
   options.log(
     `profile stage parts: ${Object.entries(parts)
       .map(([part, ms]) => `${part} ${(ms / 1000).toFixed(1)} s`)
-      .join(', ')}`,
+      .join(', ')}${beside === null ? '' : ` (cachegrind on CPU ${beside}, beside the runs)`}`,
   );
   options.onProgress(1, 'profile done');
   return stage;
+}
+
+/** Why the deterministic mode does not run, or null when it does. */
+function deterministicNotWanted(options: ProfileStageOptions): string | null {
+  if (!options.challenge.manifest.inputs.deterministic.enabled)
+    return 'deterministic mode (cachegrind) is turned off in the manifest';
+  if (!options.parts.cachegrind) return UNSUPPORTED('deterministic mode (cachegrind)');
+  return null;
+}
+
+/** The deterministic counts, or why there are none; never throws (the stage awaits it last). */
+async function deterministicPart(
+  options: ProfileStageOptions,
+  cpu: number,
+): Promise<{ counts: ProfileStage['deterministic'] } | { note: string }> {
+  try {
+    return { counts: await deterministicCounts(options, cpu) };
+  } catch (error) {
+    return { note: `deterministic mode failed: ${reason(error)}` };
+  }
+}
+
+async function topdownPart(
+  options: ProfileStageOptions,
+  stage: ProfileStage,
+  timed: (part: keyof ProfileParts, work: () => Promise<void>) => Promise<void>,
+): Promise<void> {
+  if (!options.parts.topDown) {
+    stage.notes.push(UNSUPPORTED('Top-Down level 1'));
+    return;
+  }
+  await timed('topdown', async () => {
+    try {
+      const topdown = await topdownPerSide(options);
+      if ('note' in topdown) stage.notes.push(topdown.note);
+      else stage.topdown = topdown;
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      stage.notes.push(`Top-Down failed: ${reason(error)}`);
+    }
+  });
 }
 
 /**
@@ -186,106 +210,4 @@ async function topdownPerSide(
   });
   if (baseline.cached) options.log('baseline Top-Down: reused from an earlier judging');
   return { baseline: baseline.value, solution: await side(options.solutionBinary) };
-}
-
-/** Both sides rebuilt with flags valgrind can decode, then one cachegrind run each. */
-async function deterministicCounts(
-  options: ProfileStageOptions,
-): Promise<ProfileStage['deterministic']> {
-  const { challenge } = options;
-  const { limits, inputs } = challenge.manifest;
-  const flags = deterministicFlagsFor(options.toolchain);
-  const toolchain = { ...options.toolchain, flags };
-  const buildStarted = performance.now();
-  const { baseline, solutionBinary } = await deterministicBuilds(options, toolchain);
-  options.log(
-    `cachegrind: built for ${flags.join(' ')} in ${((performance.now() - buildStarted) / 1000).toFixed(1)} s`,
-  );
-  const input = await ensureInput(
-    challenge,
-    {
-      seed: inputs.deterministic.seed,
-      sizeBytes: inputs.deterministic.size,
-      rareSeparators: false,
-    },
-    options.dataDir,
-  );
-  const run = (binary: string) =>
-    runCachegrind({
-      sandbox: options.sandbox,
-      binary,
-      input: input.path,
-      workDir: options.workDir,
-      limits,
-      cpu: options.cpu,
-      signal: options.signal,
-    });
-  const cachedCounts = await cachedBaselineProfile({
-    dataDir: options.dataDir,
-    key: {
-      kind: 'cachegrind',
-      buildKey: baseline.key,
-      inputSha256: input.sha256,
-      settings: { limits, sandbox: options.sandbox.kind },
-    },
-    schema: CACHEGRIND_CACHE_SCHEMA,
-    compute: () => run(baseline.binary),
-  });
-  if (cachedCounts.cached)
-    options.log('baseline cachegrind counts: reused from an earlier judging');
-  const baselineRun = cachedCounts.value;
-  const solutionRun = await run(solutionBinary);
-  options.log(
-    `cachegrind: ${baselineRun.counts.instructions} vs ${solutionRun.counts.instructions} instructions`,
-  );
-  return deterministicResult({
-    inputBytes: input.bytes,
-    flags,
-    baseline: baselineRun.counts,
-    solution: solutionRun.counts,
-    hotspots: { baseline: baselineRun.hotspots, solution: solutionRun.hotspots },
-  });
-}
-
-/**
- * The baseline (cached like every baseline build) and the solution (in the sandbox, its binary
- * then taken out of its reach) with the deterministic toolchain; either failing ends the mode.
- */
-async function deterministicBuilds(
-  options: ProfileStageOptions,
-  toolchain: Toolchain,
-): Promise<{ baseline: { key: string; binary: string }; solutionBinary: string }> {
-  const { challenge } = options;
-  const baseline = await cachedBuild({
-    challenge,
-    sourceDir: challenge.templateDir,
-    toolchain,
-    solution: false,
-    cacheRoot: path.join(options.dataDir, 'builds'),
-    signal: options.signal,
-  });
-  if (!baseline.ok || !baseline.binary)
-    throw new Error(`the baseline did not build with ${toolchain.flags.join(' ')}`);
-  const solution = await buildChallengeTree({
-    challenge,
-    sourceDir: options.solutionTree,
-    toolchain,
-    solution: true,
-    outDir: path.join(options.boxDir, 'build-deterministic'),
-    env: { PATH: BUILD_PATH, HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' },
-    executor: sandboxedExecutor({
-      sandbox: options.sandbox,
-      workDir: options.boxDir,
-      readOnly: [{ host: challenge.harnessDir, sandbox: challenge.harnessDir }],
-      limits: challenge.manifest.limits,
-    }),
-    signal: options.signal,
-  });
-  const solutionBinary =
-    solution.ok && solution.binary
-      ? await takeBinary(solution.binary, options.workDir, 'solution-deterministic')
-      : null;
-  if (!solutionBinary)
-    throw new Error(`the solution did not build with ${toolchain.flags.join(' ')}`);
-  return { baseline: { key: baseline.key, binary: baseline.binary }, solutionBinary };
 }

@@ -14,8 +14,24 @@ import { UnavailableError } from '../../contracts';
 
 const execFileAsync = promisify(execFile);
 
-/** Samples per second: ~5 000 stacks for a 10 s baseline, enough for a flame graph, cheap to unwind. */
+/** Samples per second for a run of up to 4 s (longer runs: samplingHz): enough for a flame graph. */
 export const SAMPLING_HZ = 499;
+
+/** About this many samples per run at most: perf script unwinds each (milliseconds a sample). */
+export const TARGET_SAMPLES = 2000;
+const RATES = [SAMPLING_HZ, 249, 99, 49];
+
+/**
+ * The sampling rate for a run expected to last `runMs` (the baseline's timed median): 499 Hz, or
+ * the fastest of a few lower rates that keeps a long run near TARGET_SAMPLES, so that perf
+ * script's unwinding stops growing with the input. A few fixed rates, not a computed one: the
+ * baseline's cached profile is keyed by its rate, and a median that moves a little keeps it (one
+ * that moves across a step profiles the baseline once more).
+ */
+export function samplingHz(runMs: number | undefined): number {
+  if (runMs === undefined || !(runMs > 0)) return SAMPLING_HZ;
+  return RATES.find((hz) => (hz * runMs) / 1000 <= TARGET_SAMPLES) ?? RATES[RATES.length - 1]!;
+}
 /** Deepest stack kept; deeper ones keep their innermost frames under a marker. */
 const MAX_FRAMES = 128;
 /** Distinct stacks kept per side, the most sampled first; the rest only counted. */
@@ -39,7 +55,14 @@ const SCRIPT_TIMEOUT_MS = 180_000;
  */
 export function perfRecordArgs(
   perf: string,
-  options: { event: string; cpu: number | null; output: string; controlFifo: string },
+  options: {
+    event: string;
+    cpu: number | null;
+    output: string;
+    controlFifo: string;
+    /** Samples a second (default SAMPLING_HZ; samplingHz). */
+    hz?: number;
+  },
 ): string[] {
   return [
     perf,
@@ -47,7 +70,7 @@ export function perfRecordArgs(
     '-e',
     options.event,
     '-F',
-    String(SAMPLING_HZ),
+    String(options.hz ?? SAMPLING_HZ),
     '--call-graph',
     'dwarf',
     // No build-id pass at the end (it reads every sample again: seconds for DWARF stacks) and
@@ -171,7 +194,7 @@ export class StackFolder {
   }
 
   /** The folded stacks, the most sampled first (ties by their frames), capped. */
-  profile(event: string): SampledProfile {
+  profile(event: string, hz = SAMPLING_HZ): SampledProfile {
     this.endSample();
     const all: FoldedStack[] = [...this.stacks].map(([key, samples]) => ({
       frames: key.split('\n'),
@@ -186,7 +209,7 @@ export class StackFolder {
       kept.push(stack);
     }
     const otherSamples = all.slice(kept.length).reduce((sum, s) => sum + s.samples, 0);
-    return { event, frequencyHz: SAMPLING_HZ, samples: this.samples, stacks: kept, otherSamples };
+    return { event, frequencyHz: hz, samples: this.samples, stacks: kept, otherSamples };
   }
 }
 
@@ -316,6 +339,8 @@ function waitFor(child: ChildProcess, stderr: { text: string }, text: string): P
 
 export interface RecordOptions<T> {
   perf: string;
+  /** Samples a second (default SAMPLING_HZ; samplingHz). */
+  hz?: number;
   /** The CPU the run is pinned to (sampled alone), or null for every CPU. */
   cpu: number | null;
   /** A private folder for perf's files, removed by the caller. */
@@ -327,13 +352,19 @@ export interface RecordOptions<T> {
   run: () => Promise<T>;
 }
 
+/** What took the time: the run itself, and perf script's unwinding (both grow with the run). */
+export interface RecordTimings {
+  runMs: number;
+  scriptMs: number;
+}
+
 /**
  * Samples `run()` with perf record from outside the sandbox and folds the program's stacks. Throws
  * UnavailableError when perf cannot record here (not installed, not allowed, no samples).
  */
 export async function recordProfile<T>(
   options: RecordOptions<T>,
-): Promise<{ result: T; profile: SampledProfile }> {
+): Promise<{ result: T; profile: SampledProfile; timings: RecordTimings }> {
   const event = await samplingEvent(options.perf);
   const work = await mkdtemp(path.join(options.dir, 'perf-'));
   const fifo = path.join(work, 'control');
@@ -346,6 +377,7 @@ export async function recordProfile<T>(
     cpu: options.cpu,
     output: data,
     controlFifo: fifo,
+    ...(options.hz === undefined ? {} : { hz: options.hz }),
   });
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
   const stderr = { text: '' };
@@ -357,11 +389,15 @@ export async function recordProfile<T>(
     child.once('exit', (code) => resolve(code)),
   );
   let result: T;
+  let runStarted = 0;
+  let runMs = 0;
   try {
     await waitFor(child, stderr, 'Events disabled');
     await control.write('enable\n');
     await waitFor(child, stderr, 'Events enabled');
+    runStarted = performance.now();
     result = await options.run();
+    runMs = performance.now() - runStarted;
     await control.write('disable\n');
   } catch (error) {
     child.kill('SIGKILL');
@@ -386,13 +422,19 @@ export async function recordProfile<T>(
     { path: options.programInside, device: deviceName(program.dev), inode: program.ino },
     await programSymbols(options.binary),
   );
+  const scriptStarted = performance.now();
   await foldScript(options.perf, data, symfs, folder);
+  const scriptMs = performance.now() - scriptStarted;
   if (folder.samples === 0)
     throw new UnavailableError(
       `perf recorded no samples of the program (${stderr.text.trim().split('\n').pop() ?? ''})`,
     );
   await rm(work, { recursive: true, force: true });
-  return { result, profile: folder.profile(event) };
+  return {
+    result,
+    profile: folder.profile(event, options.hz ?? SAMPLING_HZ),
+    timings: { runMs, scriptMs },
+  };
 }
 
 /** `perf script` over the recording, folded line by line (its text can be tens of megabytes). */

@@ -59,6 +59,9 @@ test('a judged patch shows hotspots and flame graphs for baseline and solution',
     'unavailable on this target',
   );
   await expect(windows.getByTestId('flame-graph')).toHaveCount(0);
+  // The other Linux-only parts point to that note rather than saying only "none was taken".
+  for (const part of ['memory-unavailable', 'cachegrind-unavailable'])
+    await expect(windows.getByTestId(part)).toHaveText('Unavailable: see the note above.');
 
   // The download: speedscope's file format, both sides.
   const href = await linux.getByTestId('speedscope-download').getAttribute('href');

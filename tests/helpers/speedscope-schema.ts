@@ -11,7 +11,7 @@ const valueUnit = z.enum([
   'seconds',
   'bytes',
 ]);
-export const speedscopeSchema = z.object({
+const speedscopeShape = z.object({
   $schema: z.literal('https://www.speedscope.app/file-format-schema.json'),
   version: z.string().optional(),
   name: z.string().optional(),
@@ -50,4 +50,29 @@ export const speedscopeSchema = z.object({
       }),
     ]),
   ),
+});
+
+/**
+ * The shape, plus what speedscope's importer (src/import/speedscope.ts) takes for granted and the
+ * JSON schema cannot say: every frame index names a frame of the shared table, and a sampled
+ * profile has one weight per sample (it walks both together).
+ */
+export const speedscopeSchema = speedscopeShape.superRefine((file, ctx) => {
+  const frames = file.shared.frames.length;
+  file.profiles.forEach((profile, p) => {
+    const indices =
+      profile.type === 'sampled' ? profile.samples.flat() : profile.events.map((e) => e.frame);
+    if (indices.some((i) => i >= frames))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['profiles', p],
+        message: 'a frame index past the frame table',
+      });
+    if (profile.type === 'sampled' && profile.samples.length !== profile.weights.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['profiles', p, 'weights'],
+        message: 'not one weight per sample',
+      });
+  });
 });

@@ -2,7 +2,7 @@
 // the per-function comparison. The speedscope file is checked against a zod transcription of
 // speedscope's schema (tests/helpers/speedscope-schema.ts) and the invariants its importer needs.
 import { describe, expect, it } from 'vitest';
-import type { Hotspots, SampledProfile } from '../../contracts';
+import { MAX_FUNCTION_NAME, type Hotspots, type SampledProfile } from '../../contracts';
 import {
   compareHotspots,
   instructionShare,
@@ -56,6 +56,19 @@ describe('speedscopeFile', () => {
       'std::map<a;b>::find',
     ]);
     expect(second.weights).toEqual([6, 3, 1]);
+  });
+
+  it('the schema refuses what speedscope could not open: a frame past the table, a missing weight', () => {
+    const file = JSON.parse(
+      JSON.stringify(speedscopeFile('x', [{ name: 'solution', profile: solution }])),
+    ) as { shared: { frames: unknown[] }; profiles: { samples: number[][]; weights: number[] }[] };
+    expect(speedscopeSchema.safeParse(file).success).toBe(true);
+    const past = structuredClone(file);
+    past.profiles[0]!.samples[0]!.push(file.shared.frames.length);
+    expect(speedscopeSchema.safeParse(past).error?.message).toMatch(/past the frame table/);
+    const unweighted = structuredClone(file);
+    unweighted.profiles[0]!.weights.pop();
+    expect(speedscopeSchema.safeParse(unweighted).error?.message).toMatch(/one weight per sample/);
   });
 });
 
@@ -130,5 +143,29 @@ describe('shortFunctionName', () => {
     expect(shortFunctionName('std::map<int, int>::find')).toBe('std::map<int, int>::find');
     const op = `bool operator<(${'x'.repeat(60)} const&, int)`;
     expect(shortFunctionName(op)).toBe(op);
+  });
+
+  it('folds the parameters of a name still long without its template arguments', () => {
+    const dyncast =
+      '__cxxabiv1::__vmi_class_type_info::__do_dyncast(long, __cxxabiv1::__class_type_info::__sub_kind, __cxxabiv1::__class_type_info const*, void const*) const';
+    expect(shortFunctionName(dyncast)).toBe(
+      '__cxxabiv1::__vmi_class_type_info::__do_dyncast(…) const',
+    );
+    const call = `Parser<${'int, '.repeat(20)}char>::operator()(std::basic_string_view<char> const&, ${'x'.repeat(60)})`;
+    expect(shortFunctionName(call)).toBe('Parser<…>::operator()(…)');
+  });
+
+  it('folds a name the judge cut at MAX_FUNCTION_NAME, and says it goes on', () => {
+    const args =
+      'std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >, ';
+    // Cut inside the template's arguments (a real one from std::unordered_map's operator[]).
+    const insideTemplate = `std::__detail::_Map_base<${args.repeat(20)}`.slice(
+      0,
+      MAX_FUNCTION_NAME,
+    );
+    expect(shortFunctionName(insideTemplate)).toBe('std::__detail::_Map_base<…>…');
+    // Cut in a parameter list, outside any template.
+    const inParameters = `f(${'std::vector<int>, '.repeat(40)}`.slice(0, MAX_FUNCTION_NAME);
+    expect(shortFunctionName(inParameters)).toBe('f(…)…');
   });
 });

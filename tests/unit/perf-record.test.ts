@@ -8,8 +8,11 @@ import {
   frameName,
   parseNm,
   perfRecordArgs,
+  SAMPLING_HZ,
+  samplingHz,
   StackFolder,
   symbolAt,
+  TARGET_SAMPLES,
 } from '../../runner/measure/perf-record';
 
 const FIXTURE = path.join(__dirname, '../fixtures/perf/perf-script-wordcount.txt');
@@ -122,6 +125,33 @@ describe('perfRecordArgs', () => {
       '/usr/bin/perf record -e cpu-clock -F 499 --call-graph dwarf --no-buildid --no-buildid-cache -C 3 -D -1 ' +
         '--control fifo:/w/control -o /w/perf.data',
     );
+    expect(
+      perfRecordArgs('/usr/bin/perf', {
+        event: 'cycles',
+        cpu: 3,
+        output: '/w/perf.data',
+        controlFifo: '/w/control',
+        hz: 99,
+      }).join(' '),
+    ).toContain('-e cycles -F 99 ');
+  });
+});
+
+describe('samplingHz', () => {
+  it('samples short runs at 499 Hz and keeps long ones near the target number of samples', () => {
+    expect(samplingHz(undefined)).toBe(SAMPLING_HZ);
+    expect(samplingHz(1_000)).toBe(SAMPLING_HZ);
+    expect((SAMPLING_HZ * 4_000) / 1000).toBeLessThanOrEqual(TARGET_SAMPLES);
+    expect(samplingHz(4_000)).toBe(SAMPLING_HZ);
+    // 8 s (a 256 MiB baseline on a quiet host): 249 Hz, about 2 000 samples rather than 4 000.
+    expect(samplingHz(8_000)).toBe(249);
+    for (const ms of [5_000, 9_000, 20_000, 40_000, 120_000]) {
+      const hz = samplingHz(ms);
+      expect(hz).toBeLessThan(SAMPLING_HZ);
+      if (hz > 49) expect((hz * ms) / 1000, `${ms} ms`).toBeLessThanOrEqual(TARGET_SAMPLES);
+    }
+    // A median that moves a little keeps its rate (the baseline's cached profile is keyed by it).
+    expect(samplingHz(6_500)).toBe(samplingHz(6_000));
   });
 });
 

@@ -41,12 +41,14 @@ export function Profile({
 }) {
   const d = profile.deterministic;
   // Each note is said once: beside the first missing part it explains (one note about Linux-only
-  // tools may explain all three), or else in the list at the end.
+  // tools may explain all of them; the others point to it), or else in the list at the end.
   const inline: string[] = [];
   const noteFor = (missing: boolean, pattern: RegExp): string | undefined => {
     if (!missing) return undefined;
     const note = profile.notes.find((n) => pattern.test(n));
-    if (note === undefined || inline.includes(note)) return undefined;
+    if (note === undefined) return undefined;
+    // Already said above (one note about Linux-only tools explains every part): point to it.
+    if (inline.includes(note)) return 'Unavailable: see the note above.';
     inline.push(note);
     return note;
   };
@@ -93,7 +95,9 @@ export function Profile({
           </p>
         </>
       ) : (
-        <p className="small muted">{memoryNote ?? 'No memory profile was taken.'}</p>
+        <p className="small muted" data-testid="memory-unavailable">
+          {memoryNote ?? 'No memory profile was taken.'}
+        </p>
       )}
 
       <h3>Where the time goes</h3>
@@ -146,7 +150,9 @@ export function Profile({
           <FunctionHotspots deterministic={d} />
         </>
       ) : (
-        <p className="small muted">{cachegrindNote ?? 'No cachegrind run for this judging.'}</p>
+        <p className="small muted" data-testid="cachegrind-unavailable">
+          {cachegrindNote ?? 'No cachegrind run for this judging.'}
+        </p>
       )}
       {rest.length > 0 && (
         <details>

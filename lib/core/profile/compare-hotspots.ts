@@ -1,6 +1,6 @@
 // The deterministic run's functions, baseline and solution lined up by name: what the solution no
 // longer runs, what it runs less of, and what is new.
-import type { FunctionCost, Hotspots } from '../../../contracts';
+import { MAX_FUNCTION_NAME, type FunctionCost, type Hotspots } from '../../../contracts';
 
 export interface HotspotRow {
   name: string;
@@ -44,19 +44,52 @@ export function instructionShare(f: FunctionCost, side: Hotspots): number {
 
 /**
  * A C++ name short enough to read in a table: template arguments of a long name folded to `<…>`
- * (`std::_Hashtable<…>::_M_rehash_aux`). The full name stays available beside it.
+ * (`std::_Hashtable<…>::_M_rehash_aux`), then, if it is still long, its parameters to `(…)`
+ * (`__cxxabiv1::__vmi_class_type_info::__do_dyncast(…) const`). The full name stays available
+ * beside it.
  */
 export function shortFunctionName(name: string, max = 60): string {
   if (name.length <= max) return name;
+  // The judge cuts names at MAX_FUNCTION_NAME: there a bracket left open is the cut, and "…" says
+  // the name goes on. Elsewhere "operator<" and "operator<<" open no template: an unbalanced fold
+  // is worse than a long name.
+  const cut = name.length >= MAX_FUNCTION_NAME;
+  const templates = fold(name, '<', '>');
+  if (templates === null && !cut) return name;
+  const short = templates ?? foldOpen(name, '<', '>');
+  if (short.length <= max) return cut ? `${short}…` : short;
+  const parameters = fold(short, '(', ')') ?? (cut ? foldOpen(short, '(', ')') : short);
+  return cut ? `${parameters}…` : parameters;
+}
+
+/** `text` with what each outermost non-empty open…close pair holds folded to "…"; null if unbalanced. */
+function fold(text: string, open: string, close: string): string | null {
   let out = '';
   let depth = 0;
-  for (const ch of name) {
-    if (ch === '<') {
-      if (depth === 0) out += '<…>';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === open) {
+      // "operator()" keeps its empty pair.
+      if (depth === 0) out += text[i + 1] === close ? open : `${open}…`;
       depth++;
-    } else if (ch === '>' && depth > 0) depth--;
+    } else if (ch === close && depth > 0) {
+      depth--;
+      if (depth === 0) out += close;
+    } else if (depth === 0) out += ch;
+  }
+  return depth === 0 ? out : null;
+}
+
+/** As fold, for a name cut inside a pair: the pair left open is closed after its "…". */
+function foldOpen(text: string, open: string, close: string): string {
+  let out = '';
+  let depth = 0;
+  for (const ch of text) {
+    if (ch === open) {
+      if (depth === 0) out += `${open}…${close}`;
+      depth++;
+    } else if (ch === close && depth > 0) depth--;
     else if (depth === 0) out += ch;
   }
-  // "operator<" and "operator<<" open no template: an unbalanced fold is worse than a long name.
-  return depth === 0 ? out : name;
+  return out;
 }
