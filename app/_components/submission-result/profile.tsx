@@ -29,17 +29,16 @@ const MEMORY_NOTE = /memory/i;
 const CACHEGRIND_NOTE = /cachegrind|valgrind|instruction/i;
 const SAMPLED_NOTE = /sampled profile|perf record/i;
 
-export function Profile({
-  target,
-  profile,
-  downloadHref,
-}: {
-  target: string;
-  profile: ProfileStage;
-  /** The speedscope download of this target's sampled profiles. */
-  downloadHref: string;
-}) {
-  const d = profile.deterministic;
+/** Where each missing part's note is said: beside the part, or in the list at the end. */
+interface ProfileNotes {
+  topdown?: string;
+  memory?: string;
+  sampled?: string;
+  cachegrind?: string;
+  rest: string[];
+}
+
+function placeNotes(profile: ProfileStage): ProfileNotes {
   // Each note is said once: beside the first missing part it explains (one note about Linux-only
   // tools may explain all of them; the others point to it), or else in the list at the end.
   const inline: string[] = [];
@@ -52,16 +51,64 @@ export function Profile({
     inline.push(note);
     return note;
   };
-  const topdownNote = noteFor(!profile.topdown, TOPDOWN_NOTE);
-  const memoryNote = noteFor(!profile.memory, MEMORY_NOTE);
+  const topdown = noteFor(!profile.topdown, TOPDOWN_NOTE);
+  const memory = noteFor(!profile.memory, MEMORY_NOTE);
   // Said even when another part already showed the same note: what is unavailable on this target
   // must be readable where the flame graph would be.
-  const sampledNote = profile.sampled ? undefined : profile.notes.find((n) => SAMPLED_NOTE.test(n));
-  if (sampledNote !== undefined && !inline.includes(sampledNote)) inline.push(sampledNote);
-  const cachegrindNote = noteFor(!d, CACHEGRIND_NOTE);
-  const rest = uniqueNotes(profile.notes, inline);
+  const sampled = profile.sampled ? undefined : profile.notes.find((n) => SAMPLED_NOTE.test(n));
+  if (sampled !== undefined && !inline.includes(sampled)) inline.push(sampled);
+  const cachegrind = noteFor(!profile.deterministic, CACHEGRIND_NOTE);
+  return { topdown, memory, sampled, cachegrind, rest: uniqueNotes(profile.notes, inline) };
+}
+
+export function Profile({
+  target,
+  profile,
+  downloadHref,
+}: {
+  target: string;
+  profile: ProfileStage;
+  /** The speedscope download of this target's sampled profiles. */
+  downloadHref: string;
+}) {
+  const notes = placeNotes(profile);
   return (
     <div>
+      <TopdownSection target={target} profile={profile} note={notes.topdown} />
+      <MemorySection target={target} profile={profile} note={notes.memory} />
+      <h3>Where the time goes</h3>
+      {profile.sampled ? (
+        <SampledProfiles sampled={profile.sampled} target={target} downloadHref={downloadHref} />
+      ) : (
+        <p className="small" data-testid="sampled-unavailable">
+          <span className="badge warn">unavailable</span>{' '}
+          {notes.sampled ?? 'No sampled profile was taken for this judging.'}
+        </p>
+      )}
+      <CachegrindSection profile={profile} note={notes.cachegrind} />
+      {notes.rest.length > 0 && (
+        <details>
+          <summary className="small">Profile notes ({notes.rest.length})</summary>
+          <ul className="small">
+            {notes.rest.map((n, i) => (
+              <li key={i}>{n}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </div>
+  );
+}
+
+interface SectionProps {
+  target: string;
+  profile: ProfileStage;
+  note: string | undefined;
+}
+
+function TopdownSection({ target, profile, note }: SectionProps) {
+  return (
+    <>
       <h3>Top-Down</h3>
       {profile.topdown ? (
         <>
@@ -76,10 +123,16 @@ export function Profile({
       ) : (
         <p className="small">
           <span className="badge warn">unsupported</span>{' '}
-          {topdownNote ?? 'No Top-Down figures for this host.'}
+          {note ?? 'No Top-Down figures for this host.'}
         </p>
       )}
+    </>
+  );
+}
 
+function MemorySection({ target, profile, note }: SectionProps) {
+  return (
+    <>
       <h3>Memory over time</h3>
       {profile.memory ? (
         <>
@@ -96,20 +149,17 @@ export function Profile({
         </>
       ) : (
         <p className="small muted" data-testid="memory-unavailable">
-          {memoryNote ?? 'No memory profile was taken.'}
+          {note ?? 'No memory profile was taken.'}
         </p>
       )}
+    </>
+  );
+}
 
-      <h3>Where the time goes</h3>
-      {profile.sampled ? (
-        <SampledProfiles sampled={profile.sampled} target={target} downloadHref={downloadHref} />
-      ) : (
-        <p className="small" data-testid="sampled-unavailable">
-          <span className="badge warn">unavailable</span>{' '}
-          {sampledNote ?? 'No sampled profile was taken for this judging.'}
-        </p>
-      )}
-
+function CachegrindSection({ profile, note }: Omit<SectionProps, 'target'>) {
+  const d = profile.deterministic;
+  return (
+    <>
       <h3>Instruction speedup</h3>
       {d ? (
         <>
@@ -120,50 +170,44 @@ export function Profile({
               built with <span className="mono">{d.flags.join(' ')}</span>
             </span>
           </p>
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>cachegrind</th>
-                  <th className="num">baseline</th>
-                  <th className="num">solution</th>
-                  <th className="num">ratio</th>
-                </tr>
-              </thead>
-              <tbody>
-                {CACHEGRIND_ROWS.map((r) => (
-                  <tr key={r.key}>
-                    <td>{r.label}</td>
-                    <td className="num">{formatCount(d.baseline[r.key])}</td>
-                    <td className="num">{formatCount(d.solution[r.key])}</td>
-                    <td className="num">
-                      {d.baseline[r.key] > 0
-                        ? (d.solution[r.key] / d.baseline[r.key]).toFixed(3)
-                        : '–'}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <CachegrindTable d={d} />
           <h3>Instructions per function</h3>
           <FunctionHotspots deterministic={d} />
         </>
       ) : (
         <p className="small muted" data-testid="cachegrind-unavailable">
-          {cachegrindNote ?? 'No cachegrind run for this judging.'}
+          {note ?? 'No cachegrind run for this judging.'}
         </p>
       )}
-      {rest.length > 0 && (
-        <details>
-          <summary className="small">Profile notes ({rest.length})</summary>
-          <ul className="small">
-            {rest.map((n, i) => (
-              <li key={i}>{n}</li>
-            ))}
-          </ul>
-        </details>
-      )}
+    </>
+  );
+}
+
+function CachegrindTable({ d }: { d: NonNullable<ProfileStage['deterministic']> }) {
+  return (
+    <div className="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th>cachegrind</th>
+            <th className="num">baseline</th>
+            <th className="num">solution</th>
+            <th className="num">ratio</th>
+          </tr>
+        </thead>
+        <tbody>
+          {CACHEGRIND_ROWS.map((r) => (
+            <tr key={r.key}>
+              <td>{r.label}</td>
+              <td className="num">{formatCount(d.baseline[r.key])}</td>
+              <td className="num">{formatCount(d.solution[r.key])}</td>
+              <td className="num">
+                {d.baseline[r.key] > 0 ? (d.solution[r.key] / d.baseline[r.key]).toFixed(3) : '–'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }
