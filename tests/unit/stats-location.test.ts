@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import {
   EXACT_SIGNED_RANK_INTERVAL_MAX_N,
   hodgesLehmann,
+  judgingEstimate,
+  judgingStatedConfidence,
   normalCdf,
   signedRankRank,
   speedupEstimate,
@@ -116,6 +118,17 @@ describe('speedupEstimate: the judge’s default is Hodges–Lehmann on log-rati
     expect(est.ciLow).toBeCloseTo(1, 12);
     expect(est.ciHigh).toBeCloseTo(Math.exp(0.2), 12);
     expect(est.guaranteedConfidence).toBe(0.75);
+  });
+
+  it("states a judging's 97% interval as 95%, or the fixed-n guarantee where that is less", () => {
+    // 3 pairs: the widest signed-rank interval covers 75%; 30 pairs reach the judge's 97%.
+    const few = judgingEstimate(withLogRatios([0, 0.1, 0.2]));
+    expect(few.guaranteedConfidence).toBe(0.75);
+    expect(judgingStatedConfidence(few)).toBe(0.75);
+    const many = judgingEstimate(withLogRatios(Array.from({ length: 30 }, (_, i) => i / 300)));
+    expect(many.confidence).toBe(0.97);
+    expect(many.guaranteedConfidence).toBeGreaterThanOrEqual(0.97);
+    expect(judgingStatedConfidence(many)).toBe(0.95);
   });
 
   it('is symmetric: swapping the sides inverts the speedup and its interval', () => {

@@ -103,13 +103,13 @@ export function judgingEstimate(pairs: readonly TimedPair[]): SpeedupEstimate {
 }
 
 /**
- * The level a judging's interval states: JUDGING_STATED_CONFIDENCE, or less where too few pairs
- * let the method guarantee less than it was asked (the guarantee then counts down from the 97%).
+ * The level a judging's interval states: JUDGING_STATED_CONFIDENCE, or the method's fixed-n
+ * guarantee where too few pairs keep it below that (3 pairs: 75% at the most).
  */
 export function judgingStatedConfidence(estimate: SpeedupEstimate): number {
-  const shortfall = estimate.confidence - (estimate.guaranteedConfidence ?? estimate.confidence);
-  return Math.max(0, JUDGING_STATED_CONFIDENCE - Math.max(0, shortfall));
+  return Math.min(JUDGING_STATED_CONFIDENCE, estimate.guaranteedConfidence ?? estimate.confidence);
 }
+
 export const DEFAULT_RESAMPLES = 2000;
 export const DEFAULT_SEED = 0x5eed;
 
