@@ -239,17 +239,22 @@ it('queued judgings share a session; one fails mid-session, one joins late', asy
   expect(session(a).entrants).toBeGreaterThanOrEqual(2);
   expect(session(a).sharedBaselineRuns).toBeGreaterThan(0);
   expect(session(l).sharedBaselineRuns).toBeGreaterThan(0);
-  // It joined after the first rounds, so its last rounds (after the first one left) were its own.
-  expect(session(l).sharedBaselineRuns, sessions()).toBeLessThan(PAIRS);
+  // It joined after the first rounds (the first one timed those alone), so its last rounds (after
+  // the first one left) were its own. Rounds, not pairs: a disturbed pair is timed again in another
+  // round, and beside CI's other tests a busy host re-times many (70 rounds for 40 pairs seen).
+  expect(session(a).sharedBaselineRuns, sessions()).toBeLessThan(session(a).rounds);
+  expect(session(l).sharedBaselineRuns, sessions()).toBeLessThan(session(l).rounds);
   expect(session(a).hostMs).toBeLessThan(session(a).aloneHostMs);
-  // The one that failed left early; the others each timed their own pairs.
+  // The one that failed left early; the others each timed at least their own pairs.
   expect(session(w).rounds).toBeLessThan(PAIRS);
-  expect(session(a).rounds).toBe(PAIRS);
-  expect(session(l).rounds).toBe(PAIRS);
-  // Each its own interval, around a speedup of the same patch.
+  expect(session(a).rounds).toBeGreaterThanOrEqual(PAIRS);
+  expect(session(l).rounds).toBeGreaterThanOrEqual(PAIRS);
+  // Each its own interval, around a speedup of the same patch, on its budget (the clean pairs, or
+  // all of them where a busy host made it fall back to CPU time).
   for (const r of [a, l]) {
     const e = r.result.stages.measure!.estimate!;
-    expect(e.pairs).toBe(PAIRS);
+    expect(e.pairs, logs()).toBeLessThanOrEqual(PAIRS);
+    expect(e.stopReason).toBe('budget');
     expect(e.ciLow).toBeLessThanOrEqual(e.speedup);
     expect(e.ciHigh).toBeGreaterThanOrEqual(e.speedup);
   }
