@@ -9,7 +9,6 @@ import tseslint from 'typescript-eslint';
  * Remove an entry once its file's functions fit; the list only ever shrinks.
  */
 const LONG_FUNCTIONS_LEFT = {
-  'app/_components/submission-result/judging-result.tsx': 95,
   'bench/host-lock.ts': 145,
   'bench/judge.ts': 95,
   'bench/latency.ts': 134,

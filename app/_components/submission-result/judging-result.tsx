@@ -57,31 +57,8 @@ export function JudgingResultView({
   const r = judging.result;
   const verdict = judging.verdict ?? r?.verdict ?? null;
   const message = r?.message ?? judging.message ?? '';
-  const logHref = `/submissions/${encodeURIComponent(submissionId)}/log/${judging.target}`;
-  // A warning the profile section already says (its notes) is not said twice.
-  const warnings = r
-    ? uniqueNotes(r.warnings, r.verdict === 'ACCEPTED' ? (r.stages.profile?.notes ?? []) : [])
-    : [];
-  // Stage timings in the order the stages ran.
-  const timings = r
-    ? Object.entries(r.stageDurationsMs).sort(
-        ([a], [b]) =>
-          STAGES.indexOf(a as (typeof STAGES)[number]) -
-          STAGES.indexOf(b as (typeof STAGES)[number]),
-      )
-    : [];
-
   if (verdict === 'JUDGE_ERROR')
-    return (
-      <div className="judging-result notice warn" data-testid={`judge-error-${judging.target}`}>
-        <p style={{ margin: 0 }}>
-          <strong>Judge error: the platform’s fault, not your patch’s.</strong> We’ll retry: the
-          organizers see failed judgings and rejudge them, and nothing counts against you meanwhile.
-        </p>
-        {message && <p className="small muted">What the judge reported: {message}</p>}
-      </div>
-    );
-
+    return <JudgeErrorNotice target={judging.target} message={message} />;
   return (
     <div className="judging-result">
       <p className={`notice ${verdict === 'ACCEPTED' ? 'ok' : 'error'}`}>
@@ -93,56 +70,99 @@ export function JudgingResultView({
           shown.
         </p>
       )}
-      {r && (
+      {r && <Stages submissionId={submissionId} target={judging.target} r={r} />}
+    </div>
+  );
+}
+
+/** The platform's fault, said as such: never shown as the contestant's failure. */
+function JudgeErrorNotice({ target, message }: { target: string; message: string }) {
+  return (
+    <div className="judging-result notice warn" data-testid={`judge-error-${target}`}>
+      <p style={{ margin: 0 }}>
+        <strong>Judge error: the platform’s fault, not your patch’s.</strong> We’ll retry: the
+        organizers see failed judgings and rejudge them, and nothing counts against you meanwhile.
+      </p>
+      {message && <p className="small muted">What the judge reported: {message}</p>}
+    </div>
+  );
+}
+
+/** What each stage produced, in the order the stages ran, then warnings, host and timings. */
+function Stages({
+  submissionId,
+  target,
+  r,
+}: {
+  submissionId: string;
+  target: string;
+  r: JudgingResult;
+}) {
+  const id = encodeURIComponent(submissionId);
+  // A warning the profile section already says (its notes) is not said twice.
+  const warnings = uniqueNotes(
+    r.warnings,
+    r.verdict === 'ACCEPTED' ? (r.stages.profile?.notes ?? []) : [],
+  );
+  return (
+    <>
+      {r.verdict === 'REJECTED' && r.stages.intake.reason && (
+        <pre className="wrap">{r.stages.intake.reason}</pre>
+      )}
+      <Intake intake={r.stages.intake} />
+      {r.stages.build && (
+        <BuildLog
+          build={r.stages.build.solution}
+          fullLogHref={`/submissions/${id}/log/${target}`}
+          open={r.verdict === 'BUILD_ERROR'}
+        />
+      )}
+      {r.stages.build?.identicalBinaries && (
+        <p className="small muted">
+          The solution compiles to the same machine code as the baseline.
+        </p>
+      )}
+      {r.stages.test && r.stages.test.cases.length > 0 && (
+        <TestResults cases={r.stages.test.cases} />
+      )}
+      {r.verdict === 'ACCEPTED' && r.stages.measure && (
+        <Measurement target={target} measure={r.stages.measure} />
+      )}
+      {r.verdict === 'ACCEPTED' && r.stages.profile && (
+        <Profile
+          target={target}
+          profile={r.stages.profile}
+          downloadHref={`/submissions/${id}/profile/${target}`}
+        />
+      )}
+      {warnings.length > 0 && (
         <>
-          {r.verdict === 'REJECTED' && r.stages.intake.reason && (
-            <pre className="wrap">{r.stages.intake.reason}</pre>
-          )}
-          <Intake intake={r.stages.intake} />
-          {r.stages.build && (
-            <BuildLog
-              build={r.stages.build.solution}
-              fullLogHref={logHref}
-              open={r.verdict === 'BUILD_ERROR'}
-            />
-          )}
-          {r.stages.build?.identicalBinaries && (
-            <p className="small muted">
-              The solution compiles to the same machine code as the baseline.
-            </p>
-          )}
-          {r.stages.test && r.stages.test.cases.length > 0 && (
-            <TestResults cases={r.stages.test.cases} />
-          )}
-          {r.verdict === 'ACCEPTED' && r.stages.measure && (
-            <Measurement target={judging.target} measure={r.stages.measure} />
-          )}
-          {r.verdict === 'ACCEPTED' && r.stages.profile && (
-            <Profile
-              target={judging.target}
-              profile={r.stages.profile}
-              downloadHref={`/submissions/${encodeURIComponent(submissionId)}/profile/${judging.target}`}
-            />
-          )}
-          {warnings.length > 0 && (
-            <>
-              <h3>Warnings</h3>
-              <ul className="small warnings">
-                {warnings.map((w, i) => (
-                  <li key={i}>{w}</li>
-                ))}
-              </ul>
-            </>
-          )}
-          <HostFingerprintView host={r.host} />
-          <p className="small muted">
-            Judged {formatDate(r.finishedAt)} in {formatMs(r.durationMs)}
-            {timings.length > 0 &&
-              ` (${timings.map(([stage, ms]) => `${stage} ${formatMs(ms)}`).join(', ')})`}
-            .
-          </p>
+          <h3>Warnings</h3>
+          <ul className="small warnings">
+            {warnings.map((w, i) => (
+              <li key={i}>{w}</li>
+            ))}
+          </ul>
         </>
       )}
-    </div>
+      <HostFingerprintView host={r.host} />
+      <JudgedLine r={r} />
+    </>
+  );
+}
+
+/** When and how long, with each stage's time in the order the stages ran. */
+function JudgedLine({ r }: { r: JudgingResult }) {
+  const timings = Object.entries(r.stageDurationsMs).sort(
+    ([a], [b]) =>
+      STAGES.indexOf(a as (typeof STAGES)[number]) - STAGES.indexOf(b as (typeof STAGES)[number]),
+  );
+  return (
+    <p className="small muted">
+      Judged {formatDate(r.finishedAt)} in {formatMs(r.durationMs)}
+      {timings.length > 0 &&
+        ` (${timings.map(([stage, ms]) => `${stage} ${formatMs(ms)}`).join(', ')})`}
+      .
+    </p>
   );
 }
