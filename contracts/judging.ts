@@ -203,6 +203,12 @@ export const measureSessionSchema = z.object({
   rounds: z.number().int().nonnegative(),
   /** Baseline runs this judging's pairs used that were shared with at least one other judging. */
   sharedBaselineRuns: z.number().int().nonnegative(),
+  /**
+   * Rounds the session had kept before this judging's first (0: it opened the session or came
+   * with its first entrants; more: it joined a session already running). Absent in results
+   * recorded before it was kept.
+   */
+  joinedAtRound: z.number().int().nonnegative().optional(),
   /** Host time charged to this judging: its own runs and its share of every baseline run it used. */
   hostMs: z.number().nonnegative(),
   /** What the same runs would have cost judged alone (every baseline run charged whole). */

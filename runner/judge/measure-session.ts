@@ -91,6 +91,8 @@ interface Member<R> {
   pair: number;
   rounds: number;
   sharedBaselineRuns: number;
+  /** Rounds the session had kept before this entrant's first (null until it has one). */
+  joinedAtRound: number | null;
   hostMs: number;
   aloneHostMs: number;
   /** Most entrants in a round while it was in. */
@@ -177,6 +179,8 @@ class Session<R> {
   private roundRuns = new Map<Member<R>, R>();
   private roundBaseline: R | null = null;
   private ranInOrder: R[] = [];
+  /** Rounds kept so far, every entrant's together. */
+  private roundsKept = 0;
   /** Who ran before the round's baseline run. */
   private beforeBaseline = new Set<Member<R>>();
 
@@ -196,6 +200,7 @@ class Session<R> {
         pair: 0,
         rounds: 0,
         sharedBaselineRuns: 0,
+        joinedAtRound: null,
         hostMs: 0,
         aloneHostMs: 0,
         peers: 1,
@@ -300,6 +305,7 @@ class Session<R> {
     for (const member of members) {
       const own = this.roundRuns.get(member)!;
       const ownMs = this.plan.wallMs(own);
+      member.joinedAtRound ??= this.roundsKept;
       member.rounds++;
       member.peers = Math.max(member.peers, members.length);
       if (members.length > 1) member.sharedBaselineRuns++;
@@ -315,6 +321,7 @@ class Session<R> {
       member.pair++;
       if (done || member.entrant.leaves?.(own)) this.leave(member);
     }
+    this.roundsKept++;
   }
 
   /** Newcomers (up to the session's size) warm up in this turn and are timed from this round on. */
@@ -371,6 +378,7 @@ class Session<R> {
       entrants: member.peers,
       rounds: member.rounds,
       sharedBaselineRuns: member.sharedBaselineRuns,
+      joinedAtRound: member.joinedAtRound ?? this.roundsKept,
       hostMs: member.hostMs,
       aloneHostMs: member.aloneHostMs,
     });

@@ -582,6 +582,10 @@ it('a judge host added as the README says joins the platform and judges a submis
   } finally {
     process.kill(firstPid, 'SIGCONT');
   }
+  // It judges on the contest's benchmark input, read from the job (not its own environment's).
+  await until('the README runner to measure', 240_000, async () =>
+    /benchmark input 8MiB, seed \w{8}… \(development\)/.test(secondOutput) ? true : undefined,
+  );
 }, 400_000);
 
 it('fault drill: kill -9 of a runner and the scorer, Redis flushed and restarted, PostgreSQL restarted', async () => {
@@ -701,9 +705,9 @@ it('fault drill: kill -9 of a runner and the scorer, Redis flushed and restarted
     );
     timings.drillSettled = (Date.now() - t0) / 1000;
     console.log(`drill: judged by ${byRunner.map((r) => r.runner).join(', ')}`);
-    // The README runner judged one of them, on the contest's benchmark input from the job.
-    expect(byRunner.map((r) => r.runner)).toContain('readme-runner');
-    expect(secondOutput).toMatch(/benchmark input 8MiB, seed \w{8}… \(development\)/);
+    // Which runner recorded each judging is not asserted: the README runner took one (the set-up
+    // waits for it), but the drill flushes Redis under it, and the reconciler's re-queued copy
+    // may be judged by npm start's runner instead (seen in CI). Either way it settles once.
   } finally {
     await database.end();
   }

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { MeasureSession, Run } from '../../contracts';
 import { createHostTurns, soloTurns } from '../../runner/judge/host-turns';
 import { JudgingCancelledError, JudgeError } from '../../runner/judge/errors';
+import { describeMeasureSession } from '../../lib/core/stats/session-cost';
 import {
   createMeasureSessions,
   runSession,
@@ -158,6 +159,10 @@ describe('measure sessions', () => {
     expect(s.log.indexOf('Sw')).toBeGreaterThan(s.log.indexOf('B'));
     // Its rounds after the others left were its alone: not all of its baseline runs were shared.
     expect(l.sharedBaselineRuns).toBe(3);
+    // It joined after the session's first round; the first two were there from the start.
+    expect([q!.joinedAtRound, w!.joinedAtRound, l.joinedAtRound]).toEqual([0, 0, 1]);
+    expect(describeMeasureSession(l)).toMatch(/joined the running session at round 2/);
+    expect(describeMeasureSession(q!)).not.toMatch(/joined/);
   });
 
   it('holds at most `size` entrants; the next one takes the first free place', async () => {

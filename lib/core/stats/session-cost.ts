@@ -10,8 +10,12 @@ function seconds(ms: number): string {
 export function describeMeasureSession(session: MeasureSession): string {
   if (session.entrants <= 1 || session.sharedBaselineRuns === 0)
     return `timed alone: host time ${seconds(session.hostMs)} over ${session.rounds} rounds`;
+  // Rounds counted from 1 for people; 0 kept before means it was there from the first.
+  const joined = session.joinedAtRound
+    ? ` (joined the running session at round ${session.joinedAtRound + 1})`
+    : '';
   return (
-    `timed with up to ${session.entrants} judgings: ${session.sharedBaselineRuns} of ` +
+    `timed with up to ${session.entrants} judgings${joined}: ${session.sharedBaselineRuns} of ` +
     `${session.rounds} baseline runs shared; host time charged ${seconds(session.hostMs)} ` +
     `(alone it would have been ${seconds(session.aloneHostMs)})`
   );
