@@ -1,4 +1,5 @@
-// A final session (contracts/final.ts): the baseline and every finalist built once, then timed in
+// A final session (contracts/final.ts): the baseline and every finalist built once (side by side,
+// one build per CPU: untimed work, and nothing is timed until every build has ended), then timed in
 // interleaved rounds on this host by the judge's session engine (runner/judge/measure-session.ts:
 // the finalists are its entrants), each round running everyone once in an order rotated by the
 // round number, with the judge's own run machinery (runner/judge/measure.ts timedRun): pinned to
@@ -31,6 +32,7 @@ import type { Sandbox } from '../sandbox/sandbox';
 import type { TargetPlatform } from '../platform';
 import { binariesIdentical } from '../judge/binaries';
 import { buildBaseline, buildSolution } from '../judge/build-steps';
+import { createHostTurns, untimedEach } from '../judge/host-turns';
 import { JudgeError, JudgingCancelledError } from '../judge/errors';
 import { judgingHostPaths, scrubHostPaths, type HostPath } from '../judge/host-paths';
 import {
@@ -79,6 +81,8 @@ export interface FinalSessionOptions {
   done: FinalRound[];
   /** Times a round may be started over for a disturbed run, over the whole job. */
   maxDiscardedRounds: number;
+  /** Builds run side by side, at most this many at a time (default: the host's CPUs). */
+  parallelBuilds?: number;
   /** CPU the timed runs are pinned to; defaults to the manifest's, else the last CPU. */
   cpu?: number;
   /** The host's sequential read bandwidth (bytes/s) for the plausibility check; null if unknown. */
@@ -100,9 +104,14 @@ export interface FinalSessionOptions {
   signal?: AbortSignal;
 }
 
-/** Room for the binaries and one entrant's build at a time: twice the largest file, ≥ 256 MiB. */
-function scratchBytes(limits: { fileBytes: number }): number {
-  return Math.max(2 * limits.fileBytes, 256 * 2 ** 20);
+/** Builds side by side: the option, else one per CPU. */
+function parallelBuilds(options: FinalSessionOptions): number {
+  return Math.max(1, options.parallelBuilds ?? os.availableParallelism());
+}
+
+/** Room for the binaries and the builds running at once: the largest file each, ≥ 256 MiB. */
+function scratchBytes(limits: { fileBytes: number }, builds: number): number {
+  return Math.max((1 + builds) * limits.fileBytes, 256 * 2 ** 20);
 }
 
 /** What the session knows while it runs; the result is filled in as it goes. */
@@ -134,7 +143,7 @@ export async function runFinalSession(options: FinalSessionOptions): Promise<Fin
   const session = await openSession(options);
   const scratch = await createScratch(
     options.workRoot ?? os.tmpdir(),
-    scratchBytes(options.challenge.manifest.limits),
+    scratchBytes(options.challenge.manifest.limits, parallelBuilds(options)),
   );
   session.workDir = scratch.dir;
   if (scratch.capBytes === null)
@@ -258,7 +267,11 @@ function exclude(session: Session, entrantId: string, reason: string): void {
   session.log(`entrant ${entrantId} excluded: ${reason}`);
 }
 
-/** The baseline (cached) and every entrant not excluded yet, each once, as a judging builds them. */
+/**
+ * The baseline (cached) and every entrant not excluded yet, each once, as a judging builds them:
+ * side by side in untimed turns (runner/judge/host-turns.ts), at most one per CPU. Nothing is
+ * timed before the last has ended; the binaries are kept in the entrants' order.
+ */
 async function buildEverything(session: Session): Promise<void> {
   const { options } = session;
   const { challenge, platform, signal } = options;
@@ -272,10 +285,15 @@ async function buildEverything(session: Session): Promise<void> {
   session.baselineBinary = baseline.binary;
   const excludedAlready = new Set(session.result.excluded.map((e) => e.entrantId));
   const entrants = options.entrants.filter((e) => !excludedAlready.has(e.id));
-  for (const [index, entrant] of entrants.entries()) {
+  const turns = createHostTurns(parallelBuilds(options));
+  const binaries = await untimedEach(turns, entrants, async (entrant, index) => {
     if (signal?.aborted) throw new JudgingCancelledError();
     progress(session, 'build', `building entrant ${index + 1} of ${entrants.length}`);
-    const binary = await buildEntrant(session, entrant, index);
+    session.log(`entrant ${entrant.id}: build started`);
+    return buildEntrant(session, entrant, index);
+  });
+  for (const [index, entrant] of entrants.entries()) {
+    const binary = binaries[index];
     if (!binary) continue;
     session.binaries.set(entrant.id, binary);
     if (await binariesIdentical(baseline.binary, binary))

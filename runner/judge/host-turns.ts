@@ -70,3 +70,21 @@ export function createHostTurns(parallel = os.availableParallelism()): HostTurns
     });
   return { turn: (work) => ask(true, work), untimed: (work) => ask(false, work) };
 }
+
+/**
+ * Each item's untimed work under `turns` (side by side, as many at a time as its untimed turns
+ * allow), the results in the items' order. It settles only once every piece has ended, so the
+ * caller may clean up after it; then a failure (the first in the items' order) is thrown.
+ */
+export async function untimedEach<I, T>(
+  turns: HostTurns,
+  items: readonly I[],
+  work: (item: I, index: number) => Promise<T>,
+): Promise<T[]> {
+  const settled = await Promise.allSettled(
+    items.map((item, index) => turns.untimed(() => work(item, index))),
+  );
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
+}

@@ -1,6 +1,7 @@
 // A final session for real (runner/final/final-session.ts): three entrants built in the sandbox
 // with the real compiler and timed in rotated rounds on a small input; a wrong output excludes
-// its entrant with the reason; a session resumed from a checkpoint times only the missing rounds.
+// its entrant with the reason; a session resumed from a checkpoint times only the missing rounds;
+// the builds run side by side (two at a time here), all of them before any timed run.
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,6 +49,7 @@ let base: Omit<FinalSessionOptions, 'done' | 'onRound' | 'onProgress'>;
 let first: FinalSessionResult;
 const firstRounds: FinalRound[] = [];
 const firstProgress: FinalSessionProgress[] = [];
+const firstLog: string[] = [];
 
 beforeAll(async () => {
   challenge = await wordcountChallenge();
@@ -96,6 +98,8 @@ beforeAll(async () => {
       firstRounds.push(round);
     },
     onProgress: (p) => firstProgress.push(p),
+    onLog: (line) => firstLog.push(line),
+    parallelBuilds: 2,
   });
 }, 600_000);
 
@@ -119,6 +123,24 @@ describe('runFinalSession', () => {
     expect(new Set(first.rounds.slice(0, 3).map((r) => r.order[0]))).toEqual(
       new Set([BASELINE_ENTRANT, 'copy', 'fast']),
     );
+  });
+
+  it('builds side by side, at most two at a time, and times nothing before the last build ends', () => {
+    const at = (pattern: RegExp) => firstLog.findIndex((line) => pattern.test(line));
+    const started = ['copy', 'fast', 'wrong'].map((id) =>
+      at(new RegExp(`^entrant ${id}: build started`)),
+    );
+    const built = ['copy', 'fast', 'wrong'].map((id) => at(new RegExp(`^entrant ${id} built in`)));
+    expect([...started, ...built].every((i) => i >= 0)).toBe(true);
+    // The first two overlap: both start before either ends (one at a time, the second would
+    // start after the first's end).
+    expect(Math.max(started[0]!, started[1]!)).toBeLessThan(Math.min(built[0]!, built[1]!));
+    // The bound: the third starts only once one of the first two has ended.
+    expect(started[2]).toBeGreaterThan(Math.min(built[0]!, built[1]!));
+    // The timed work follows every build.
+    const firstRoundProgress = firstProgress.findIndex((p) => p.stage === 'rounds');
+    const lastBuildProgress = firstProgress.findLastIndex((p) => p.stage === 'build');
+    expect(lastBuildProgress).toBeLessThan(firstRoundProgress);
   });
 
   it('excludes the wrong output with its reason and keeps the others', () => {
