@@ -2,7 +2,7 @@
 // the limit, never beside a turn; turns are granted in the order asked, so untimed work asked for
 // after a waiting turn does not overtake it.
 import { describe, expect, it } from 'vitest';
-import { createHostTurns } from '../../runner/judge/host-turns';
+import { createHostTurns, untimedEach } from '../../runner/judge/host-turns';
 
 /** Work that records when it runs beside others, and ends when told. */
 function tracker() {
@@ -58,5 +58,23 @@ describe('host turns', () => {
     const next = turns.turn(() => Promise.resolve('timed'));
     await expect(failed).rejects.toThrow('no compiler');
     await expect(next).resolves.toBe('timed');
+  });
+
+  it("untimedEach: results in the items' order, and a failure only once all have ended", async () => {
+    const t = tracker();
+    const names = ['e1', 'e2', 'e3'];
+    await expect(
+      untimedEach(createHostTurns(2), names, (name) => t.work(name, false)()),
+    ).resolves.toEqual(names);
+    expect(t.maxUntimed()).toBe(2);
+    const ended: string[] = [];
+    const failing = untimedEach(createHostTurns(2), names, async (name) => {
+      await new Promise((resolve) => setTimeout(resolve, name === 'e2' ? 1 : 20));
+      ended.push(name);
+      if (name === 'e2') throw new Error('e2 did not build');
+      return name;
+    });
+    await expect(failing).rejects.toThrow('e2 did not build');
+    expect(ended.sort()).toEqual(names);
   });
 });
