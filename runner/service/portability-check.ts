@@ -28,6 +28,7 @@ import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import { decideVerdict } from '../judge/verdict';
 import type { PortabilityRole } from '../platform';
 import type { Sandbox } from '../sandbox/sandbox';
+import { mingwVersion } from '../windows/mingw-toolchain';
 import { crossCompileForWindows } from '../windows/portability-check';
 
 /** Checks stay as long as a judging job may wait in its queue. */
@@ -185,12 +186,23 @@ async function settleFromCheck(
 }
 
 /**
- * Where the outcome of a cross-compile is kept by what decides it (the challenge's version and
- * the patch's bytes), so the same patch judged again (a rejudge, a resubmission) is not compiled again.
+ * Where the outcome of a cross-compile is kept by what decides it (the challenge's version, the
+ * cross-compiler's version and the patch's bytes), so the same patch judged again (a rejudge, a
+ * resubmission) is not compiled again, and a compiler upgrade does not reuse the old one's outcome.
+ * `compiler`: the first line of its `--version` (default: this host's, runner/windows).
  */
-function patchCheckKey(prefix: string, challenge: Challenge, patchText: string): string {
+export async function patchCheckKey(
+  prefix: string,
+  challenge: Challenge,
+  patchText: string,
+  compiler?: string,
+): Promise<string> {
   const sha = createHash('sha256').update(patchText).digest('hex');
-  return `${prefix}:portability-patch:${challenge.manifest.slug}@${challenge.manifest.version}:${sha}`;
+  const version = createHash('sha256')
+    .update(compiler ?? (await mingwVersion()))
+    .digest('hex')
+    .slice(0, 16);
+  return `${prefix}:portability-patch:${challenge.manifest.slug}@${challenge.manifest.version}:${version}:${sha}`;
 }
 
 async function crossCompileAndPublish(
@@ -201,7 +213,7 @@ async function crossCompileAndPublish(
   signal: AbortSignal | undefined,
   started: Date,
 ): Promise<void> {
-  const key = patchCheckKey(options.prefix, challenge, data.patchText);
+  const key = await patchCheckKey(options.prefix, challenge, data.patchText);
   const known = await readKept(options.redis, key, crossCompileOutcomeSchema);
   const outcome =
     known ??

@@ -133,3 +133,24 @@ export async function canCrossCompile(): Promise<boolean> {
     execFile(MINGW_CXX, ['--version'], { timeout: 10_000 }, (error) => resolve(!error)),
   );
 }
+
+let versionLine: Promise<string> | undefined;
+
+/**
+ * The first line of the cross-compiler's `--version` (e.g. `x86_64-w64-mingw32-g++-posix (GCC)
+ * 12-posix`), asked once per process: part of what decides a cross-compile's outcome, so a kept
+ * outcome is only reused by the same compiler (an upgrade may accept or refuse what the old one
+ * did). "unavailable" when it cannot be run (nothing then cross-compiles on this host anyway).
+ */
+export function mingwVersion(): Promise<string> {
+  versionLine ??= import('node:child_process').then(
+    ({ execFile }) =>
+      new Promise<string>((resolve) =>
+        execFile(MINGW_CXX, ['--version'], { timeout: 10_000 }, (error, stdout) => {
+          const first = String(stdout).split('\n')[0]?.trim().slice(0, 200);
+          resolve(error || !first ? 'unavailable' : first);
+        }),
+      ),
+  );
+  return versionLine;
+}

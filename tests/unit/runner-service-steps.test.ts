@@ -39,8 +39,9 @@ import {
 import {
   portabilityPreCheck,
   settledByPortabilityCheck,
+  patchCheckKey,
 } from '../../runner/service/portability-check';
-import { canCrossCompile } from '../../runner/windows/mingw-toolchain';
+import { canCrossCompile, mingwVersion } from '../../runner/windows/mingw-toolchain';
 import { hostPlatform } from '../../runner/platform';
 import type { Sandbox } from '../../runner/sandbox/sandbox';
 
@@ -310,11 +311,15 @@ describe('the portability pre-check step', () => {
       log: 'compiler output',
       compiler: 'x86_64-w64-mingw32-g++-posix',
     };
+    const key = await patchCheckKey('pj', challenge, data.patchText);
+    // The key names what decides the outcome: the challenge's version, the compiler, the patch.
     const sha = createHash('sha256').update(data.patchText).digest('hex');
-    store.set(
-      `pj:portability-patch:wordcount@${challenge.manifest.version}:${sha}`,
-      JSON.stringify(outcome),
+    expect(key).toMatch(
+      new RegExp(
+        `^pj:portability-patch:wordcount@${challenge.manifest.version}:[0-9a-f]{16}:${sha}$`,
+      ),
     );
+    store.set(key, JSON.stringify(outcome));
     const notes: string[] = [];
     // workRoot does not exist: a compile would fail and skip the shortcut with a note.
     const settled = await portabilityPreCheck('cross-compiles', options(redis))(
@@ -331,6 +336,52 @@ describe('the portability pre-check step', () => {
       JSON.parse(store.get(portabilityKey('pj', data.submissionId, data.round, 'windows-amd'))!),
     );
     expect(published).toMatchObject({ ...outcome, runnerId: 'runner-w' });
+  });
+
+  it('does not reuse an outcome kept for another version of the cross-compiler', async () => {
+    const challenge = await loadChallenge('wordcount');
+    const data = judgingJobSchema.parse({
+      ...jobData,
+      challenge: { slug: 'wordcount', version: challenge.manifest.version },
+    });
+    const ours = await patchCheckKey('pj', challenge, data.patchText);
+    expect(ours).toBe(await patchCheckKey('pj', challenge, data.patchText, await mingwVersion()));
+    // The same challenge and patch checked by an older compiler: kept under another key.
+    const stale = await patchCheckKey(
+      'pj',
+      challenge,
+      data.patchText,
+      'x86_64-w64-mingw32-g++-posix (GCC) 10-posix',
+    );
+    expect(stale).not.toBe(ours);
+    const outcome = {
+      target: 'windows-amd',
+      ok: false,
+      firstError: 'old',
+      log: '',
+      compiler: 'old',
+    };
+    const store = new Map([[stale, JSON.stringify(outcome)]]);
+    const redis = {
+      get: vi.fn(async (key: string) => store.get(key) ?? null),
+      set: vi.fn(async (key: string, value: string) => {
+        store.set(key, value);
+        return 'OK' as const;
+      }),
+    };
+    const notes: string[] = [];
+    // workRoot does not exist: the compile this needs fails, and the shortcut is skipped.
+    await portabilityPreCheck('cross-compiles', options(redis))(
+      data,
+      challenge,
+      (line) => notes.push(line),
+      undefined,
+    );
+    expect(redis.get).toHaveBeenCalledWith(ours);
+    expect(notes.join('\n')).not.toMatch(/not compiled again/);
+    expect(store.has(portabilityKey('pj', data.submissionId, data.round, 'windows-amd'))).toBe(
+      false,
+    );
   });
 
   it('is never fatal: a Redis failure only skips the shortcut', async () => {
