@@ -1,0 +1,33 @@
+// The bench ladder's list (bench/ladder/steps.ts), which `bench judge ladder`, `bench final` and
+// `bench duet` iterate: every step has its source (and its header when it declares one), the
+// steps go slowest first, and a step's name states its measured speedup (`expected`).
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LADDER, LADDER_DIR, ladderChanges, ladderStep } from '../../bench/ladder/steps';
+
+describe('the bench ladder', () => {
+  it('has every step’s files, and the changes the step makes to the template', async () => {
+    for (const step of LADDER) {
+      await access(path.join(LADDER_DIR, `${step.id}.cpp`));
+      const changes = await ladderChanges(step.id);
+      expect(changes['wordcount.cpp']).toMatch(/#ifdef SOLUTION/);
+      expect('wordcount.hpp' in changes).toBe(step.header === true);
+    }
+  });
+
+  it('goes slowest first, and each name says its measured speedup', () => {
+    const expected = LADDER.map((s) => s.expected);
+    expect(expected).toEqual([...expected].sort((a, b) => a - b));
+    for (const step of LADDER) {
+      const named = /^(\d+(?:\.\d+)?)x-/.exec(step.id);
+      if (!named) continue; // baseline-copy: 1 by construction
+      // The name is the figure rounded to one decimal (1.05 is 1.1x).
+      expect(Math.abs(Number(named[1]) - step.expected), step.id).toBeLessThan(0.051);
+    }
+    // The range a contest sees: from slower than the baseline to 10× and more.
+    expect(Math.min(...expected)).toBeLessThan(1);
+    expect(Math.max(...expected)).toBeGreaterThanOrEqual(10);
+    expect(() => ladderStep('no-such-step')).toThrow(/no ladder step/);
+  });
+});
