@@ -9,7 +9,7 @@
 //   removeOnComplete / removeOnFail: { age } — bounded retention (the worker has a fallback)
 // A contestant's fault (REJECTED, BUILD_ERROR, WRONG_ANSWER, …) completes the job on the first
 // attempt; a malformed payload fails it at once (UnrecoverableError, no retries).
-import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   AppError,
@@ -36,6 +36,13 @@ import type { Sandbox } from '../sandbox/sandbox';
 import { acquireHostLock, type HostLock } from './host-lock';
 import { createHostScheduler, type HostScheduler } from './host-scheduler';
 import { createJobPublisher } from './job-publisher';
+import {
+  copyNote,
+  judgingsInHand,
+  withCopiesSignal,
+  type HeldJudging,
+  type JudgingsInHand,
+} from './judgings-in-hand';
 import { resultOutbox } from './result-outbox';
 import { pausedWhileWaiting, stallLimitMs, startStallWatchdog } from './stall-watchdog';
 import { sweepStaleScratch } from './work-root';
@@ -47,6 +54,8 @@ export const CANCEL_LOCK_LOST = 'perfjudge: job lock lost';
 export const CANCEL_NOT_COUNTING = 'perfjudge: judging cancelled by the scorer';
 /** How often a runner looks for the scorer's cancel flag while it waits or judges. */
 export const CANCEL_CHECK_MS = 1_000;
+/** How long a copy of a judging that ended here without an answer waits before it is taken again. */
+export const PUT_OFF_MS = 2_000;
 
 export interface JudgingSettings {
   target: TargetId;
@@ -157,8 +166,9 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
     ...settings,
     scheduler: settings.scheduler ?? runnerHostScheduler(settings),
   };
+  const inHand = judgingsInHand();
   // Three declared parameters: BullMQ only hands a processor an AbortSignal when it takes one.
-  return (job, token, signal) => processJudgingJob(withScheduler, job, token, signal);
+  return (job, token, signal) => processJudgingJob(withScheduler, inHand, job, token, signal);
 }
 
 /** The host scheduler of a runner: its hold on the host lock is taken as takeHostLock takes it. */
@@ -184,6 +194,7 @@ export interface JobContext<Data> {
 
 async function processJudgingJob(
   settings: JudgingSettings,
+  inHand: JudgingsInHand,
   job: Job,
   token: string | undefined,
   signal: AbortSignal | undefined,
@@ -196,13 +207,43 @@ async function processJudgingJob(
     prefix: settings.prefix ?? '-',
     target: settings.target,
   });
-  const kept = await outbox.find(data);
-  if (kept) {
-    settings.log(
-      `job ${job.id}: ${kept.result.verdict}, answered again from the outbox, not re-judged`,
-    );
-    return kept;
+  // Taken in the same tick as the lookup: two copies arriving at once cannot both judge.
+  const taken = inHand.take(judgingKey(data));
+  if (taken.held)
+    return answerAfterJudgingInHand(taken, { job, token, signal, data, settings, outbox });
+  try {
+    const kept = await outbox.find(data);
+    if (kept) {
+      settings.log(
+        `job ${job.id}: ${kept.result.verdict}, answered again from the outbox, not re-judged`,
+      );
+      return kept;
+    }
+    const answer = await judgeJob(settings, job, token, withCopiesSignal(signal, taken), data);
+    await outbox
+      .keep(data, answer)
+      .catch((error: Error) =>
+        settings.log(`job ${job.id}: the outbox could not keep the answer: ${error.message}`),
+      );
+    return answer;
+  } finally {
+    taken.release();
   }
+}
+
+/** What identifies a judging whatever its queue job is called: its id and round (or its repeat). */
+function judgingKey(data: JudgingJob): string {
+  return data.repeat ? repeatJobId(data.repeat.repeatId) : judgingJobId(data.judgingId, data.round);
+}
+
+/** One attempt at the judging: progress, the cancel flag, the judge, and the job's outcome. */
+async function judgeJob(
+  settings: JudgingSettings,
+  job: Job,
+  token: string | undefined,
+  signal: AbortSignal,
+  data: JudgingJob,
+): Promise<JudgingJobResult> {
   const started = new Date();
   const publisher = createJobPublisher(
     job,
@@ -225,13 +266,47 @@ async function processJudgingJob(
   );
   await refuseIfCancelledBefore(cancel, context, publisher, 'not judged');
   const result = await runJudging(context, publisher, cancel, started);
-  const answer = await judgingOutcome(context, cancel, result, started);
-  await outbox
-    .keep(data, answer)
-    .catch((error: Error) =>
-      context.note(`the outbox could not keep the answer: ${error.message}`),
+  return judgingOutcome(context, cancel, result, started);
+}
+
+/**
+ * A copy of a judging this process holds (judgings-in-hand.ts): it waits for that judging, then
+ * gives its answer. One that ended without an answer (cancelled, JUDGE_ERROR) took BullMQ's renewal
+ * of this job's lock with it: the copy is put off a moment, to be taken again with a lock of its own.
+ */
+async function answerAfterJudgingInHand(
+  held: HeldJudging,
+  attempt: {
+    job: Job;
+    token: string | undefined;
+    signal: AbortSignal | undefined;
+    data: JudgingJob;
+    settings: JudgingSettings;
+    outbox: ReturnType<typeof resultOutbox>;
+  },
+): Promise<JudgingJobResult> {
+  const { job, token, signal, data, settings, outbox } = attempt;
+  settings.log(copyNote(job));
+  await held.ended(signal);
+  const kept = await outbox.find(data);
+  if (kept) {
+    settings.log(
+      `job ${job.id}: ${kept.result.verdict}, the answer of the judging that was in hand ` +
+        '(its own job, lost, refused it: a lock mismatch)',
     );
-  return answer;
+    return kept;
+  }
+  if (signal?.aborted) {
+    const reason: unknown = signal.reason;
+    if (reason === CANCEL_LOCK_LOST)
+      throw new Error('the job lock was lost while its judging was in hand; abandoned');
+    return handBackJob(job, token, settings, typeof reason === 'string' ? reason : 'cancelled');
+  }
+  settings.log(
+    `job ${job.id}: the judging in hand gave no answer; taken again in ${PUT_OFF_MS} ms`,
+  );
+  await job.moveToDelayed(Date.now() + PUT_OFF_MS, token);
+  throw new DelayedError();
 }
 
 /** The payload, or an UnrecoverableError: a malformed job or one for another target never runs. */
