@@ -219,7 +219,18 @@ async function processJudgingJob(
       );
       return kept;
     }
-    const answer = await judgeJob(settings, job, token, withCopiesSignal(signal, taken), data);
+    const lock = jobLock(job, token, {
+      copyWaits: taken.copyWaits,
+      onLost: (holder) =>
+        settings.log(
+          `job ${job.id}: another runner holds its lock now (${holder.slice(0, 12)}…): ` +
+            'Redis lost the job and it was queued again; abandoning this judging',
+        ),
+    });
+    const answer = await judgeJob(settings, job, withCopiesSignal(signal, taken), data, {
+      token,
+      lock,
+    });
     await outbox
       .keep(data, answer)
       .catch((error: Error) =>
@@ -240,9 +251,9 @@ function judgingKey(data: JudgingJob): string {
 async function judgeJob(
   settings: JudgingSettings,
   job: Job,
-  token: string | undefined,
   signal: AbortSignal,
   data: JudgingJob,
+  { token, lock }: { token: string | undefined; lock: JobLock | null },
 ): Promise<JudgingJobResult> {
   const started = new Date();
   const publisher = createJobPublisher(
@@ -263,6 +274,7 @@ async function judgeJob(
       : judgingCancelKey(settings.prefix, data.judgingId, data.round),
     settings,
     signal,
+    lock,
   );
   await refuseIfCancelledBefore(cancel, context, publisher, 'not judged');
   const result = await runJudging(context, publisher, cancel, started);
@@ -468,14 +480,54 @@ export interface CancelWatch {
   stop(): void;
 }
 
+/** A judging's BullMQ lock, as Redis holds it while the job is this attempt's. */
+export interface JobLock {
+  /** BullMQ's key for it: `<prefix>:<queue>:<job id>:lock`, holding the taker's token. */
+  key: string;
+  token: string;
+  /** A copy of this judging waits in this process (judgings-in-hand.ts): the lock is its now. */
+  copyWaits: () => boolean;
+  onLost: (holder: string) => void;
+}
+
+/** The job's lock, or null for a job taken without a token (tests calling a processor directly). */
+export function jobLock(
+  job: Job,
+  token: string | undefined,
+  rest: Omit<JobLock, 'key' | 'token'>,
+): JobLock | null {
+  return token ? { key: `${job.queueQualifiedName}:${job.id}:lock`, token, ...rest } : null;
+}
+
+/**
+ * Another runner took this judging (Redis lost the job; the reconciler queued it again): it is
+ * judged there now. BullMQ would notice only at its next lock renewal (up to half the lock's
+ * duration); this notices within two looks. A missing lock is left to BullMQ's renewal: the copy
+ * may still come to this runner, which then answers it with this judging's result. Seen twice,
+ * so a copy this process is just taking is never mistaken for another runner's.
+ */
+function lockWatch(lock: JobLock | null, redis: Redis | undefined): () => Promise<boolean> {
+  let foreign = 0;
+  return async () => {
+    if (!lock || !redis || redis.status !== 'ready') return false;
+    const holder = await redis.get(lock.key).catch(() => null);
+    foreign = holder !== null && holder !== lock.token && !lock.copyWaits() ? foreign + 1 : 0;
+    if (foreign < 2) return false;
+    lock.onLost(holder as string);
+    return true;
+  };
+}
+
 /**
  * Polls a job's cancel flag (a judging's, set by the scorer; a final session's, set when the
- * organizer cancels the evaluation) in Redis while the job is in hand.
+ * organizer cancels the evaluation) in Redis while the job is in hand; with its lock, whether
+ * another runner took the job meanwhile.
  */
 export function watchCancelFlag(
   key: string | null,
   settings: Pick<JudgingSettings, 'redis'>,
   jobSignal: AbortSignal | undefined,
+  lock: JobLock | null = null,
 ): CancelWatch {
   const controller = new AbortController();
   const onJobAbort = () => controller.abort(jobSignal?.reason);
@@ -489,9 +541,13 @@ export function watchCancelFlag(
     if (value !== null) seen = value || 'cancelled by the scorer';
     return seen;
   };
+  const lockLost = lockWatch(lock, redis);
   const timer = setInterval(() => {
     void check().then((message) => {
       if (message !== null && !controller.signal.aborted) controller.abort(CANCEL_NOT_COUNTING);
+    });
+    void lockLost().then((lost) => {
+      if (lost && !controller.signal.aborted) controller.abort(CANCEL_LOCK_LOST);
     });
   }, CANCEL_CHECK_MS);
   timer.unref();

@@ -18,6 +18,8 @@ export interface TakenJudging {
   held: false;
   /** Aborted with a copy's reason: BullMQ cancels (shutdown, lock lost) reach only the copy. */
   signal: AbortSignal;
+  /** Whether a copy of this judging waits for it in this process. */
+  copyWaits(): boolean;
   /** The judging has ended (its answer, if any, is in the outbox). */
   release(): void;
 }
@@ -28,7 +30,10 @@ export interface JudgingsInHand {
 }
 
 export function judgingsInHand(): JudgingsInHand {
-  const inHand = new Map<string, { ended: Promise<void>; controller: AbortController }>();
+  const inHand = new Map<
+    string,
+    { ended: Promise<void>; controller: AbortController; copies: number }
+  >();
   return {
     take(key) {
       const entry = inHand.get(key);
@@ -39,17 +44,19 @@ export function judgingsInHand(): JudgingsInHand {
             const forward = () => entry.controller.abort(copySignal?.reason);
             if (copySignal?.aborted) forward();
             copySignal?.addEventListener('abort', forward, { once: true });
+            entry.copies++;
             await entry.ended;
             copySignal?.removeEventListener('abort', forward);
           },
         };
       let release!: () => void;
       const ended = new Promise<void>((resolve) => (release = resolve));
-      const controller = new AbortController();
-      inHand.set(key, { ended, controller });
+      const mine = { ended, controller: new AbortController(), copies: 0 };
+      inHand.set(key, mine);
       return {
         held: false,
-        signal: controller.signal,
+        signal: mine.controller.signal,
+        copyWaits: () => mine.copies > 0,
         release: () => {
           inHand.delete(key);
           release();
