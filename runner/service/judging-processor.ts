@@ -137,12 +137,15 @@ export async function loadJobChallenge(
   return { challenge, manifestVersion: manifest.version };
 }
 
-/** A JUDGE_ERROR result for a fault outside the judge (it never ran, or threw). */
-function platformErrorResult(
-  job: JudgingJob,
-  message: string,
+/**
+ * A result the runner writes itself for this job on this host, from `started` to now: a JUDGE_ERROR
+ * for a fault outside the judge (it never ran, or threw), or the base a pre-check's verdict fills.
+ */
+export function jobResult(
+  job: Pick<JudgingJob, 'judgingId' | 'challenge' | 'target'>,
   host: HostFingerprint,
   started: Date,
+  told: { message: string; warnings?: string[] },
 ): JudgingResult {
   return newJudgingResult({
     judgingId: job.judgingId,
@@ -151,7 +154,7 @@ function platformErrorResult(
     host,
     startedAt: started,
     finishedAt: new Date(),
-    message,
+    ...told,
   });
 }
 
@@ -405,13 +408,13 @@ async function runJudging(
   try {
     return await judgeUnderHostLock(data, settings, publisher, note, judging);
   } catch (error) {
-    if (judging.aborted) return platformErrorResult(data, 'cancelled', settings.host, started);
+    if (judging.aborted) return jobResult(data, settings.host, started, { message: 'cancelled' });
     const message =
       error instanceof PlatformError
         ? error.message
         : `the runner failed: ${(error as Error).message ?? String(error)}`;
     note(message);
-    return platformErrorResult(data, message, settings.host, started);
+    return jobResult(data, settings.host, started, { message });
   } finally {
     cancel.stop();
     await publisher.flush();
