@@ -105,20 +105,15 @@ export function FunctionHotspots({ deterministic }: { deterministic: Determinist
         Instructions per function; “–”: not among that side’s top{' '}
         {hotspots.solution.functions.length} functions. Ratio: solution / baseline.
       </p>
-      <details>
-        <summary>
-          Solution’s top functions ({hotspots.solution.functions.length} of{' '}
-          {hotspots.solution.functionCount})
-        </summary>
-        <SideTable side={hotspots.solution} testId="hotspots-solution" />
-      </details>
-      <details>
-        <summary>
-          Baseline’s top functions ({hotspots.baseline.functions.length} of{' '}
-          {hotspots.baseline.functionCount})
-        </summary>
-        <SideTable side={hotspots.baseline} testId="hotspots-baseline" />
-      </details>
+      {(['solution', 'baseline'] as const).map((name) => (
+        <details key={name}>
+          <summary>
+            {name === 'solution' ? 'Solution’s' : 'Baseline’s'} top functions (
+            {hotspots[name].functions.length} of {hotspots[name].functionCount})
+          </summary>
+          <SideTable side={hotspots[name]} testId={`hotspots-${name}`} />
+        </details>
+      ))}
     </>
   );
 }
