@@ -27,6 +27,7 @@ import {
   type QueueSet,
 } from '../lib/server/queue/producer';
 import { REJUDGE_PRIORITY } from '../lib/server/submit/rejudge';
+import { retryFailedScoreJob, stateOf } from './job-state';
 
 export interface FinalReconcileReport {
   /** Final session parts queued again (their job ids). */
@@ -36,16 +37,6 @@ export interface FinalReconcileReport {
   /** Score parents of either that had failed for good and were retried. */
   finalRetried: string[];
   errors: { subject: string; message: string }[];
-}
-
-type JobState = Awaited<ReturnType<ReturnType<QueueSet['queue']>['getJobState']>>;
-
-function stateOf(queues: QueueSet, queueName: string, jobId: string): Promise<JobState> {
-  return withTimeout(
-    queues.queue(queueName).getJobState(jobId),
-    queues.enqueueTimeoutMs,
-    `Looking up job ${jobId}`,
-  );
 }
 
 /**
@@ -62,16 +53,7 @@ async function repair(
     stateOf(queues, SCORE_QUEUE, parentId),
   ]);
   if (parentState === 'failed') {
-    const job = await withTimeout(
-      queues.scoreQueue().getJob(parentId),
-      queues.enqueueTimeoutMs,
-      `Looking up job ${parentId}`,
-    );
-    await withTimeout(
-      job?.retry('failed') ?? Promise.resolve(),
-      queues.enqueueTimeoutMs,
-      `Retrying job ${parentId}`,
-    );
+    await retryFailedScoreJob(queues, parentId);
     return 'retry';
   }
   if (childState !== 'unknown') return 'in-flight';

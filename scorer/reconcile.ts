@@ -17,7 +17,8 @@ import {
   type UnqueuedJudging,
 } from '../lib/server/db/judgings/list-unqueued-judgings';
 import { reconcileFinalWork } from './reconcile-final';
-import { QueueTimeoutError, withTimeout, type QueueSet } from '../lib/server/queue/producer';
+import { retryFailedScoreJob, stateOf, type JobState } from './job-state';
+import { QueueTimeoutError, type QueueSet } from '../lib/server/queue/producer';
 import { enqueueSubmission } from '../lib/server/submit/enqueue-submission';
 
 export interface ReconcileOptions {
@@ -46,16 +47,6 @@ export interface ReconcileReport {
 }
 
 export const DEFAULT_RECONCILE_OLDER_THAN_MS = 60_000;
-
-type JobState = Awaited<ReturnType<ReturnType<QueueSet['queue']>['getJobState']>>;
-
-async function stateOf(queues: QueueSet, queueName: string, jobId: string): Promise<JobState> {
-  return withTimeout(
-    queues.queue(queueName).getJobState(jobId),
-    queues.enqueueTimeoutMs,
-    `Looking up job ${jobId}`,
-  );
-}
 
 /** The score parent of a judging: its own, or (queued before per-target recording) its submission's. */
 async function parentOf(
@@ -94,16 +85,7 @@ async function reconcileSubmission(
     const parent = await parentOf(queues, judging, child !== 'unknown');
     if (parent.state === 'failed') {
       // Its child's answer is still held by the parent: running it again records it.
-      const job = await withTimeout(
-        queues.scoreQueue().getJob(parent.id),
-        queues.enqueueTimeoutMs,
-        `Looking up job ${parent.id}`,
-      );
-      await withTimeout(
-        job?.retry('failed') ?? Promise.resolve(),
-        queues.enqueueTimeoutMs,
-        `Retrying job ${parent.id}`,
-      );
+      await retryFailedScoreJob(queues, parent.id);
       retried = true;
       log(`submission ${submissionId}: score job ${parent.id} had failed, retried`);
     } else if (parent.state === 'unknown' && child === 'unknown') {

@@ -9,7 +9,7 @@
 //   removeOnComplete / removeOnFail: { age } — bounded retention (the worker has a fallback)
 // A contestant's fault (REJECTED, BUILD_ERROR, WRONG_ANSWER, …) completes the job on the first
 // attempt; a malformed payload fails it at once (UnrecoverableError, no retries).
-import { UnrecoverableError, WaitingError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   AppError,
@@ -36,6 +36,13 @@ import type { Sandbox } from '../sandbox/sandbox';
 import { acquireHostLock, type HostLock } from './host-lock';
 import { createHostScheduler, type HostScheduler } from './host-scheduler';
 import { createJobPublisher } from './job-publisher';
+import {
+  copyNote,
+  judgingsInHand,
+  withCopiesSignal,
+  type HeldJudging,
+  type JudgingsInHand,
+} from './judgings-in-hand';
 import { resultOutbox } from './result-outbox';
 import { pausedWhileWaiting, stallLimitMs, startStallWatchdog } from './stall-watchdog';
 import { sweepStaleScratch } from './work-root';
@@ -47,6 +54,8 @@ export const CANCEL_LOCK_LOST = 'perfjudge: job lock lost';
 export const CANCEL_NOT_COUNTING = 'perfjudge: judging cancelled by the scorer';
 /** How often a runner looks for the scorer's cancel flag while it waits or judges. */
 export const CANCEL_CHECK_MS = 1_000;
+/** How long a copy of a judging that ended here without an answer waits before it is taken again. */
+export const PUT_OFF_MS = 2_000;
 
 export interface JudgingSettings {
   target: TargetId;
@@ -128,12 +137,15 @@ export async function loadJobChallenge(
   return { challenge, manifestVersion: manifest.version };
 }
 
-/** A JUDGE_ERROR result for a fault outside the judge (it never ran, or threw). */
-function platformErrorResult(
-  job: JudgingJob,
-  message: string,
+/**
+ * A result the runner writes itself for this job on this host, from `started` to now: a JUDGE_ERROR
+ * for a fault outside the judge (it never ran, or threw), or the base a pre-check's verdict fills.
+ */
+export function jobResult(
+  job: Pick<JudgingJob, 'judgingId' | 'challenge' | 'target'>,
   host: HostFingerprint,
   started: Date,
+  told: { message: string; warnings?: string[] },
 ): JudgingResult {
   return newJudgingResult({
     judgingId: job.judgingId,
@@ -142,7 +154,7 @@ function platformErrorResult(
     host,
     startedAt: started,
     finishedAt: new Date(),
-    message,
+    ...told,
   });
 }
 
@@ -157,8 +169,9 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
     ...settings,
     scheduler: settings.scheduler ?? runnerHostScheduler(settings),
   };
+  const inHand = judgingsInHand();
   // Three declared parameters: BullMQ only hands a processor an AbortSignal when it takes one.
-  return (job, token, signal) => processJudgingJob(withScheduler, job, token, signal);
+  return (job, token, signal) => processJudgingJob(withScheduler, inHand, job, token, signal);
 }
 
 /** The host scheduler of a runner: its hold on the host lock is taken as takeHostLock takes it. */
@@ -184,6 +197,7 @@ export interface JobContext<Data> {
 
 async function processJudgingJob(
   settings: JudgingSettings,
+  inHand: JudgingsInHand,
   job: Job,
   token: string | undefined,
   signal: AbortSignal | undefined,
@@ -196,13 +210,54 @@ async function processJudgingJob(
     prefix: settings.prefix ?? '-',
     target: settings.target,
   });
-  const kept = await outbox.find(data);
-  if (kept) {
-    settings.log(
-      `job ${job.id}: ${kept.result.verdict}, answered again from the outbox, not re-judged`,
-    );
-    return kept;
+  // Taken in the same tick as the lookup: two copies arriving at once cannot both judge.
+  const taken = inHand.take(judgingKey(data));
+  if (taken.held)
+    return answerAfterJudgingInHand(taken, { job, token, signal, data, settings, outbox });
+  try {
+    const kept = await outbox.find(data);
+    if (kept) {
+      settings.log(
+        `job ${job.id}: ${kept.result.verdict}, answered again from the outbox, not re-judged`,
+      );
+      return kept;
+    }
+    const lock = jobLock(job, token, {
+      copyWaits: taken.copyWaits,
+      onLost: (holder) =>
+        settings.log(
+          `job ${job.id}: another runner holds its lock now (${holder.slice(0, 12)}…): ` +
+            'Redis lost the job and it was queued again; abandoning this judging',
+        ),
+    });
+    const answer = await judgeJob(settings, job, withCopiesSignal(signal, taken), data, {
+      token,
+      lock,
+    });
+    await outbox
+      .keep(data, answer)
+      .catch((error: Error) =>
+        settings.log(`job ${job.id}: the outbox could not keep the answer: ${error.message}`),
+      );
+    return answer;
+  } finally {
+    taken.release();
   }
+}
+
+/** What identifies a judging whatever its queue job is called: its id and round (or its repeat). */
+function judgingKey(data: JudgingJob): string {
+  return data.repeat ? repeatJobId(data.repeat.repeatId) : judgingJobId(data.judgingId, data.round);
+}
+
+/** One attempt at the judging: progress, the cancel flag, the judge, and the job's outcome. */
+async function judgeJob(
+  settings: JudgingSettings,
+  job: Job,
+  signal: AbortSignal,
+  data: JudgingJob,
+  { token, lock }: { token: string | undefined; lock: JobLock | null },
+): Promise<JudgingJobResult> {
   const started = new Date();
   const publisher = createJobPublisher(
     job,
@@ -222,16 +277,51 @@ async function processJudgingJob(
       : judgingCancelKey(settings.prefix, data.judgingId, data.round),
     settings,
     signal,
+    lock,
   );
   await refuseIfCancelledBefore(cancel, context, publisher, 'not judged');
   const result = await runJudging(context, publisher, cancel, started);
-  const answer = await judgingOutcome(context, cancel, result, started);
-  await outbox
-    .keep(data, answer)
-    .catch((error: Error) =>
-      context.note(`the outbox could not keep the answer: ${error.message}`),
+  return judgingOutcome(context, cancel, result, started);
+}
+
+/**
+ * A copy of a judging this process holds (judgings-in-hand.ts): it waits for that judging, then
+ * gives its answer. One that ended without an answer (cancelled, JUDGE_ERROR) took BullMQ's renewal
+ * of this job's lock with it: the copy is put off a moment, to be taken again with a lock of its own.
+ */
+async function answerAfterJudgingInHand(
+  held: HeldJudging,
+  attempt: {
+    job: Job;
+    token: string | undefined;
+    signal: AbortSignal | undefined;
+    data: JudgingJob;
+    settings: JudgingSettings;
+    outbox: ReturnType<typeof resultOutbox>;
+  },
+): Promise<JudgingJobResult> {
+  const { job, token, signal, data, settings, outbox } = attempt;
+  settings.log(copyNote(job));
+  await held.ended(signal);
+  const kept = await outbox.find(data);
+  if (kept) {
+    settings.log(
+      `job ${job.id}: ${kept.result.verdict}, the answer of the judging that was in hand ` +
+        '(its own job, lost, refused it: a lock mismatch)',
     );
-  return answer;
+    return kept;
+  }
+  if (signal?.aborted) {
+    const reason: unknown = signal.reason;
+    if (reason === CANCEL_LOCK_LOST)
+      throw new Error('the job lock was lost while its judging was in hand; abandoned');
+    return handBackJob(job, token, settings, typeof reason === 'string' ? reason : 'cancelled');
+  }
+  settings.log(
+    `job ${job.id}: the judging in hand gave no answer; taken again in ${PUT_OFF_MS} ms`,
+  );
+  await job.moveToDelayed(Date.now() + PUT_OFF_MS, token);
+  throw new DelayedError();
 }
 
 /** The payload, or an UnrecoverableError: a malformed job or one for another target never runs. */
@@ -318,13 +408,13 @@ async function runJudging(
   try {
     return await judgeUnderHostLock(data, settings, publisher, note, judging);
   } catch (error) {
-    if (judging.aborted) return platformErrorResult(data, 'cancelled', settings.host, started);
+    if (judging.aborted) return jobResult(data, settings.host, started, { message: 'cancelled' });
     const message =
       error instanceof PlatformError
         ? error.message
         : `the runner failed: ${(error as Error).message ?? String(error)}`;
     note(message);
-    return platformErrorResult(data, message, settings.host, started);
+    return jobResult(data, settings.host, started, { message });
   } finally {
     cancel.stop();
     await publisher.flush();
@@ -393,14 +483,54 @@ export interface CancelWatch {
   stop(): void;
 }
 
+/** A judging's BullMQ lock, as Redis holds it while the job is this attempt's. */
+export interface JobLock {
+  /** BullMQ's key for it: `<prefix>:<queue>:<job id>:lock`, holding the taker's token. */
+  key: string;
+  token: string;
+  /** A copy of this judging waits in this process (judgings-in-hand.ts): the lock is its now. */
+  copyWaits: () => boolean;
+  onLost: (holder: string) => void;
+}
+
+/** The job's lock, or null for a job taken without a token (tests calling a processor directly). */
+export function jobLock(
+  job: Job,
+  token: string | undefined,
+  rest: Omit<JobLock, 'key' | 'token'>,
+): JobLock | null {
+  return token ? { key: `${job.queueQualifiedName}:${job.id}:lock`, token, ...rest } : null;
+}
+
+/**
+ * Another runner took this judging (Redis lost the job; the reconciler queued it again): it is
+ * judged there now. BullMQ would notice only at its next lock renewal (up to half the lock's
+ * duration); this notices within two looks. A missing lock is left to BullMQ's renewal: the copy
+ * may still come to this runner, which then answers it with this judging's result. Seen twice,
+ * so a copy this process is just taking is never mistaken for another runner's.
+ */
+function lockWatch(lock: JobLock | null, redis: Redis | undefined): () => Promise<boolean> {
+  let foreign = 0;
+  return async () => {
+    if (!lock || !redis || redis.status !== 'ready') return false;
+    const holder = await redis.get(lock.key).catch(() => null);
+    foreign = holder !== null && holder !== lock.token && !lock.copyWaits() ? foreign + 1 : 0;
+    if (foreign < 2) return false;
+    lock.onLost(holder as string);
+    return true;
+  };
+}
+
 /**
  * Polls a job's cancel flag (a judging's, set by the scorer; a final session's, set when the
- * organizer cancels the evaluation) in Redis while the job is in hand.
+ * organizer cancels the evaluation) in Redis while the job is in hand; with its lock, whether
+ * another runner took the job meanwhile.
  */
 export function watchCancelFlag(
   key: string | null,
   settings: Pick<JudgingSettings, 'redis'>,
   jobSignal: AbortSignal | undefined,
+  lock: JobLock | null = null,
 ): CancelWatch {
   const controller = new AbortController();
   const onJobAbort = () => controller.abort(jobSignal?.reason);
@@ -414,9 +544,13 @@ export function watchCancelFlag(
     if (value !== null) seen = value || 'cancelled by the scorer';
     return seen;
   };
+  const lockLost = lockWatch(lock, redis);
   const timer = setInterval(() => {
     void check().then((message) => {
       if (message !== null && !controller.signal.aborted) controller.abort(CANCEL_NOT_COUNTING);
+    });
+    void lockLost().then((lost) => {
+      if (lost && !controller.signal.aborted) controller.abort(CANCEL_LOCK_LOST);
     });
   }, CANCEL_CHECK_MS);
   timer.unref();

@@ -16,7 +16,6 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import {
   emptyStages,
-  newJudgingResult,
   portabilityCheckSchema,
   portabilityKey,
   type HostFingerprint,
@@ -26,6 +25,7 @@ import {
 } from '../../contracts';
 import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import { decideVerdict } from '../judge/verdict';
+import { jobResult } from './judging-processor';
 import type { PortabilityRole } from '../platform';
 import type { Sandbox } from '../sandbox/sandbox';
 import { mingwVersion } from '../windows/mingw-toolchain';
@@ -114,13 +114,7 @@ export function settledByPortabilityCheck(
     identicalBinaries: false,
   };
   return {
-    ...newJudgingResult({
-      judgingId: job.judgingId,
-      challenge: job.challenge,
-      target: job.target,
-      host,
-      startedAt: started,
-      finishedAt: new Date(),
+    ...jobResult(job, host, started, {
       message: decision.reason,
       warnings: [
         'settled by the portability pre-check: the patch does not cross-compile for Windows, so it was not built on this host',

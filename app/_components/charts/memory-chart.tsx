@@ -11,6 +11,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { SIDE_COLOURS } from './side-colours';
 import { formatAxisMs } from '../../../lib/server/web/format';
 import type { MemoryPoint } from '../../../lib/server/web/submission-result';
 
@@ -39,7 +40,7 @@ export function MemoryChart({
             data={baseline}
             dataKey="rssMiB"
             name="baseline RSS"
-            stroke="#8a5a00"
+            stroke={SIDE_COLOURS.baseline}
             dot={false}
             isAnimationActive={false}
           />
@@ -47,7 +48,7 @@ export function MemoryChart({
             data={solution}
             dataKey="rssMiB"
             name="solution RSS"
-            stroke="#2f5fd0"
+            stroke={SIDE_COLOURS.solution}
             dot={false}
             isAnimationActive={false}
           />

@@ -11,6 +11,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
+import { SIDE_COLOURS } from './side-colours';
 import { formatAxisMs, formatMs } from '../../../lib/server/web/format';
 import type { RunPoint } from '../../../lib/server/web/submission-result';
 
@@ -37,7 +38,7 @@ export function RunsChart({ data, label }: { data: RunPoint[]; label: string }) 
             type="linear"
             dataKey="baseline"
             name="baseline"
-            stroke="#8a5a00"
+            stroke={SIDE_COLOURS.baseline}
             dot={{ r: 3 }}
             isAnimationActive={false}
           />
@@ -45,7 +46,7 @@ export function RunsChart({ data, label }: { data: RunPoint[]; label: string }) 
             type="linear"
             dataKey="solution"
             name="solution"
-            stroke="#2f5fd0"
+            stroke={SIDE_COLOURS.solution}
             dot={{ r: 3 }}
             isAnimationActive={false}
           />

@@ -8,6 +8,7 @@ import {
   shortFunctionName,
 } from '../../../lib/core/profile/compare-hotspots';
 import { formatCount } from '../../../lib/server/web/format';
+import { BaselineSolutionTable, RatioCell } from './baseline-solution-table';
 import { FlameGraph } from './flame-graph';
 
 function FunctionName({ name }: { name: string }) {
@@ -88,48 +89,31 @@ export function FunctionHotspots({ deterministic }: { deterministic: Determinist
         function it was inlined into, as cachegrind attributes it; names are demangled.
       </p>
       <h4>Compared with the baseline</h4>
-      <div className="table-wrap">
-        <table data-testid="hotspots-compare">
-          <thead>
-            <tr>
-              <th>function</th>
-              <th className="num">baseline</th>
-              <th className="num">solution</th>
-              <th className="num">ratio</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.name}>
-                <td>
-                  <FunctionName name={r.name} />
-                </td>
-                <InstructionsCell cost={r.baseline} side={hotspots.baseline} />
-                <InstructionsCell cost={r.solution} side={hotspots.solution} />
-                <td className="num">{r.ratio === null ? '–' : r.ratio.toFixed(3)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <BaselineSolutionTable measure="function" testId="hotspots-compare">
+        {rows.map((r) => (
+          <tr key={r.name}>
+            <td>
+              <FunctionName name={r.name} />
+            </td>
+            <InstructionsCell cost={r.baseline} side={hotspots.baseline} />
+            <InstructionsCell cost={r.solution} side={hotspots.solution} />
+            <RatioCell ratio={r.ratio} />
+          </tr>
+        ))}
+      </BaselineSolutionTable>
       <p className="small muted">
         Instructions per function; “–”: not among that side’s top{' '}
         {hotspots.solution.functions.length} functions. Ratio: solution / baseline.
       </p>
-      <details>
-        <summary>
-          Solution’s top functions ({hotspots.solution.functions.length} of{' '}
-          {hotspots.solution.functionCount})
-        </summary>
-        <SideTable side={hotspots.solution} testId="hotspots-solution" />
-      </details>
-      <details>
-        <summary>
-          Baseline’s top functions ({hotspots.baseline.functions.length} of{' '}
-          {hotspots.baseline.functionCount})
-        </summary>
-        <SideTable side={hotspots.baseline} testId="hotspots-baseline" />
-      </details>
+      {(['solution', 'baseline'] as const).map((name) => (
+        <details key={name}>
+          <summary>
+            {name === 'solution' ? 'Solution’s' : 'Baseline’s'} top functions (
+            {hotspots[name].functions.length} of {hotspots[name].functionCount})
+          </summary>
+          <SideTable side={hotspots[name]} testId={`hotspots-${name}`} />
+        </details>
+      ))}
     </>
   );
 }

@@ -10,6 +10,7 @@ import {
 } from '../../../lib/server/web/submission-result';
 import { MemoryChart } from '../charts/memory-chart';
 import { TopdownChart } from '../charts/topdown-chart';
+import { BaselineSolutionTable, RatioCell } from './baseline-solution-table';
 import { FunctionHotspots, SampledProfiles } from './hotspots';
 
 const CACHEGRIND_ROWS: { key: keyof CachegrindCounts; label: string }[] = [
@@ -185,29 +186,15 @@ function CachegrindSection({ profile, note }: Omit<SectionProps, 'target'>) {
 
 function CachegrindTable({ d }: { d: NonNullable<ProfileStage['deterministic']> }) {
   return (
-    <div className="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th>cachegrind</th>
-            <th className="num">baseline</th>
-            <th className="num">solution</th>
-            <th className="num">ratio</th>
-          </tr>
-        </thead>
-        <tbody>
-          {CACHEGRIND_ROWS.map((r) => (
-            <tr key={r.key}>
-              <td>{r.label}</td>
-              <td className="num">{formatCount(d.baseline[r.key])}</td>
-              <td className="num">{formatCount(d.solution[r.key])}</td>
-              <td className="num">
-                {d.baseline[r.key] > 0 ? (d.solution[r.key] / d.baseline[r.key]).toFixed(3) : '–'}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <BaselineSolutionTable measure="cachegrind">
+      {CACHEGRIND_ROWS.map((r) => (
+        <tr key={r.key}>
+          <td>{r.label}</td>
+          <td className="num">{formatCount(d.baseline[r.key])}</td>
+          <td className="num">{formatCount(d.solution[r.key])}</td>
+          <RatioCell ratio={d.baseline[r.key] > 0 ? d.solution[r.key] / d.baseline[r.key] : null} />
+        </tr>
+      ))}
+    </BaselineSolutionTable>
   );
 }

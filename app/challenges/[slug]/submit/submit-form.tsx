@@ -8,6 +8,7 @@ import { firstIssue } from '../../../../contracts/zod-issues';
 import { EMPTY_PATCH_MESSAGE } from '../../../../lib/core/intake/empty-patch';
 import type { PreviewPatchResult } from '../../../../lib/server/submit/submit-patch';
 import { formatBytes } from '../../../../lib/server/web/format';
+import { PatchFilesTable } from '../../../_components/patch-files-table';
 import { createSubmission, previewSubmission } from './actions';
 
 type Busy = 'check' | 'submit' | null;
@@ -114,31 +115,7 @@ function PreviewCard({
   return (
     <div className="card" data-testid="preview">
       <h2 style={{ marginTop: 0 }}>Files this patch touches</h2>
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>File</th>
-              <th>Change</th>
-              <th className="num">Added</th>
-              <th className="num">Removed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {preview.files.map((f) => (
-              <tr key={f.path}>
-                <td className="mono">
-                  {f.from ? `${f.from} → ` : ''}
-                  {f.path}
-                </td>
-                <td>{f.change}</td>
-                <td className="num">+{f.additions}</td>
-                <td className="num">−{f.deletions}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <PatchFilesTable files={preview.files} />
       <p className="small muted">
         Whether it applies and builds is decided on the judge; you follow it live on the next page.
       </p>

@@ -13,6 +13,7 @@ import { requireOrganizer } from '../../../../../lib/server/web/session';
 import { ConsoleNav } from '../../../_components/console-nav';
 import { SubmissionActions } from '../../../_components/submission-actions';
 import { SubmissionFacts } from '../../../_components/submission-facts';
+import { PatchFilesTable } from '../../../../_components/patch-files-table';
 
 export const metadata: Metadata = { title: 'Patch · organizer' };
 
@@ -66,7 +67,7 @@ export default async function OrganizerDiffPage({
       {diff.files.length === 0 ? (
         <p className="card empty">No file headers found: this is not a unified diff.</p>
       ) : (
-        <FilesTable files={diff.files} />
+        <PatchFilesTable review files={diff.files} />
       )}
 
       <h2>Diff</h2>
@@ -118,40 +119,6 @@ function DiffLines({ lines }: { lines: ParsedDiff['lines'] }) {
                 {line.newLine ?? ''}
               </td>
               <td className="code">{line.text === '' ? ' ' : line.text}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** Each file the patch touches: its change and the lines added and removed. */
-function FilesTable({ files }: { files: ParsedDiff['files'] }) {
-  return (
-    <div className="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th>File</th>
-            <th>Change</th>
-            <th className="num">Added</th>
-            <th className="num">Removed</th>
-          </tr>
-        </thead>
-        <tbody>
-          {files.map((f, i) => (
-            <tr key={`${f.path}-${i}`}>
-              <td className="mono small" style={{ overflowWrap: 'anywhere' }}>
-                {f.path}
-              </td>
-              <td>{f.change}</td>
-              <td className="num" style={{ color: 'var(--ok)' }}>
-                +{formatCount(f.additions)}
-              </td>
-              <td className="num" style={{ color: 'var(--bad)' }}>
-                −{formatCount(f.deletions)}
-              </td>
             </tr>
           ))}
         </tbody>

@@ -1,0 +1,280 @@
+// A judging is judged once at a time, even when Redis loses it mid-judging: a real runner process
+// judging a real submission, FLUSHALL on a PRIVATE redis-server (the shared one is never flushed),
+// the real scorer's reconciler re-queuing the judging from PostgreSQL (own schema) under the same
+// job id. BullMQ tracks a worker's jobs by id: the runner, which holds several jobs at once, takes
+// the re-queued copy while it still judges the lost one. Two judge() calls of one judging at once
+// would share the host and, in BullMQ's books, one lock: the copy must wait for the judging in
+// hand and answer with its result (the outbox), recording its runs exactly once. A copy another
+// runner takes makes the first abandon its judging within seconds (its lock names another holder).
+import { chmod, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { judgingResultSchema, type Manifest } from '../../contracts';
+import { loadChallenge } from '../../lib/core/challenge/load-manifest';
+import { REPO_ROOT } from '../../lib/core/config/env';
+import { upsertChallengeVersion } from '../../lib/server/db/contest/upsert-challenge-version';
+import { createWorkerConnection } from '../../lib/server/queue/connection';
+import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
+import { submitPatch } from '../../lib/server/submit/submit-patch';
+import { startScorer } from '../../scorer/scorer';
+import type { ReconcileReport } from '../../scorer/reconcile';
+import { createTestDatabase, type TestDatabase } from '../../dev/database';
+import { makeUser } from '../../dev/db-fixtures';
+import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis';
+import { smallJudgingArgs, spawnRunner, type RunnerProcess } from '../helpers/queue';
+
+const PATCH = readFileSync(
+  path.join(REPO_ROOT, 'challenges/wordcount/submissions/accepted/fast-hash-table.patch'),
+  'utf8',
+);
+const PREFIX = 'pjonce';
+/** The scratch folders runner/judge/scratch.ts makes, one per judge() call in progress. */
+const SCRATCH_PREFIX = 'perfjudge-judging-';
+
+let database: TestDatabase;
+let redis: PrivateRedis;
+let tmp: string;
+const runners: RunnerProcess[] = [];
+const closers: (() => Promise<unknown>)[] = [];
+const log: string[] = [];
+
+function connection(purpose: string): Redis {
+  const c = createWorkerConnection({ url: redis.url, connectionName: purpose, onError: () => {} });
+  closers.push(() => c.quit().catch(() => c.disconnect()));
+  return c;
+}
+
+beforeAll(async () => {
+  redis = await startPrivateRedis();
+  database = await createTestDatabase();
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'pj-judging-once-'));
+  // The sandbox's unprivileged user reaches the work root through it.
+  await chmod(tmp, 0o755);
+  const { manifest } = await loadChallenge('wordcount');
+  // One target (the runner's): the submission settles on this judging alone.
+  await upsertChallengeVersion(database.db, {
+    ...manifest,
+    targets: { 'linux-intel': manifest.targets['linux-intel'] },
+  } as Manifest);
+  // The contest's benchmark input, carried by the job: tiny, so the judging lasts seconds.
+  await database.db.challenge.update({
+    where: { slug: 'wordcount' },
+    data: { benchmarkBytes: 1 << 20 },
+  });
+});
+
+afterEach(async () => {
+  for (const r of runners) r.stop('SIGKILL');
+  await Promise.all(runners.splice(0).map((r) => r.exited));
+});
+
+afterAll(async () => {
+  for (const r of runners) r.stop('SIGKILL');
+  await Promise.all(runners.map((r) => r.exited));
+  for (const close of closers.splice(0).reverse()) await close().catch(() => {});
+  await redis?.dispose();
+  await database?.drop();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+/** The most judge() calls seen at once in the runners' work roots, polled until `stop()`. */
+function watchScratch(workRoots: string[]): { most(): number; stop(): void } {
+  let most = 0;
+  const count = async (dir: string) =>
+    (await readdir(dir).catch(() => [] as string[])).filter((n) => n.startsWith(SCRATCH_PREFIX))
+      .length;
+  const timer = setInterval(() => {
+    void Promise.all(workRoots.map(count)).then((counts) => {
+      most = Math.max(
+        most,
+        counts.reduce((a, b) => a + b, 0),
+      );
+    });
+  }, 50);
+  return { most: () => most, stop: () => clearInterval(timer) };
+}
+
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  ms: number,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out waiting for ${what}\n--- scorer\n${log.slice(-30).join('\n')}\n--- runners\n${runners.map((r) => r.output().slice(-4000)).join('\n')}`,
+      );
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+let scorerReports: ReconcileReport[] | undefined;
+let queues: QueueSet;
+
+/** The scorer with a quick reconciler, started once for both tests. */
+async function startPlatform(): Promise<ReconcileReport[]> {
+  if (scorerReports) return scorerReports;
+  const { db } = database;
+  queues = createQueueSet({
+    connection: connection('producer'),
+    prefix: PREFIX,
+    enqueueTimeoutMs: 2_000,
+  });
+  closers.push(() => queues.close());
+  const reports: ReconcileReport[] = [];
+  const scorer = startScorer({
+    db,
+    queues,
+    connect: connection,
+    reconcileEveryMs: 500,
+    // The flushed judging was claimed seconds before: fair game at once.
+    reconcileOlderThanMs: 500,
+    trackClaims: true,
+    log: (line) => log.push(line),
+    onReconciled: (r) => reports.push(r),
+  });
+  closers.push(() => scorer.close());
+  await scorer.ready();
+  scorerReports = reports;
+  return reports;
+}
+
+/**
+ * A runner as a judge host starts one, on its own host lock and work root (another host: nothing
+ * but this fix keeps two of them from judging at once). The default lock (60 s, renewed every
+ * 15 s): a runner learns of its lost lock late, as in production.
+ */
+async function startRunner(name: string): Promise<{ runner: RunnerProcess; workRoot: string }> {
+  const dir = path.join(tmp, name);
+  await mkdir(dir, { recursive: true });
+  await chmod(dir, 0o755);
+  const runner = spawnRunner({
+    prefix: PREFIX,
+    id: name,
+    args: smallJudgingArgs(dir),
+    env: { REDIS_URL: redis.url },
+  });
+  runners.push(runner);
+  await runner.waitFor(/serving judge-linux-intel/, 120_000);
+  return { runner, workRoot: path.join(dir, 'work') };
+}
+
+/**
+ * Submits, flushes Redis once the judging is under way (`onJudging` first), lets the reconciler
+ * re-queue it and the submission settle. Returns the judging's job id and the most judge() calls
+ * seen at once.
+ */
+async function flushMidJudging(
+  workRoots: string[],
+  onJudging: (jobId: string) => Promise<void> = async () => {},
+): Promise<{ jobId: string; mostAtOnce: number }> {
+  const { db } = database;
+  const reports = await startPlatform();
+  const userId = await makeUser(db);
+  const submitted = await submitPatch({
+    db,
+    queues,
+    userId,
+    challengeSlug: 'wordcount',
+    patchText: PATCH,
+  });
+  if (!submitted.ok) throw new Error(submitted.message);
+  const id = submitted.submissionId;
+  const scratch = watchScratch(workRoots);
+  try {
+    const judging = await until(
+      'the judging to start',
+      () => db.judging.findFirst({ where: { submissionId: id, status: 'JUDGING' } }),
+      120_000,
+    );
+    await onJudging(`judging-${judging.id}-r0`);
+    await redis.flushAll();
+    await until(
+      'the reconciler to re-queue the judging',
+      async () => reports.some((r) => r.requeued.includes(id)),
+      30_000,
+    );
+    await until(
+      'the submission to settle',
+      async () => {
+        const s = await db.submission.findUniqueOrThrow({ where: { id } });
+        return s.status === 'DONE' || s.status === 'FAILED';
+      },
+      300_000,
+    );
+    await expectRecordedOnce(id);
+    return { jobId: `judging-${judging.id}-r0`, mostAtOnce: scratch.most() };
+  } finally {
+    scratch.stop();
+  }
+}
+
+/** Accepted, with the runs of its one result recorded once. */
+async function expectRecordedOnce(submissionId: string): Promise<void> {
+  const output = runners.map((r) => r.output()).join('\n');
+  const s = await database.db.submission.findUniqueOrThrow({
+    where: { id: submissionId },
+    select: { status: true, verdict: true, judgings: { select: { id: true, result: true } } },
+  });
+  expect(s, output).toMatchObject({ status: 'DONE', verdict: 'ACCEPTED' });
+  const [judging] = s.judgings;
+  const result = judgingResultSchema.parse(judging?.result);
+  expect(await database.db.run.count({ where: { judgingId: judging!.id } })).toBe(
+    result.stages.measure?.runs.length,
+  );
+}
+
+function linesOf(runner: RunnerProcess, jobId: string): string[] {
+  return runner
+    .output()
+    .split('\n')
+    .filter((l) => l.includes(`job ${jobId}:`));
+}
+
+it('FLUSHALL mid-judging: the runner takes the re-queued copy but does not judge it beside the judging in hand', async () => {
+  const { runner, workRoot } = await startRunner('once-runner');
+  const { jobId, mostAtOnce } = await flushMidJudging([workRoot]);
+  const lines = linesOf(runner, jobId);
+  console.log(lines.join('\n'));
+  // Never judged twice at once …
+  expect(mostAtOnce, runner.output()).toBe(1);
+  // … though the runner did take the copy while it judged (else this test proves nothing).
+  const taken = lines.filter((l) => /: attempt \d|: this runner is already judging it/.test(l));
+  expect(taken.length, runner.output()).toBeGreaterThanOrEqual(2);
+}, 480_000);
+
+it('FLUSHALL mid-judging, the copy taken by another runner: the first abandons its judging within seconds', async () => {
+  const first = await startRunner('first-runner');
+  const other = await startRunner('other-runner');
+  // Whichever took the judging stops taking jobs (SIGTERM: it finishes the one in hand), so the
+  // copy goes to the other one.
+  let holder: RunnerProcess | undefined;
+  const { jobId, mostAtOnce } = await flushMidJudging(
+    [first.workRoot, other.workRoot],
+    async (jobId) => {
+      holder = [first.runner, other.runner].find((r) => linesOf(r, jobId).length > 0);
+      holder?.stop('SIGTERM');
+      await holder?.waitFor(/taking no new jobs/, 10_000);
+    },
+  );
+  if (!holder) throw new Error('no runner took the judging');
+  const helper = holder === first.runner ? other.runner : first.runner;
+  const output = `--- holder\n${holder?.output()}\n--- other\n${helper.output()}`;
+  console.log(
+    output
+      .split('\n')
+      .filter((l) => l.includes(jobId))
+      .join('\n'),
+  );
+  expect(
+    linesOf(helper, jobId).some((l) => /: attempt \d/.test(l)),
+    output,
+  ).toBe(true);
+  expect(mostAtOnce, output).toBe(1);
+}, 480_000);
