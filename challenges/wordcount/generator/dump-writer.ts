@@ -19,7 +19,7 @@ import { capitalizeAt, copyBytes, COPY_SLACK, PiecePool, type Vocabulary } from 
  * footer < 32 KiB), so no page exceeds MAX_PAGE_BYTES, the headroom the output buffer keeps.
  */
 const PAGE_SOFT_LIMIT = 512 * 1024;
-export const MAX_PAGE_BYTES = 1024 * 1024;
+const MAX_PAGE_BYTES = 1024 * 1024;
 
 const lits = new PiecePool();
 const L = {

@@ -10,15 +10,7 @@ import { resolveSection } from './resolve';
 import { scanSections } from './sections';
 import type { FileChange, ParsedPatch, ParseOptions, RawSection } from './types';
 
-export type {
-  ChangeKind,
-  FileChange,
-  Hunk,
-  HunkLine,
-  ParsedPatch,
-  ParseOptions,
-  PatchMail,
-} from './types';
+export type { FileChange, ParsedPatch, ParseOptions, PatchMail } from './types';
 
 function levelScore(changes: FileChange[], knownFiles: ReadonlySet<string>): number {
   let score = 0;

@@ -12,7 +12,7 @@ export interface SupersededSubmission {
   judgings: { judgingId: string; round: number }[];
 }
 
-export function supersededMessage(newerId: string): string {
+function supersededMessage(newerId: string): string {
   return `superseded by your newer submission ${newerId} before it was judged (the contest judges the newest queued one)`;
 }
 
