@@ -78,6 +78,9 @@ interface JudgingTimes {
   attempt: number;
 }
 
+type Runner = ReturnType<typeof startProcess>;
+type Db = Awaited<ReturnType<typeof createTestDatabase>>['db'];
+
 export default async function hostLock(args: string[]): Promise<void> {
   const options = parseArgs(args);
   const patchText = await readFile(options.patch, 'utf8');
@@ -99,42 +102,7 @@ export default async function hostLock(args: string[]): Promise<void> {
     if (!benchmarkBytes) throw new Error(`--input-size: "${options.inputSize}" is not a size`);
     await db.challenge.update({ where: { slug: 'wordcount' }, data: { benchmarkBytes } });
 
-    const { DATABASE_URL: _notForRunners, ...inherited } = process.env;
-    const base = {
-      ...inherited,
-      REDIS_URL: env().REDIS_URL,
-      PERFJUDGE_QUEUE_PREFIX: prefix,
-      PERFJUDGE_DATA_DIR: TEST_DATA_DIR,
-    };
-    // Both runners on this host, one lock file: the situation of npm start's two runners.
-    const runnerArgs = (target: string) => [
-      'runner',
-      '--target',
-      target,
-      '--id',
-      `bench-${target}`,
-      '--dev-mode',
-      '--public-size',
-      '256KiB',
-      '--runs',
-      '3',
-      '--no-deterministic',
-      '--host-lock',
-      path.join(tmp, 'host.lock'),
-      '--work-root',
-      path.join(tmp, `work-${target}`),
-    ];
-    const runners = TARGETS.map((target) =>
-      startProcess(runnerArgs(target), base, new RegExp(`serving judge-${target}`)),
-    );
-    const scorer = startProcess(
-      ['scorer', '--reconcile-every', '0'],
-      { ...base, DATABASE_URL: database.url },
-      /scorer ready/,
-    );
-    processes.push(...runners.map((r) => r.child), scorer.child);
-    await Promise.all([...runners.map((r) => r.isReady), scorer.isReady]);
-
+    const runners = await startServices(prefix, tmp, database.url, processes);
     // All submitted at once, in order: submission k's judgings are queued before k+1's.
     const started = Date.now();
     const ids: string[] = [];
@@ -149,81 +117,9 @@ export default async function hostLock(args: string[]): Promise<void> {
       if (!result.ok) throw new Error(`rejected: ${result.message}`);
       ids.push(result.submissionId);
     }
-    for (;;) {
-      const open = await db.submission.count({
-        where: { id: { in: ids }, status: { notIn: ['DONE', 'FAILED'] } },
-      });
-      if (open === 0) break;
-      if (Date.now() - started > 60 * 60_000) throw new Error('not settled within an hour');
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await waitSettled(db, ids, started);
     const settledMs = Date.now() - started;
-
-    const times: JudgingTimes[] = [];
-    for (const [index, submissionId] of ids.entries()) {
-      const judgings = await db.judging.findMany({
-        where: { submissionId },
-        select: {
-          id: true,
-          round: true,
-          verdict: true,
-          status: true,
-          target: { select: { name: true } },
-        },
-      });
-      for (const j of judgings) {
-        const runner = runners[TARGETS.indexOf(j.target.name as (typeof TARGETS)[number])]!;
-        const jobId = judgingJobId(j.id, j.round);
-        const out = runner.output();
-        // One row per attempt: each one asks for the lock, holds it and ends (a retry after a
-        // JUDGE_ERROR ends with "…, to be retried").
-        const ends = [
-          ...lineTimes(out, jobId, /^[A-Z_]+ in [\d.]+ s(,|$)/),
-          ...lineTimes(out, jobId, /^stopped, /),
-        ].sort((a, b) => a - b);
-        const ours = lineTimes(out, jobId, /^the host lock is ours$/);
-        for (const [n, asked] of lineTimes(out, jobId, /^attempt \d+ of/).entries()) {
-          const ended = ends.find((t) => t >= asked) ?? NaN;
-          const got = ours.find((t) => t >= asked && !(t > ended)) ?? asked;
-          const retried = Number.isFinite(ended) && ends.at(-1) !== ended;
-          times.push({
-            submission: index + 1,
-            target: j.target.name,
-            asked,
-            got,
-            ended,
-            verdict: retried ? 'retried' : (j.verdict ?? j.status),
-            attempt: n + 1,
-          });
-        }
-      }
-    }
-
-    // Who held the lock while each judging waited, and whether any came from a later submission.
-    const rows = times
-      .sort((a, b) => a.got - b.got)
-      .map((t) => {
-        const heldMeanwhile = times.filter((o) => o !== t && o.got < t.got && o.ended > t.asked);
-        // Unfair: a judging of a later submission (queued after this one) went first.
-        const later = heldMeanwhile.filter((o) => o.submission > t.submission);
-        return { ...t, heldMeanwhile, later };
-      });
-    const s = (ms: number) => (Number.isFinite(ms) ? (ms / 1000).toFixed(1) : '?');
-    const lines = [
-      `host-lock: ${options.count} submissions (${path.basename(options.patch)}) × ${TARGETS.join(' + ')} on one host, one lock; ${options.inputSize} benchmark input, ≤3 pairs`,
-      `  ${'#'.padEnd(3)}${'target'.padEnd(13)}${'asked at'.padStart(9)}${'waited'.padStart(9)}${'judged'.padStart(9)}  ${'verdict'.padEnd(13)}held the lock meanwhile`,
-      ...rows.map(
-        (r) =>
-          `  ${String(r.submission).padEnd(3)}${`${r.target}${r.attempt > 1 ? ` #${r.attempt}` : ''}`.padEnd(13)}${`${s(r.asked - started)} s`.padStart(9)}${`${s(r.got - r.asked)} s`.padStart(9)}${`${s(r.ended - r.got)} s`.padStart(9)}  ${r.verdict.padEnd(13)}${
-            r.heldMeanwhile.map((o) => `#${o.submission} ${o.target}`).join(', ') || '-'
-          }${r.later.length ? `  ← ${r.later.length} unfair` : ''}`,
-      ),
-      `  waits: median ${s(median(rows.map((r) => r.got - r.asked).filter(Number.isFinite)))} s, max ${s(Math.max(...rows.map((r) => r.got - r.asked)))} s; most judgings held the lock while one waited: ${Math.max(...rows.map((r) => r.heldMeanwhile.length))}`,
-      `  settled all ${options.count} submissions in ${s(settledMs)} s`,
-      `  judgings that waited behind a judging of a later submission: ${rows.filter((r) => r.later.length).length} (target 0)`,
-      '',
-    ];
-    process.stdout.write(lines.join('\n'));
+    report(options, started, settledMs, await judgingTimes(db, ids, runners));
   } finally {
     await Promise.all(processes.map(stop));
     await queues.close();
@@ -234,4 +130,134 @@ export default async function hostLock(args: string[]): Promise<void> {
     await database.drop();
     await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * Both runners on this host with one lock file (the situation of npm start's two runners), and a
+ * scorer; ready to judge. Their processes join `processes`, for the caller to stop.
+ */
+async function startServices(
+  prefix: string,
+  tmp: string,
+  databaseUrl: string,
+  processes: ChildProcess[],
+): Promise<Runner[]> {
+  const { DATABASE_URL: _notForRunners, ...inherited } = process.env;
+  const base = {
+    ...inherited,
+    REDIS_URL: env().REDIS_URL,
+    PERFJUDGE_QUEUE_PREFIX: prefix,
+    PERFJUDGE_DATA_DIR: TEST_DATA_DIR,
+  };
+  const runnerArgs = (target: string) => [
+    'runner',
+    '--target',
+    target,
+    '--id',
+    `bench-${target}`,
+    '--dev-mode',
+    '--public-size',
+    '256KiB',
+    '--runs',
+    '3',
+    '--no-deterministic',
+    '--host-lock',
+    path.join(tmp, 'host.lock'),
+    '--work-root',
+    path.join(tmp, `work-${target}`),
+  ];
+  const runners = TARGETS.map((target) =>
+    startProcess(runnerArgs(target), base, new RegExp(`serving judge-${target}`)),
+  );
+  const scorer = startProcess(
+    ['scorer', '--reconcile-every', '0'],
+    { ...base, DATABASE_URL: databaseUrl },
+    /scorer ready/,
+  );
+  processes.push(...runners.map((r) => r.child), scorer.child);
+  await Promise.all([...runners.map((r) => r.isReady), scorer.isReady]);
+  return runners;
+}
+
+async function waitSettled(db: Db, ids: string[], started: number): Promise<void> {
+  for (;;) {
+    const open = await db.submission.count({
+      where: { id: { in: ids }, status: { notIn: ['DONE', 'FAILED'] } },
+    });
+    if (open === 0) return;
+    if (Date.now() - started > 60 * 60_000) throw new Error('not settled within an hour');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Every judging attempt's times, read from its runner's log lines. */
+async function judgingTimes(db: Db, ids: string[], runners: Runner[]): Promise<JudgingTimes[]> {
+  const times: JudgingTimes[] = [];
+  for (const [index, submissionId] of ids.entries()) {
+    const judgings = await db.judging.findMany({
+      where: { submissionId },
+      select: {
+        id: true,
+        round: true,
+        verdict: true,
+        status: true,
+        target: { select: { name: true } },
+      },
+    });
+    for (const j of judgings) {
+      const runner = runners[TARGETS.indexOf(j.target.name as (typeof TARGETS)[number])]!;
+      const jobId = judgingJobId(j.id, j.round);
+      const out = runner.output();
+      // One row per attempt: each one asks for the lock, holds it and ends (a retry after a
+      // JUDGE_ERROR ends with "…, to be retried").
+      const ends = [
+        ...lineTimes(out, jobId, /^[A-Z_]+ in [\d.]+ s(,|$)/),
+        ...lineTimes(out, jobId, /^stopped, /),
+      ].sort((a, b) => a - b);
+      const ours = lineTimes(out, jobId, /^the host lock is ours$/);
+      for (const [n, asked] of lineTimes(out, jobId, /^attempt \d+ of/).entries()) {
+        const ended = ends.find((t) => t >= asked) ?? NaN;
+        const got = ours.find((t) => t >= asked && !(t > ended)) ?? asked;
+        const retried = Number.isFinite(ended) && ends.at(-1) !== ended;
+        times.push({
+          submission: index + 1,
+          target: j.target.name,
+          asked,
+          got,
+          ended,
+          verdict: retried ? 'retried' : (j.verdict ?? j.status),
+          attempt: n + 1,
+        });
+      }
+    }
+  }
+  return times;
+}
+
+/** The table: who held the lock while each judging waited, and whether any came from a later submission. */
+function report(options: Options, started: number, settledMs: number, times: JudgingTimes[]): void {
+  const rows = times
+    .sort((a, b) => a.got - b.got)
+    .map((t) => {
+      const heldMeanwhile = times.filter((o) => o !== t && o.got < t.got && o.ended > t.asked);
+      // Unfair: a judging of a later submission (queued after this one) went first.
+      const later = heldMeanwhile.filter((o) => o.submission > t.submission);
+      return { ...t, heldMeanwhile, later };
+    });
+  const s = (ms: number) => (Number.isFinite(ms) ? (ms / 1000).toFixed(1) : '?');
+  const lines = [
+    `host-lock: ${options.count} submissions (${path.basename(options.patch)}) × ${TARGETS.join(' + ')} on one host, one lock; ${options.inputSize} benchmark input, ≤3 pairs`,
+    `  ${'#'.padEnd(3)}${'target'.padEnd(13)}${'asked at'.padStart(9)}${'waited'.padStart(9)}${'judged'.padStart(9)}  ${'verdict'.padEnd(13)}held the lock meanwhile`,
+    ...rows.map(
+      (r) =>
+        `  ${String(r.submission).padEnd(3)}${`${r.target}${r.attempt > 1 ? ` #${r.attempt}` : ''}`.padEnd(13)}${`${s(r.asked - started)} s`.padStart(9)}${`${s(r.got - r.asked)} s`.padStart(9)}${`${s(r.ended - r.got)} s`.padStart(9)}  ${r.verdict.padEnd(13)}${
+          r.heldMeanwhile.map((o) => `#${o.submission} ${o.target}`).join(', ') || '-'
+        }${r.later.length ? `  ← ${r.later.length} unfair` : ''}`,
+    ),
+    `  waits: median ${s(median(rows.map((r) => r.got - r.asked).filter(Number.isFinite)))} s, max ${s(Math.max(...rows.map((r) => r.got - r.asked)))} s; most judgings held the lock while one waited: ${Math.max(...rows.map((r) => r.heldMeanwhile.length))}`,
+    `  settled all ${options.count} submissions in ${s(settledMs)} s`,
+    `  judgings that waited behind a judging of a later submission: ${rows.filter((r) => r.later.length).length} (target 0)`,
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
 }

@@ -60,6 +60,21 @@ function describe(label: string, values: (number | null)[]): string {
   return `  ${label.padEnd(36)} median ${median(xs).toFixed(0).padStart(6)} ms   p95 ${quantileOfSorted(xs, 0.95).toFixed(0).padStart(6)} ms`;
 }
 
+type Db = Awaited<ReturnType<typeof createTestDatabase>>['db'];
+type Queues = ReturnType<typeof createQueueSet>;
+type Runner = ReturnType<typeof startProcess>;
+
+/** One submission's times, in ms (null: its queue job was removed or has no times). */
+interface Row {
+  total: number;
+  submit: number;
+  judge: number;
+  buildAndRun: number;
+  queueWait: number | null;
+  toScorer: number | null;
+  scoring: number | null;
+}
+
 export default async function latency(args: string[]): Promise<void> {
   const options = parseArgs(args);
   const patchText = await readFile(options.patch, 'utf8');
@@ -79,117 +94,19 @@ export default async function latency(args: string[]): Promise<void> {
     // The contest's benchmark input, carried by every job (runners never choose their own): tiny.
     await db.challenge.update({ where: { slug: 'wordcount' }, data: { benchmarkBytes: 1 << 20 } });
     const userId = await makeUser(db);
+    const runner = await startServices(prefix, database.url, processes);
 
-    const { DATABASE_URL: _notForRunners, ...inherited } = process.env;
-    const base = { ...inherited, REDIS_URL: env().REDIS_URL, PERFJUDGE_QUEUE_PREFIX: prefix };
-    // The runner gets Redis only, as on a judge host.
-    const runner = startProcess(
-      [
-        'runner',
-        '--target',
-        'linux-intel',
-        '--dev-mode',
-        '--public-size',
-        '256KiB',
-        '--runs',
-        '3',
-        '--no-deterministic',
-      ],
-      base,
-      /serving judge-linux-intel/,
-    );
-    const scorer = startProcess(
-      ['scorer', '--reconcile-every', '0'],
-      { ...base, DATABASE_URL: database.url },
-      /scorer ready/,
-    );
-    processes.push(runner.child, scorer.child);
-    await Promise.all([runner.isReady, scorer.isReady]);
-
-    const rows: {
-      total: number;
-      submit: number;
-      judge: number;
-      buildAndRun: number;
-      queueWait: number | null;
-      toScorer: number | null;
-      scoring: number | null;
-    }[] = [];
+    const rows: Row[] = [];
     // One more than asked: the first builds the baseline and generates the inputs (cold caches).
     for (let i = 0; i <= options.count; i++) {
-      const t0 = Date.now();
-      const result = await submitPatch({
-        db,
-        queues,
-        userId,
-        challengeSlug: 'wordcount',
-        patchText,
-      });
-      const submitted = Date.now();
-      if (!result.ok) throw new Error(`rejected: ${result.message}`);
-      for (;;) {
-        const s = await db.submission.findUniqueOrThrow({
-          where: { id: result.submissionId },
-          select: { status: true },
-        });
-        if (s.status === 'DONE' || s.status === 'FAILED') break;
-        await new Promise((r) => setTimeout(r, 5));
-      }
-      const total = Date.now() - t0;
-      const judging = await db.judging.findFirstOrThrow({
-        where: { submissionId: result.submissionId },
-        select: { id: true, round: true, verdict: true, result: true },
-      });
-      if (judging.verdict !== 'ACCEPTED')
-        throw new Error(`verdict ${judging.verdict}:\n${runner.output().slice(-2000)}`);
-      const judged = judging.result as {
-        durationMs: number;
-        stageDurationsMs: Record<string, number>;
-      };
-      const child = await queues
-        .judgeQueue('linux-intel')
-        .getJob(judgingJobId(judging.id, judging.round));
-      const parent = await queues.scoreQueue().getJob(judgingScoreJobId(judging.id, judging.round));
+      const row = await submitAndTime(db, queues, runner, userId, patchText);
       if (i === 0) {
-        process.stdout.write(`latency: warm-up submission took ${total} ms (cold caches)\n`);
+        process.stdout.write(`latency: warm-up submission took ${row.total} ms (cold caches)\n`);
         continue;
       }
-      rows.push({
-        total,
-        submit: submitted - t0,
-        judge: judged.durationMs,
-        buildAndRun: BUILD_AND_RUN_STAGES.reduce(
-          (a, s) => a + (judged.stageDurationsMs[s] ?? 0),
-          0,
-        ),
-        queueWait: elapsed(child?.timestamp, child?.processedOn),
-        // A job's times are missing once it is removed or before it ran: no figure, not a negative one.
-        toScorer: elapsed(child?.finishedOn, parent?.processedOn),
-        scoring: elapsed(parent?.processedOn, parent?.finishedOn),
-      });
+      rows.push(row);
     }
-    const col = (k: keyof (typeof rows)[number]) => rows.map((r) => r[k]);
-    process.stdout.write(
-      [
-        `latency: ${options.count} no-op submissions (${path.basename(options.patch)}), linux-intel, 1 MiB benchmark input, ≤3 pairs`,
-        describe('submit → score recorded', col('total')),
-        describe(
-          '  outside building and running',
-          rows.map((r) => r.total - r.buildAndRun),
-        ),
-        describe(
-          '  outside the judge (whole judging)',
-          rows.map((r) => r.total - r.judge),
-        ),
-        describe('  submitPatch (check, store, queue)', col('submit')),
-        describe('  waiting in the judge queue', col('queueWait')),
-        describe('  judging (runner)', col('judge')),
-        describe('    of which build, test, measure', col('buildAndRun')),
-        describe('  runner done → scorer starts', col('toScorer')),
-        describe('  scorer recording', col('scoring')),
-        '',
-      ].join('\n'),
-    );
+    report(options, rows);
   } finally {
     await Promise.all(processes.map(stop));
     await queues.close();
@@ -199,4 +116,115 @@ export default async function latency(args: string[]): Promise<void> {
     await redis.quit();
     await database.drop();
   }
+}
+
+/** A linux-intel runner (Redis only, as on a judge host) and a scorer, ready. */
+async function startServices(
+  prefix: string,
+  databaseUrl: string,
+  processes: ChildProcess[],
+): Promise<Runner> {
+  const { DATABASE_URL: _notForRunners, ...inherited } = process.env;
+  const base = { ...inherited, REDIS_URL: env().REDIS_URL, PERFJUDGE_QUEUE_PREFIX: prefix };
+  const runner = startProcess(
+    [
+      'runner',
+      '--target',
+      'linux-intel',
+      '--dev-mode',
+      '--public-size',
+      '256KiB',
+      '--runs',
+      '3',
+      '--no-deterministic',
+    ],
+    base,
+    /serving judge-linux-intel/,
+  );
+  const scorer = startProcess(
+    ['scorer', '--reconcile-every', '0'],
+    { ...base, DATABASE_URL: databaseUrl },
+    /scorer ready/,
+  );
+  processes.push(runner.child, scorer.child);
+  await Promise.all([runner.isReady, scorer.isReady]);
+  return runner;
+}
+
+/** Submits the patch, waits until it is settled, and reads where the time went. */
+async function submitAndTime(
+  db: Db,
+  queues: Queues,
+  runner: Runner,
+  userId: string,
+  patchText: string,
+): Promise<Row> {
+  const t0 = Date.now();
+  const result = await submitPatch({
+    db,
+    queues,
+    userId,
+    challengeSlug: 'wordcount',
+    patchText,
+  });
+  const submitted = Date.now();
+  if (!result.ok) throw new Error(`rejected: ${result.message}`);
+  for (;;) {
+    const s = await db.submission.findUniqueOrThrow({
+      where: { id: result.submissionId },
+      select: { status: true },
+    });
+    if (s.status === 'DONE' || s.status === 'FAILED') break;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const total = Date.now() - t0;
+  const judging = await db.judging.findFirstOrThrow({
+    where: { submissionId: result.submissionId },
+    select: { id: true, round: true, verdict: true, result: true },
+  });
+  if (judging.verdict !== 'ACCEPTED')
+    throw new Error(`verdict ${judging.verdict}:\n${runner.output().slice(-2000)}`);
+  const judged = judging.result as {
+    durationMs: number;
+    stageDurationsMs: Record<string, number>;
+  };
+  const child = await queues
+    .judgeQueue('linux-intel')
+    .getJob(judgingJobId(judging.id, judging.round));
+  const parent = await queues.scoreQueue().getJob(judgingScoreJobId(judging.id, judging.round));
+  return {
+    total,
+    submit: submitted - t0,
+    judge: judged.durationMs,
+    buildAndRun: BUILD_AND_RUN_STAGES.reduce((a, s) => a + (judged.stageDurationsMs[s] ?? 0), 0),
+    queueWait: elapsed(child?.timestamp, child?.processedOn),
+    // A job's times are missing once it is removed or before it ran: no figure, not a negative one.
+    toScorer: elapsed(child?.finishedOn, parent?.processedOn),
+    scoring: elapsed(parent?.processedOn, parent?.finishedOn),
+  };
+}
+
+function report(options: Options, rows: Row[]): void {
+  const col = (k: keyof Row) => rows.map((r) => r[k]);
+  process.stdout.write(
+    [
+      `latency: ${options.count} no-op submissions (${path.basename(options.patch)}), linux-intel, 1 MiB benchmark input, ≤3 pairs`,
+      describe('submit → score recorded', col('total')),
+      describe(
+        '  outside building and running',
+        rows.map((r) => r.total - r.buildAndRun),
+      ),
+      describe(
+        '  outside the judge (whole judging)',
+        rows.map((r) => r.total - r.judge),
+      ),
+      describe('  submitPatch (check, store, queue)', col('submit')),
+      describe('  waiting in the judge queue', col('queueWait')),
+      describe('  judging (runner)', col('judge')),
+      describe('    of which build, test, measure', col('buildAndRun')),
+      describe('  runner done → scorer starts', col('toScorer')),
+      describe('  scorer recording', col('scoring')),
+      '',
+    ].join('\n'),
+  );
 }

@@ -118,29 +118,34 @@ export default async function run(args: string[]): Promise<void> {
         without.push(await time(false));
       }
     }
-    const ratio = median(withPerf) / median(without);
-    const pairRatios = withPerf.map((w, i) => w / without[i]!);
-    const slower = pairRatios.filter((r) => r > 1).length;
-    const xs = sorted(without);
-    const mid = median(xs);
-    // Half the interquartile range of the runs without counting, relative: how far a median wanders.
-    const noise = (quantileOfSorted(xs, 0.75) - quantileOfSorted(xs, 0.25)) / 2 / mid;
-    console.log(`  without counting: ${describeTimes(without)}`);
-    console.log(`  with counting: ${describeTimes(withPerf)}`);
-    console.log(
-      `  ratio with/without: ${ratio.toFixed(4)} (${((ratio - 1) * 100).toFixed(2)}%); ` +
-        `median of pairwise ratios ${median(pairRatios).toFixed(4)}; counting slower in ${slower}/${options.pairs} pairs`,
-    );
-    const pairDiffs = withPerf.map((w, i) => w - without[i]!);
-    console.log(
-      `  difference: ${(median(withPerf) - median(without)).toFixed(1)} ms between medians, ` +
-        `${median(pairDiffs).toFixed(1)} ms median pairwise`,
-    );
-    console.log(
-      `  noise (half IQR of the runs without counting): ±${(noise * 100).toFixed(2)}% → ` +
-        (Math.abs(ratio - 1) <= noise ? 'within the noise' : 'beyond the noise'),
-    );
+    report(options, without, withPerf);
   } finally {
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/** The medians side by side, their ratio and difference, and whether it is beyond the noise. */
+function report(options: Options, without: number[], withPerf: number[]): void {
+  const ratio = median(withPerf) / median(without);
+  const pairRatios = withPerf.map((w, i) => w / without[i]!);
+  const slower = pairRatios.filter((r) => r > 1).length;
+  const xs = sorted(without);
+  const mid = median(xs);
+  // Half the interquartile range of the runs without counting, relative: how far a median wanders.
+  const noise = (quantileOfSorted(xs, 0.75) - quantileOfSorted(xs, 0.25)) / 2 / mid;
+  console.log(`  without counting: ${describeTimes(without)}`);
+  console.log(`  with counting: ${describeTimes(withPerf)}`);
+  console.log(
+    `  ratio with/without: ${ratio.toFixed(4)} (${((ratio - 1) * 100).toFixed(2)}%); ` +
+      `median of pairwise ratios ${median(pairRatios).toFixed(4)}; counting slower in ${slower}/${options.pairs} pairs`,
+  );
+  const pairDiffs = withPerf.map((w, i) => w - without[i]!);
+  console.log(
+    `  difference: ${(median(withPerf) - median(without)).toFixed(1)} ms between medians, ` +
+      `${median(pairDiffs).toFixed(1)} ms median pairwise`,
+  );
+  console.log(
+    `  noise (half IQR of the runs without counting): ±${(noise * 100).toFixed(2)}% → ` +
+      (Math.abs(ratio - 1) <= noise ? 'within the noise' : 'beyond the noise'),
+  );
 }

@@ -82,15 +82,11 @@ function memoryProfile(peak: number) {
   };
 }
 
-/** An accepted result at `speedup` on `target` with every stage filled in as a real runner would. */
-function acceptedTemplate(
-  version: number,
-  target: 'linux-intel' | 'windows-amd',
-  speedup: number,
-): JudgingResult {
-  const base = makeResult({ slug: 'wordcount', version, target, speedup, pairs: PAIRS });
-  const measure = base.stages.measure;
-  if (!measure) throw new Error('makeResult gave no measure stage');
+type Target = 'linux-intel' | 'windows-amd';
+type MeasureStage = NonNullable<JudgingResult['stages']['measure']>;
+
+/** Every timed run's counters and the counter comparison (none counted on the emulated target). */
+function fillCounters(measure: MeasureStage, target: Target, speedup: number): void {
   const counters = (wallMs: number) =>
     Object.fromEntries(
       COUNTERS.map(([name, unit]) => [
@@ -116,6 +112,46 @@ function acceptedTemplate(
     ratio: target === 'windows-amd' ? null : 1 / speedup,
     runningPercent: target === 'windows-amd' ? null : 100,
   }));
+}
+
+/** The profile stage: memory over time, and Top-Down on the native target. */
+function profileStage(target: Target) {
+  return {
+    memory: { baseline: memoryProfile(48 << 20), solution: memoryProfile(96 << 20) },
+    topdown:
+      target === 'linux-intel'
+        ? {
+            baseline: {
+              source: 'TopdownL1',
+              retiring: 0.3,
+              badSpeculation: 0.1,
+              frontendBound: 0.2,
+              backendBound: 0.4,
+            },
+            solution: {
+              source: 'TopdownL1',
+              retiring: 0.5,
+              badSpeculation: 0.05,
+              frontendBound: 0.15,
+              backendBound: 0.3,
+            },
+          }
+        : null,
+    deterministic: null,
+    notes: target === 'windows-amd' ? ['Top-Down unsupported: emulated target'] : [],
+  };
+}
+
+/** An accepted result at `speedup` on `target` with every stage filled in as a real runner would. */
+function acceptedTemplate(
+  version: number,
+  target: 'linux-intel' | 'windows-amd',
+  speedup: number,
+): JudgingResult {
+  const base = makeResult({ slug: 'wordcount', version, target, speedup, pairs: PAIRS });
+  const measure = base.stages.measure;
+  if (!measure) throw new Error('makeResult gave no measure stage');
+  fillCounters(measure, target, speedup);
   const build = (side: string) => ({
     ok: true,
     cached: false,
@@ -147,30 +183,7 @@ function acceptedTemplate(
         })),
       },
       measure,
-      profile: {
-        memory: { baseline: memoryProfile(48 << 20), solution: memoryProfile(96 << 20) },
-        topdown:
-          target === 'linux-intel'
-            ? {
-                baseline: {
-                  source: 'TopdownL1',
-                  retiring: 0.3,
-                  badSpeculation: 0.1,
-                  frontendBound: 0.2,
-                  backendBound: 0.4,
-                },
-                solution: {
-                  source: 'TopdownL1',
-                  retiring: 0.5,
-                  badSpeculation: 0.05,
-                  frontendBound: 0.15,
-                  backendBound: 0.3,
-                },
-              }
-            : null,
-        deterministic: null,
-        notes: target === 'windows-amd' ? ['Top-Down unsupported: emulated target'] : [],
-      },
+      profile: profileStage(target),
     },
     warnings: target === 'windows-amd' ? ['emulated: timings are not comparable to native'] : [],
     stageDurationsMs: { intake: 40, build: 8400, test: 300, measure: 4000, profile: 900 },
@@ -200,6 +213,8 @@ function wrongTemplate(version: number, target: 'linux-intel' | 'windows-amd'): 
   });
 }
 
+type Version = { id: string; challengeId: string };
+
 export async function seedWeb(
   db: Db,
   options: SeedWebOptions,
@@ -217,27 +232,22 @@ export async function seedWeb(
     where: { challenge: { slug: 'wordcount' } },
     select: { id: true, challengeId: true, targets: { select: { id: true, name: true } } },
   });
-  const templates = {
-    accepted: Object.fromEntries(
-      (['linux-intel', 'windows-amd'] as const).map((t) => [
-        t,
-        BUCKETS.map((s) => acceptedTemplate(manifest.version, t, s)),
-      ]),
-    ),
-    wrong: Object.fromEntries(
-      (['linux-intel', 'windows-amd'] as const).map((t) => [t, wrongTemplate(manifest.version, t)]),
-    ),
-  };
-  const patchText = [
-    'diff --git a/wordcount.cpp b/wordcount.cpp',
-    '--- a/wordcount.cpp',
-    '+++ b/wordcount.cpp',
-    '@@ -1,3 +1,3 @@',
-    '-// baseline',
-    '+// faster',
-    '',
-  ].join('\n');
+  const authorPassword = await seedContestants(db, contestants);
+  step(`${contestants} contestants`);
+  await seedSubmissions(db, version, contestants, submissions);
+  step(`${submissions} submissions`);
+  await seedJudgings(db, version, submissions, manifest.version);
+  step('their judgings with results');
+  await seedScoresAndRuns(db, version);
+  step('scores and runs');
+  await refreshLeaderboard(db, version, contestants);
+  step('leaderboard rows');
+  return seeded(db, version, authorPassword);
+}
 
+/** The contestants (contestant 0 can sign in) and an organizer; the password of both. */
+async function seedContestants(db: Db, contestants: number): Promise<string> {
+  const authorPassword = 'bench-password-0123456789';
   // Contestants: every 97th has a very long name, as some do. Contestant 0 can sign in.
   await db.$executeRaw`
     INSERT INTO "User" (id, email, name, role, "emailVerified", "createdAt", "updatedAt")
@@ -247,7 +257,6 @@ export async function seedWeb(
                 ELSE 'Contestant ' || g END,
            'CONTESTANT', false, now(), now()
     FROM generate_series(0, ${contestants - 1}::int) g`;
-  const authorPassword = 'bench-password-0123456789';
   // An organizer, who may open every submission's page (the same password).
   await db.user.create({
     data: { id: 'borganizer', email: ORGANIZER_EMAIL, name: 'Organizer', role: 'ORGANIZER' },
@@ -261,23 +270,57 @@ export async function seedWeb(
       password: hash,
     })),
   });
+  return authorPassword;
+}
 
-  step(`${contestants} contestants`);
+const PATCH_TEXT = [
+  'diff --git a/wordcount.cpp b/wordcount.cpp',
+  '--- a/wordcount.cpp',
+  '+++ b/wordcount.cpp',
+  '@@ -1,3 +1,3 @@',
+  '-// baseline',
+  '+// faster',
+  '',
+].join('\n');
+
+async function seedSubmissions(
+  db: Db,
+  version: Version,
+  contestants: number,
+  submissions: number,
+): Promise<void> {
   // Submissions over the last 14 days; 1 in 10 a wrong answer, 1 in 400 disqualified later.
   await db.$executeRaw`
     INSERT INTO "Submission" (id, "userId", "challengeId", "challengeVersionId", "patchText",
       "patchSha256", "patchBytes", status, verdict, disqualified, "disqualifiedReason",
       "createdAt", "updatedAt", "judgedAt")
     SELECT 'bsub' || g, 'buser' || (g % ${contestants}::int), ${version.challengeId},
-           ${version.id}, ${patchText}, md5(g::text) || md5(g::text), ${patchText.length},
+           ${version.id}, ${PATCH_TEXT}, md5(g::text) || md5(g::text), ${PATCH_TEXT.length},
            'DONE'::"SubmissionStatus",
            (CASE WHEN abs(hashtext('v' || g)) % 10 = 3 THEN 'WRONG_ANSWER' ELSE 'ACCEPTED' END)::"Verdict",
            g % 400 = 7, CASE WHEN g % 400 = 7 THEN 'benchmark: disqualified' END,
            now() - make_interval(secs => (${submissions}::int - g) * 60.0),
            now(), now() - make_interval(secs => (${submissions}::int - g) * 60.0 - 30)
     FROM generate_series(0, ${submissions - 1}::int) g`;
+}
 
-  step(`${submissions} submissions`);
+async function seedJudgings(
+  db: Db,
+  version: Version,
+  submissions: number,
+  manifestVersion: number,
+): Promise<void> {
+  const templates = {
+    accepted: Object.fromEntries(
+      (['linux-intel', 'windows-amd'] as const).map((t) => [
+        t,
+        BUCKETS.map((s) => acceptedTemplate(manifestVersion, t, s)),
+      ]),
+    ),
+    wrong: Object.fromEntries(
+      (['linux-intel', 'windows-amd'] as const).map((t) => [t, wrongTemplate(manifestVersion, t)]),
+    ),
+  };
   // One judging per submission and target. A contestant's skill sets their speedups, which grow
   // with each attempt; the hash of the judging adds noise.
   await db.$executeRaw`
@@ -314,8 +357,10 @@ export async function seedWeb(
            (tpl.wrong -> j.tname -> 'host'), 'bench-host-' || j.tname,
            j."createdAt", j."createdAt", j."createdAt" + interval '30 seconds', j."createdAt", now()
     FROM j CROSS JOIN tpl`;
+}
 
-  step('their judgings with results');
+/** The submissions' scores, and the timed and warm-up runs as rows. */
+async function seedScoresAndRuns(db: Db, version: Version): Promise<void> {
   await db.$executeRaw`
     UPDATE "Submission" s SET score = x.total
     FROM (SELECT "submissionId", sum(speedup) AS total FROM "Judging" GROUP BY "submissionId") x
@@ -339,8 +384,9 @@ export async function seedWeb(
                                     ELSE 100.0 / j.speedup * (0.98 + (r.seq % 5) / 100.0) END
                           AS ms) w
     WHERE j.verdict = 'ACCEPTED' AND j.id LIKE 'bj%'`;
+}
 
-  step('scores and runs');
+async function refreshLeaderboard(db: Db, version: Version, contestants: number): Promise<void> {
   // The leaderboard rows, by the scorer's own function, a few contestants at a time.
   const ids = Array.from({ length: contestants }, (_, i) => `buser${i}`);
   for (let i = 0; i < ids.length; i += 8)
@@ -354,8 +400,9 @@ export async function seedWeb(
         ),
     );
   await db.$executeRawUnsafe('ANALYZE');
-  step('leaderboard rows');
+}
 
+async function seeded(db: Db, version: Version, authorPassword: string): Promise<SeededWeb> {
   const best = await db.leaderboardEntry.findUniqueOrThrow({
     where: { challengeId_userId: { challengeId: version.challengeId, userId: 'buser0' } },
     select: { submissionId: true },

@@ -308,6 +308,9 @@ function table(rows: Measured[]): string {
   return [fmt(head), ...lines.map(fmt)].map((l) => `  ${l}`).join('\n');
 }
 
+type Seeded = Awaited<ReturnType<typeof seedWeb>>;
+type Database = Awaited<ReturnType<typeof createTestDatabase>>;
+
 export default async function webLatency(args: string[]): Promise<void> {
   const options = parseArgs(args);
   const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -315,40 +318,11 @@ export default async function webLatency(args: string[]): Promise<void> {
   let server: ChildProcess | undefined;
   let serverOutput = () => '';
   try {
-    let t0 = Date.now();
-    log(
-      `web-latency: seeding ${options.contestants} contestants and ${options.submissions} judged submissions into ${database.schema}`,
-    );
-    const seeded = await seedWeb(
-      database.db,
-      { contestants: options.contestants, submissions: options.submissions },
-      log,
-    );
-    log(
-      `  ${seeded.leaderboardRows} leaderboard rows; results average ${(seeded.resultBytes / 1024).toFixed(1)} KiB of JSON; ${((Date.now() - t0) / 1000).toFixed(1)} s in all`,
-    );
-    // The server gets its own database connection; the benchmark's would only hold locks until
-    // the freshness probes write (Prisma connects again on the first query).
-    await database.db.$disconnect();
-
+    const seeded = await seed(database, options, log);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_ENV: 'production',
-      DATABASE_URL: database.url,
-      PERFJUDGE_PUBLIC_URL: base,
-      PERFJUDGE_NEXT_DIST_DIR: DIST_DIR,
-      PERFJUDGE_QUEUE_PREFIX: `bench-web-${randomBytes(4).toString('hex')}`,
-      PERFJUDGE_AUTH_SECRET: randomBytes(32).toString('hex'),
-      NEXT_TELEMETRY_DISABLED: '1',
-    };
-    if (options.build || !existsSync(path.join(REPO_ROOT, DIST_DIR, 'BUILD_ID'))) {
-      t0 = Date.now();
-      log(`  building the app into ${DIST_DIR}/ …`);
-      await runNode([NEXT_BIN, 'build'], env).done;
-      log(`  built in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    }
+    const env = serverEnv(database.url, base);
+    await buildIfNeeded(options, env, log);
     const started = runNode(
       [WEB_SERVER, '--port', String(port), '--hostname', '127.0.0.1'],
       env,
@@ -358,53 +332,13 @@ export default async function webLatency(args: string[]): Promise<void> {
     serverOutput = started.output;
     await started.done;
 
-    const cookie = await signIn(base, seeded.authorEmail, seeded.authorPassword);
-    const board = `${base}/challenges/${seeded.challengeSlug}/leaderboard`;
-    const submissionUrl = `${base}/submissions/${seeded.authorSubmissionId}`;
-    const rows: Measured[] = [];
-    // Freshness under load: three scores written one after the other (a later write would hide an
-    // earlier one) while autocannon loads the leaderboard.
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    const probing = (async () => {
-      const times: number[] = [];
-      for (const i of [1, 2, 3]) {
-        await sleep((options.duration * 1000) / 5);
-        times.push(
-          await freshnessProbe(database.db, board, seeded.authorSubmissionId, 90 + i / 1000),
-        );
-      }
-      return times;
-    })();
-    rows.push(await measure('leaderboard page', board, options));
-    const freshLoaded = await probing;
-    // Freshness after a quiet spell longer than the cache's expiry: the case a stale-while-
-    // revalidate cache got wrong (the first visitor after a pause saw an arbitrarily old page).
-    await sleep(8_000);
-    const freshQuiet = await freshnessProbe(database.db, board, seeded.authorSubmissionId, 95.5);
-    const submission = await fetch(submissionUrl, { headers: { cookie }, redirect: 'manual' });
-    await submission.arrayBuffer();
-    if (submission.status === 200)
-      rows.push(await measure('submission page (signed in)', submissionUrl, options, { cookie }));
-    else
-      log(
-        `  submission page: ${submission.status} at ${submissionUrl} (not built yet?): not measured`,
-      );
-    // The same page type, but each request a submission no one opened yet (an organizer may open
-    // any): every one a render, the cache's miss path. For comparison; no target.
-    const organizer = await signIn(base, seeded.organizerEmail, seeded.authorPassword);
-    const unopened = seeded.otherSubmissionIds.map((id) => `/submissions/${id}`);
-    rows.push(
-      await measure(
-        'submission pages (organizer, each unopened)',
-        `${base}${unopened[0]}`,
-        options,
-        { cookie: organizer },
-        unopened.slice(1),
-      ),
+    const { rows, freshLoaded, freshQuiet } = await measurePages(
+      database,
+      seeded,
+      base,
+      options,
+      log,
     );
-    rows.push(await measure('CSV export', `${board}/export.csv`, options));
-    rows.push(await measure('Markdown export', `${board}/export.md`, options));
-
     log(
       `web-latency: ${options.connections} connections, ${options.duration} s each, scripts/web-server.mjs (production), ${options.contestants} contestants, ${options.submissions} submissions`,
     );
@@ -421,4 +355,110 @@ export default async function webLatency(args: string[]): Promise<void> {
     if (server) await stop(server);
     await database.drop();
   }
+}
+
+async function seed(
+  database: Database,
+  options: Options,
+  log: (line: string) => void,
+): Promise<Seeded> {
+  const t0 = Date.now();
+  log(
+    `web-latency: seeding ${options.contestants} contestants and ${options.submissions} judged submissions into ${database.schema}`,
+  );
+  const seeded = await seedWeb(
+    database.db,
+    { contestants: options.contestants, submissions: options.submissions },
+    log,
+  );
+  log(
+    `  ${seeded.leaderboardRows} leaderboard rows; results average ${(seeded.resultBytes / 1024).toFixed(1)} KiB of JSON; ${((Date.now() - t0) / 1000).toFixed(1)} s in all`,
+  );
+  // The server gets its own database connection; the benchmark's would only hold locks until
+  // the freshness probes write (Prisma connects again on the first query).
+  await database.db.$disconnect();
+  return seeded;
+}
+
+/** The production server's environment: the private schema, a private queue prefix, its own build. */
+function serverEnv(databaseUrl: string, base: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    PERFJUDGE_PUBLIC_URL: base,
+    PERFJUDGE_NEXT_DIST_DIR: DIST_DIR,
+    PERFJUDGE_QUEUE_PREFIX: `bench-web-${randomBytes(4).toString('hex')}`,
+    PERFJUDGE_AUTH_SECRET: randomBytes(32).toString('hex'),
+    NEXT_TELEMETRY_DISABLED: '1',
+  };
+}
+
+async function buildIfNeeded(
+  options: Options,
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+): Promise<void> {
+  if (!options.build && existsSync(path.join(REPO_ROOT, DIST_DIR, 'BUILD_ID'))) return;
+  const t0 = Date.now();
+  log(`  building the app into ${DIST_DIR}/ …`);
+  await runNode([NEXT_BIN, 'build'], env).done;
+  log(`  built in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+/** Every page under load, and how soon a written score shows on the leaderboard. */
+async function measurePages(
+  database: Database,
+  seeded: Seeded,
+  base: string,
+  options: Options,
+  log: (line: string) => void,
+): Promise<{ rows: Measured[]; freshLoaded: number[]; freshQuiet: number }> {
+  const cookie = await signIn(base, seeded.authorEmail, seeded.authorPassword);
+  const board = `${base}/challenges/${seeded.challengeSlug}/leaderboard`;
+  const submissionUrl = `${base}/submissions/${seeded.authorSubmissionId}`;
+  const rows: Measured[] = [];
+  // Freshness under load: three scores written one after the other (a later write would hide an
+  // earlier one) while autocannon loads the leaderboard.
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const probing = (async () => {
+    const times: number[] = [];
+    for (const i of [1, 2, 3]) {
+      await sleep((options.duration * 1000) / 5);
+      times.push(
+        await freshnessProbe(database.db, board, seeded.authorSubmissionId, 90 + i / 1000),
+      );
+    }
+    return times;
+  })();
+  rows.push(await measure('leaderboard page', board, options));
+  const freshLoaded = await probing;
+  // Freshness after a quiet spell longer than the cache's expiry: the case a stale-while-
+  // revalidate cache got wrong (the first visitor after a pause saw an arbitrarily old page).
+  await sleep(8_000);
+  const freshQuiet = await freshnessProbe(database.db, board, seeded.authorSubmissionId, 95.5);
+  const submission = await fetch(submissionUrl, { headers: { cookie }, redirect: 'manual' });
+  await submission.arrayBuffer();
+  if (submission.status === 200)
+    rows.push(await measure('submission page (signed in)', submissionUrl, options, { cookie }));
+  else
+    log(
+      `  submission page: ${submission.status} at ${submissionUrl} (not built yet?): not measured`,
+    );
+  // The same page type, but each request a submission no one opened yet (an organizer may open
+  // any): every one a render, the cache's miss path. For comparison; no target.
+  const organizer = await signIn(base, seeded.organizerEmail, seeded.authorPassword);
+  const unopened = seeded.otherSubmissionIds.map((id) => `/submissions/${id}`);
+  rows.push(
+    await measure(
+      'submission pages (organizer, each unopened)',
+      `${base}${unopened[0]}`,
+      options,
+      { cookie: organizer },
+      unopened.slice(1),
+    ),
+  );
+  rows.push(await measure('CSV export', `${board}/export.csv`, options));
+  rows.push(await measure('Markdown export', `${board}/export.md`, options));
+  return { rows, freshLoaded, freshQuiet };
 }

@@ -19,7 +19,7 @@ function interval(t: SubmissionTargetState): string {
 }
 
 /** One target as a line: its bar and stage while judged, its verdict and speedup once done. */
-export function targetLine(t: SubmissionTargetState, width: number): string {
+function targetLine(t: SubmissionTargetState, width: number): string {
   const name = t.target.padEnd(width);
   if (t.status === 'DONE' || t.stage === 'done') {
     const verdict = t.verdict ?? 'DONE';

@@ -66,7 +66,7 @@ export const finalRoundSchema = z.strictObject({
 });
 export type FinalRound = z.infer<typeof finalRoundSchema>;
 
-export const finalEntrantJobSchema = z.strictObject({
+const finalEntrantJobSchema = z.strictObject({
   entrantId: z.string().min(1).max(64),
   patchText: z.string().max(MAX_JOB_PATCH_BYTES),
 });
@@ -94,7 +94,7 @@ export const finalSessionJobSchema = z.strictObject({
 export type FinalSessionJob = z.infer<typeof finalSessionJobSchema>;
 
 /** Why an entrant left a session: it did not build, or a run failed or printed a wrong output. */
-export const finalExclusionSchema = z.strictObject({
+const finalExclusionSchema = z.strictObject({
   entrantId: z.string().min(1).max(64),
   reason: z.string().max(1000),
 });
@@ -154,7 +154,6 @@ export const finalSessionScoreJobSchema = z.strictObject({
   sessionId: z.string().min(1).max(64),
   part: z.number().int().nonnegative(),
 });
-export type FinalSessionScoreJob = z.infer<typeof finalSessionScoreJobSchema>;
 
 /**
  * Set when the organizer cancels the evaluation (like a judging's cancel flag): a runner holding

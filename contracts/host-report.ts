@@ -2,7 +2,7 @@
 // start-up and publishes in its heartbeat (the organizer console shows it). One verdict per check.
 import { z } from 'zod';
 
-export const HOST_CHECK_VERDICTS = ['ok', 'warn', 'bad', 'unknown'] as const;
+const HOST_CHECK_VERDICTS = ['ok', 'warn', 'bad', 'unknown'] as const;
 export const hostCheckVerdictSchema = z.enum(HOST_CHECK_VERDICTS);
 export type HostCheckVerdict = z.infer<typeof hostCheckVerdictSchema>;
 

@@ -126,7 +126,6 @@ export const scoreJobSchema = z.strictObject({
   submissionId: z.string().min(1).max(64),
   round: z.number().int().nonnegative(),
 });
-export type ScoreJob = z.infer<typeof scoreJobSchema>;
 
 /**
  * The score-queue parent of one "rejudge N times" judging (BullMQ job name): the scorer records
@@ -139,7 +138,6 @@ export function repeatScoreJobId(repeatId: string): string {
 export const repeatScoreJobSchema = z.strictObject({
   repeatId: z.string().min(1).max(64),
 });
-export type RepeatScoreJob = z.infer<typeof repeatScoreJobSchema>;
 
 /** Live progress a runner publishes for the web app (BullMQ job progress). */
 export const judgingProgressSchema = progressEventSchema.extend({
@@ -172,8 +170,8 @@ export type RunnerHeartbeat = z.infer<typeof runnerHeartbeatSchema>;
  * processes (a Redis key with a TTL), so /api/health and the organizer console can say that a
  * runner or the scorer is down or restarting, and why.
  */
-export const SERVICE_KINDS = ['web', 'scorer', 'runner', 'store'] as const;
-export const SERVICE_STATES = ['running', 'starting', 'restarting', 'down'] as const;
+const SERVICE_KINDS = ['web', 'scorer', 'runner', 'store'] as const;
+const SERVICE_STATES = ['running', 'starting', 'restarting', 'down'] as const;
 export const serviceStatusSchema = z.strictObject({
   /** As npm start prefixes its output: "scorer", "runner linux-intel", "web", "redis". */
   name: z.string().min(1).max(80),

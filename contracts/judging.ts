@@ -92,14 +92,13 @@ export const counterSchema = z.object({
 export type Counter = z.infer<typeof counterSchema>;
 
 /** A file a run reads, and how much of it was in the page cache before the run (then re-warmed). */
-export const residencySchema = z.object({
+const residencySchema = z.object({
   /** 'input', 'program', or a shared library's file name (never a host path). */
   file: z.string(),
   pages: z.number().int().nonnegative(),
   residentBefore: z.number().int().nonnegative(),
   residentAfter: z.number().int().nonnegative(),
 });
-export type Residency = z.infer<typeof residencySchema>;
 
 /**
  * What was seen from outside a timed run about whether something else disturbed it. A figure the
@@ -279,14 +278,13 @@ export const buildResultSchema = z.object({
 });
 export type BuildResult = z.infer<typeof buildResultSchema>;
 
-export const patchFileSchema = z.object({
+const patchFileSchema = z.object({
   path: z.string(),
   change: z.enum(['modified', 'added', 'deleted', 'renamed']),
   from: z.string().optional(),
   additions: z.number().int().nonnegative(),
   deletions: z.number().int().nonnegative(),
 });
-export type PatchFile = z.infer<typeof patchFileSchema>;
 
 export const hostFingerprintSchema = z.object({
   hostname: z.string(),

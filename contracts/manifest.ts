@@ -51,14 +51,13 @@ const secretInputSchema = z.strictObject({
   description: z.string().optional(),
 });
 
-export const testGroupSchema = z.strictObject({
+const testGroupSchema = z.strictObject({
   /** Folder under the tests directory holding this group's cases. */
   id: z.string().regex(KEBAB_CASE_PATTERN, 'must be kebab-case'),
   description: z.string().min(1),
   /** Required: a failure is the verdict. Advisory: a failure is a warning in the report. */
   required: z.boolean().default(true),
 });
-export type TestGroup = z.infer<typeof testGroupSchema>;
 
 const positiveSeconds = z.number().positive();
 
@@ -135,7 +134,7 @@ export const runPolicySchema = z
   });
 export type RunPolicy = z.infer<typeof runPolicySchema>;
 
-export const scoringSchema = z.strictObject({
+const scoringSchema = z.strictObject({
   /** How the targets' speedups combine: their sum (as the 2022 contest ranked) or geometric mean. */
   formula: z.enum(['sum', 'geomean']).default('sum'),
   description: z.string().optional(),
@@ -169,8 +168,7 @@ export const hostMemorySchema = z.strictObject({
 });
 export type HostMemory = z.infer<typeof hostMemorySchema>;
 
-export const hostConditionsSchema = z.strictObject({ memory: hostMemorySchema });
-export type HostConditions = z.infer<typeof hostConditionsSchema>;
+const hostConditionsSchema = z.strictObject({ memory: hostMemorySchema });
 
 /** The macros a toolchain's flags define (-DNAME, /DNAME, -DNAME=value), for the symmetry rule. */
 export function definedMacros(toolchain: Toolchain): string[] {
@@ -246,4 +244,3 @@ export const manifestSchema = z
     });
   });
 export type Manifest = z.infer<typeof manifestSchema>;
-export type ManifestInput = z.input<typeof manifestSchema>;

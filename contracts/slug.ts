@@ -2,8 +2,8 @@
 // URL segment, a form field or a job's field. At most 64 characters (the database's and URLs' limit).
 import { z } from 'zod';
 
-export const SLUG_MAX_LENGTH = 64;
-export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const SLUG_MAX_LENGTH = 64;
+const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 /** Kebab-case, as test-group ids and edge-case file names are (no length limit of their own). */
 export const KEBAB_CASE_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
 

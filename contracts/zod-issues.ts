@@ -4,7 +4,7 @@ import type { z } from 'zod';
 type Issue = z.core.$ZodIssue;
 
 /** "limits.memory: Too small" (the path left out when the issue is about the whole value). */
-export function formatIssue(issue: Issue): string {
+function formatIssue(issue: Issue): string {
   return issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message;
 }
 

@@ -21,7 +21,7 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export function testDatabaseUrl(): string {
+function testDatabaseUrl(): string {
   const url = new URL(env().DATABASE_URL ?? DEFAULT_URL);
   // A Unix socket (`?host=/run/postgresql`) is local too.
   const socket = url.searchParams.get('host');

@@ -10,10 +10,7 @@ export function logLine(line: string): void {
 }
 
 /** Redis errors repeat once per reconnect attempt: one line per distinct message and minute is enough. */
-export function throttledErrorLog(
-  log: (line: string) => void,
-  what: string,
-): (error: Error) => void {
+function throttledErrorLog(log: (line: string) => void, what: string): (error: Error) => void {
   const seen = new Map<string, number>();
   return (error) => {
     const now = Date.now();
@@ -24,7 +21,7 @@ export function throttledErrorLog(
 }
 
 /** A URL without its credentials, for start-up lines. */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   const u = new URL(url);
   u.username = '';
   u.password = '';

@@ -63,6 +63,8 @@ lint() {
   npx prettier --check . >/dev/null || { npx prettier --check .; return 1; }
   # The direction of imports between our folders, and docs/layers.md drawn from them (dependency-cruiser).
   bash scripts/layers.sh --check
+  # Unused files, exports and dependencies (knip.ts).
+  npx knip --no-progress --no-config-hints
 }
 
 if [ "$tier" = static ]; then

@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { closeContest } from '../../lib/server/db/contest/close-contest';
 import { db } from '../../lib/server/db/client';
 import { disqualifySubmission } from '../../lib/server/db/submissions/disqualify-submission';
-import { ConflictError, NotFoundError, RefusedError } from '../../lib/server/db/errors';
 import { publishSolutions } from '../../lib/server/db/contest/publish-solutions';
 import { reinstateSubmission } from '../../lib/server/db/submissions/reinstate-submission';
 import { updateContestSettings } from '../../lib/server/db/contest/update-contest-settings';
@@ -28,7 +27,7 @@ import {
   settingsFormSchema,
   slugSchema,
 } from '../../lib/server/web/organizer-settings-form';
-import { ActionError, safeAction } from '../../lib/server/web/safe-action';
+import { safeAction } from '../../lib/server/web/safe-action';
 import { webQueues } from '../../lib/server/web/services';
 
 /** Every console action answers with a sentence the console shows. */
@@ -37,22 +36,6 @@ export interface ConsoleOutcome {
 }
 
 const ORGANIZER = { role: 'ORGANIZER' } as const;
-
-/** A missing submission or challenge is the organizer's to know about, not a server failure. */
-async function userFacing<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    // A refusal (not found, or not now: before the deadline, while running) is told in its words.
-    if (
-      error instanceof NotFoundError ||
-      error instanceof ConflictError ||
-      error instanceof RefusedError
-    )
-      throw new ActionError(error.message);
-    throw error;
-  }
-}
 
 /** Contest state shows on public pages (challenge, leaderboard, submissions): refresh them all. */
 function refreshPages(): void {
@@ -77,16 +60,14 @@ async function runRejudge(
   reason: string,
   scope: { submissionId: string } | { challengeSlug: string },
 ): Promise<ConsoleOutcome> {
-  const outcome = await userFacing(() =>
-    rejudge({
-      db: db(),
-      queues: webQueues(),
-      actorId,
-      reason,
-      ...scope,
-      onEnqueueError: (error, id) => console.error(`web: rejudge ${id}: ${error.message}`),
-    }),
-  );
+  const outcome = await rejudge({
+    db: db(),
+    queues: webQueues(),
+    actorId,
+    reason,
+    ...scope,
+    onEnqueueError: (error, id) => console.error(`web: rejudge ${id}: ${error.message}`),
+  });
   refreshPages();
   return { message: rejudgeMessage(outcome) };
 }
@@ -106,13 +87,11 @@ export const rejudgeChallengeAction = safeAction(
 export const disqualifyAction = safeAction(
   z.strictObject({ submissionId: idSchema, reason: reasonSchema }),
   async (input, user): Promise<ConsoleOutcome> => {
-    await userFacing(() =>
-      disqualifySubmission(db(), {
-        actorId: user.id,
-        submissionId: input.submissionId,
-        reason: input.reason,
-      }),
-    );
+    await disqualifySubmission(db(), {
+      actorId: user.id,
+      submissionId: input.submissionId,
+      reason: input.reason,
+    });
     refreshPages();
     return { message: 'Disqualified; the leaderboard no longer counts this submission.' };
   },
@@ -122,13 +101,11 @@ export const disqualifyAction = safeAction(
 export const reinstateAction = safeAction(
   z.strictObject({ submissionId: idSchema, reason: reasonSchema }),
   async (input, user): Promise<ConsoleOutcome> => {
-    await userFacing(() =>
-      reinstateSubmission(db(), {
-        actorId: user.id,
-        submissionId: input.submissionId,
-        reason: input.reason,
-      }),
-    );
+    await reinstateSubmission(db(), {
+      actorId: user.id,
+      submissionId: input.submissionId,
+      reason: input.reason,
+    });
     refreshPages();
     return { message: 'Reinstated; the leaderboard counts this submission again.' };
   },
@@ -150,27 +127,25 @@ function settingWords(field: string): string {
 export const updateSettingsAction = safeAction(
   settingsFormSchema,
   async (input, user): Promise<ConsoleOutcome> => {
-    const { changed, benchmark } = await userFacing(() =>
-      updateContestSettings(db(), {
-        actorId: user.id,
-        slug: input.slug,
-        settings: {
-          deadline: input.deadline,
-          submissionsPerHour: input.submissionsPerHour,
-          precision: input.precision,
-          benchmarkBytes: input.benchmarkSize,
-          judgeAllTargets: input.judgeAllTargets,
-          supersedeQueued: input.supersedeQueued,
-          ...(input.clearSeed
-            ? { benchmarkSeed: null }
-            : input.benchmarkSeed !== ''
-              ? { benchmarkSeed: input.benchmarkSeed }
-              : {}),
-        },
-        ...(input.benchmarkScores ? { benchmarkScores: input.benchmarkScores } : {}),
-        ...(input.reason ? { reason: input.reason } : {}),
-      }),
-    );
+    const { changed, benchmark } = await updateContestSettings(db(), {
+      actorId: user.id,
+      slug: input.slug,
+      settings: {
+        deadline: input.deadline,
+        submissionsPerHour: input.submissionsPerHour,
+        precision: input.precision,
+        benchmarkBytes: input.benchmarkSize,
+        judgeAllTargets: input.judgeAllTargets,
+        supersedeQueued: input.supersedeQueued,
+        ...(input.clearSeed
+          ? { benchmarkSeed: null }
+          : input.benchmarkSeed !== ''
+            ? { benchmarkSeed: input.benchmarkSeed }
+            : {}),
+      },
+      ...(input.benchmarkScores ? { benchmarkScores: input.benchmarkScores } : {}),
+      ...(input.reason ? { reason: input.reason } : {}),
+    });
     const saved =
       changed.length === 0
         ? 'Nothing changed.'
@@ -200,7 +175,7 @@ export const updateSettingsAction = safeAction(
 export const closeContestAction = safeAction(
   z.strictObject({ slug: slugSchema, closed: z.boolean(), reason: reasonSchema }),
   async (input, user): Promise<ConsoleOutcome> => {
-    const closedAt = await userFacing(() => closeContest(db(), { actorId: user.id, ...input }));
+    const closedAt = await closeContest(db(), { actorId: user.id, ...input });
     refreshPages();
     return {
       message: closedAt
@@ -214,7 +189,7 @@ export const closeContestAction = safeAction(
 export const publishSolutionsAction = safeAction(
   z.strictObject({ slug: slugSchema, published: z.boolean(), reason: reasonSchema }),
   async (input, user): Promise<ConsoleOutcome> => {
-    const at = await userFacing(() => publishSolutions(db(), { actorId: user.id, ...input }));
+    const at = await publishSolutions(db(), { actorId: user.id, ...input });
     refreshPages();
     return {
       message: at
@@ -228,19 +203,17 @@ export const publishSolutionsAction = safeAction(
 export const startFinalAction = safeAction(
   startFinalFormSchema,
   async (input, user): Promise<ConsoleOutcome> => {
-    const started = await userFacing(() =>
-      startFinalEvaluation({
-        db: db(),
-        queues: webQueues(),
-        actorId: user.id,
-        challengeSlug: input.slug,
-        keepProvisionalSeed: input.keepProvisionalSeed,
-        rounds: input.rounds,
-        spreadAcrossHosts: input.spreadAcrossHosts,
-        errorRate: input.errorRate,
-        onEnqueueError: (error) => console.error(`web: final evaluation: ${error.message}`),
-      }),
-    );
+    const started = await startFinalEvaluation({
+      db: db(),
+      queues: webQueues(),
+      actorId: user.id,
+      challengeSlug: input.slug,
+      keepProvisionalSeed: input.keepProvisionalSeed,
+      rounds: input.rounds,
+      spreadAcrossHosts: input.spreadAcrossHosts,
+      errorRate: input.errorRate,
+      onEnqueueError: (error) => console.error(`web: final evaluation: ${error.message}`),
+    });
     refreshPages();
     return {
       message:
@@ -257,15 +230,13 @@ export const startFinalAction = safeAction(
 export const cancelFinalAction = safeAction(
   z.strictObject({ evaluationId: evaluationIdSchema, reason: reasonSchema }),
   async (input, user): Promise<ConsoleOutcome> => {
-    await userFacing(() =>
-      cancelFinalEvaluation({
-        db: db(),
-        queues: webQueues(),
-        actorId: user.id,
-        evaluationId: input.evaluationId,
-        reason: input.reason,
-      }),
-    );
+    await cancelFinalEvaluation({
+      db: db(),
+      queues: webQueues(),
+      actorId: user.id,
+      evaluationId: input.evaluationId,
+      reason: input.reason,
+    });
     refreshPages();
     return { message: 'Final evaluation cancelled: its sessions are withdrawn.' };
   },
@@ -275,9 +246,7 @@ export const cancelFinalAction = safeAction(
 export const publishFinalAction = safeAction(
   z.strictObject({ evaluationId: evaluationIdSchema }),
   async (input, user): Promise<ConsoleOutcome> => {
-    await userFacing(() =>
-      publishFinalResults({ db: db(), actorId: user.id, evaluationId: input.evaluationId }),
-    );
+    await publishFinalResults({ db: db(), actorId: user.id, evaluationId: input.evaluationId });
     refreshPages();
     return { message: 'Final results published: the final leaderboard is the contest’s result.' };
   },
@@ -287,18 +256,16 @@ export const publishFinalAction = safeAction(
 export const repeatJudgingsAction = safeAction(
   repeatFormSchema,
   async (input, user): Promise<ConsoleOutcome> => {
-    const series = await userFacing(() =>
-      requestRepeatJudgings({
-        db: db(),
-        queues: webQueues(),
-        actorId: user.id,
-        submissionId: input.submissionId,
-        times: input.times,
-        ...(input.target ? { target: input.target } : {}),
-        reason: input.reason,
-        onEnqueueError: (error) => console.error(`web: repeat judgings: ${error.message}`),
-      }),
-    );
+    const series = await requestRepeatJudgings({
+      db: db(),
+      queues: webQueues(),
+      actorId: user.id,
+      submissionId: input.submissionId,
+      times: input.times,
+      ...(input.target ? { target: input.target } : {}),
+      reason: input.reason,
+      onEnqueueError: (error) => console.error(`web: repeat judgings: ${error.message}`),
+    });
     revalidatePath(`/organizer/submissions/${input.submissionId}`);
     return {
       message: `${series.judgings} repeat judging${series.judgings === 1 ? '' : 's'} queued; they never change the submission's score.`,

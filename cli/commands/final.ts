@@ -11,7 +11,7 @@ import {
   startFinal,
   type FinalEvaluationState,
 } from '../../lib/server/submit/final-client';
-import { ApiClientError } from '../../lib/server/submit/api-client';
+import { apiFailed } from './api-failed';
 import { readToken, type TokenOptions } from '../api-token';
 import { formatFinalState } from '../final-view';
 import { intOption } from '../option-values';
@@ -40,13 +40,6 @@ function withConnection(command: Command): Command {
     .option('--token <token>', 'your API token (visible to other local users in the process list)')
     .option('--token-file <file>', `read the API token from this file (e.g. ${TOKEN_FILE})`)
     .requiredOption('-c, --challenge <slug>', 'the challenge');
-}
-
-/** Refusals (409/422: the timeline, a running evaluation) are 1; anything else 2. */
-function failed(error: unknown, what: string, setExitCode: SetExitCode): void {
-  if (!(error instanceof ApiClientError)) throw error;
-  process.stderr.write(`perfjudge final ${what}: ${error.message}\n`);
-  setExitCode(error.exitCode);
 }
 
 function errorRateOption(value: string | undefined): number | undefined {
@@ -90,7 +83,7 @@ function registerStatus(final: Command, setExitCode: SetExitCode): void {
         if (!options.wait) print(state);
         setExitCode(!options.wait || state.status === 'DONE' ? 0 : 1);
       } catch (error) {
-        failed(error, 'status', setExitCode);
+        apiFailed(error, 'final status', setExitCode);
       }
     });
 }
@@ -136,7 +129,7 @@ function registerStart(final: Command, setExitCode: SetExitCode): void {
         );
         setExitCode(state.status === 'DONE' ? 0 : 1);
       } catch (error) {
-        failed(error, 'start', setExitCode);
+        apiFailed(error, 'final start', setExitCode);
       }
     });
 }
@@ -154,7 +147,7 @@ function registerPublish(final: Command, setExitCode: SetExitCode): void {
         process.stdout.write(`Final results of ${options.challenge} published\n`);
         setExitCode(0);
       } catch (error) {
-        failed(error, 'publish', setExitCode);
+        apiFailed(error, 'final publish', setExitCode);
       }
     });
 }
@@ -177,7 +170,7 @@ function registerCancel(final: Command, setExitCode: SetExitCode): void {
         process.stdout.write(`Final evaluation of ${options.challenge} cancelled\n`);
         setExitCode(0);
       } catch (error) {
-        failed(error, 'cancel', setExitCode);
+        apiFailed(error, 'final cancel', setExitCode);
       }
     });
 }

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { targetIdSchema } from '../../contracts';
 import { TOKEN_FILE } from '../../lib/server/kit/workflow';
 import { requestRepeats } from '../../lib/server/submit/final-client';
-import { ApiClientError } from '../../lib/server/submit/api-client';
+import { apiFailed } from './api-failed';
 import { readToken, type TokenOptions } from '../api-token';
 import { intOption } from '../option-values';
 import { UsageError } from '../usage-error';
@@ -58,9 +58,7 @@ export function registerRepeatCommand(program: Command, setExitCode: SetExitCode
         );
         setExitCode(0);
       } catch (error) {
-        if (!(error instanceof ApiClientError)) throw error;
-        process.stderr.write(`perfjudge repeat: ${error.message}\n`);
-        setExitCode(error.exitCode);
+        apiFailed(error, 'repeat', setExitCode);
       }
     });
 }

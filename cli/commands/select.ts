@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { TOKEN_FILE } from '../../lib/server/kit/workflow';
 import { selectFinal } from '../../lib/server/submit/final-client';
-import { ApiClientError } from '../../lib/server/submit/api-client';
+import { apiFailed } from './api-failed';
 import { readToken, type TokenOptions } from '../api-token';
 import type { SetExitCode } from './set-exit-code';
 import { DEFAULT_CHALLENGE } from '../../lib/core/challenge/default-challenge';
@@ -38,9 +38,7 @@ export function registerSelectCommand(program: Command, setExitCode: SetExitCode
         process.stdout.write(`Submission ${id} is your final one for ${options.challenge}\n`);
         setExitCode(0);
       } catch (error) {
-        if (!(error instanceof ApiClientError)) throw error;
-        process.stderr.write(`perfjudge select: ${error.message}\n`);
-        setExitCode(error.exitCode);
+        apiFailed(error, 'select', setExitCode);
       }
     });
 }

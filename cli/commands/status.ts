@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { TOKEN_FILE } from '../../lib/server/kit/workflow';
 import { getSubmissionState } from '../../lib/server/submit/status-client';
 import { ApiClientError } from '../../lib/server/submit/api-client';
+import { apiFailed } from './api-failed';
 import { readToken, type TokenOptions } from '../api-token';
 import { followToVerdict } from '../follow-submission';
 import { formatState } from '../submission-view';
@@ -63,9 +64,7 @@ export function registerStatusCommand(program: Command, setExitCode: SetExitCode
         );
         setExitCode(0);
       } catch (error) {
-        if (!(error instanceof ApiClientError)) throw error;
-        process.stderr.write(`perfjudge status: ${error.message}\n`);
-        setExitCode(error.exitCode);
+        apiFailed(error, 'status', setExitCode);
       }
     });
 }

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { MAX_JOB_PATCH_BYTES } from '../../contracts';
 import { EMPTY_PATCH_MESSAGE } from '../../lib/core/intake/empty-patch';
-import { ApiClientError } from '../../lib/server/submit/api-client';
+import { apiFailed } from './api-failed';
 import { postSubmission } from '../../lib/server/submit/submit-client';
 import { submitCommand, TOKEN_FILE } from '../../lib/server/kit/workflow';
 import { readToken, type TokenOptions } from '../api-token';
@@ -98,9 +98,7 @@ export function registerSubmitCommand(program: Command, setExitCode: SetExitCode
           );
         setExitCode(0);
       } catch (error) {
-        if (!(error instanceof ApiClientError)) throw error;
-        process.stderr.write(`perfjudge submit: ${error.message}\n`);
-        setExitCode(error.exitCode);
+        apiFailed(error, 'submit', setExitCode);
       }
     });
 }

@@ -87,7 +87,7 @@ export function newSeed(): string {
 }
 
 /** mulberry32 over an FNV-1a hash of the seed: small, fast and the same on every machine. */
-export function seededRandom(seed: string): () => number {
+function seededRandom(seed: string): () => number {
   let h = 0x811c9dc5;
   for (const byte of Buffer.from(seed, 'utf8')) h = Math.imul(h ^ byte, 0x01000193) >>> 0;
   let state = h;

@@ -59,7 +59,7 @@ interface BuildMetadata {
  * Files of a tree in a stable order, as POSIX relative paths. Hidden folders (.git, editor state)
  * and CMake build folders a contestant left in their working copy are not part of the source.
  */
-export async function listTreeFiles(root: string): Promise<string[]> {
+async function listTreeFiles(root: string): Promise<string[]> {
   const files: string[] = [];
   const walk = async (dir: string, prefix: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true });

@@ -63,7 +63,7 @@ export function binaryName(challenge: Challenge, platform?: BuildPlatform): stri
   return `${challenge.manifest.slug}${suffix}`;
 }
 
-export function defaultBuildTimeoutMs(challenge: Challenge): number {
+function defaultBuildTimeoutMs(challenge: Challenge): number {
   return challenge.manifest.limits.buildSeconds * 1000;
 }
 
@@ -78,7 +78,7 @@ export function unsupportedToolchain(toolchain: Toolchain): string | undefined {
 }
 
 /** The cmake arguments of the configure step: the harness's contract (see its CMakeLists.txt). */
-export function configureArgs(options: {
+function configureArgs(options: {
   harnessDir: string;
   outDir: string;
   sourceDir: string;

@@ -33,7 +33,7 @@ export type CommandExecutor = (
 ) => Promise<CommandResult>;
 
 /** Compiler output past this is dropped (its head holds the first, most useful errors). */
-export const DEFAULT_OUTPUT_CAP_BYTES = 1 << 20;
+const DEFAULT_OUTPUT_CAP_BYTES = 1 << 20;
 
 /** How long to wait for the pipes to close after the process exited (a grandchild may hold them). */
 const PIPE_GRACE_MS = 2000;

@@ -23,7 +23,7 @@ export async function cpuVendor(): Promise<string> {
   return /^vendor_id\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? 'unknown';
 }
 
-export async function compilerVersion(cxx: string): Promise<string> {
+async function compilerVersion(cxx: string): Promise<string> {
   try {
     const { stdout } = await execFileAsync(cxx, ['--version'], { timeout: 10_000 });
     return stdout.split('\n')[0]?.trim() ?? cxx;

@@ -97,7 +97,7 @@ export function hostMemoryDifferences(
 }
 
 /** One line per difference, for refusals, labels and logs. */
-export function describeDifferences(differences: MemoryDifference[]): string[] {
+function describeDifferences(differences: MemoryDifference[]): string[] {
   return differences.map((d) => `${d.message} (fix: ${d.fix})`);
 }
 

@@ -17,8 +17,8 @@ import { median, summarize } from '../../lib/core/stats/descriptive';
 import { otherTasksMs } from '../../lib/core/stats/disturbance';
 
 /** Seven timed runs of an 8 MiB input: a few seconds with the wordcount baseline. */
-export const NOISE_PROBE_RUNS = 7;
-export const NOISE_PROBE_INPUT_BYTES = 8 * 1024 * 1024;
+const NOISE_PROBE_RUNS = 7;
+const NOISE_PROBE_INPUT_BYTES = 8 * 1024 * 1024;
 
 export interface NoiseProbeOptions {
   challenge: Challenge;

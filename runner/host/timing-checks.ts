@@ -106,7 +106,7 @@ function shareVerdict(share: number): HostCheckVerdict {
   return share <= 0.02 ? 'ok' : share <= 0.1 ? 'warn' : 'bad';
 }
 
-export function governorCheck(s: HostSnapshot): HostCheck {
+function governorCheck(s: HostSnapshot): HostCheck {
   const base = { id: 'governor', title: `CPU frequency governor (CPU ${s.cpu})` };
   if (s.governor === null)
     return timing({
@@ -126,7 +126,7 @@ export function governorCheck(s: HostSnapshot): HostCheck {
   });
 }
 
-export function turboCheck(s: HostSnapshot): HostCheck {
+function turboCheck(s: HostSnapshot): HostCheck {
   const base = { id: 'turbo', title: 'Turbo / boost' };
   const on =
     s.intelNoTurbo !== null
@@ -153,7 +153,7 @@ export function turboCheck(s: HostSnapshot): HostCheck {
   });
 }
 
-export function smtCheck(s: HostSnapshot, load: LoadSample | null): HostCheck {
+function smtCheck(s: HostSnapshot, load: LoadSample | null): HostCheck {
   const base = { id: 'smt-sibling', title: `SMT sibling of CPU ${s.cpu}` };
   if (s.siblings === null)
     return timing({
@@ -188,7 +188,7 @@ export function smtCheck(s: HostSnapshot, load: LoadSample | null): HostCheck {
   });
 }
 
-export function loadCheck(s: HostSnapshot, load: LoadSample | null): HostCheck {
+function loadCheck(s: HostSnapshot, load: LoadSample | null): HostCheck {
   const base = { id: 'cpu-load', title: `Other load on CPU ${s.cpu}` };
   if (!load)
     return timing({ ...base, verdict: 'unknown', detail: '/proc/stat is not readable', fix: null });
@@ -207,7 +207,7 @@ export function loadCheck(s: HostSnapshot, load: LoadSample | null): HostCheck {
   });
 }
 
-export function isolationCheck(s: HostSnapshot): HostCheck {
+function isolationCheck(s: HostSnapshot): HostCheck {
   const base = { id: 'isolated-cpu', title: `CPU ${s.cpu} isolated (isolcpus / nohz_full)` };
   if (s.isolated === null)
     return timing({
@@ -233,7 +233,7 @@ export function isolationCheck(s: HostSnapshot): HostCheck {
   });
 }
 
-export function paranoidCheck(s: HostSnapshot): HostCheck {
+function paranoidCheck(s: HostSnapshot): HostCheck {
   const base = { id: 'perf-event-paranoid', title: 'perf_event_paranoid (hardware counters)' };
   if (s.perfEventParanoid === null)
     return timing({ ...base, verdict: 'unknown', detail: 'not readable', fix: null });
@@ -253,7 +253,7 @@ export function paranoidCheck(s: HostSnapshot): HostCheck {
 }
 
 /** The manifest's memory conditions against this host (THP mode, 2 MiB huge page pool). */
-export function memoryChecks(s: HostSnapshot, required: HostMemory | undefined): HostCheck[] {
+function memoryChecks(s: HostSnapshot, required: HostMemory | undefined): HostCheck[] {
   const observedThp = s.memory.transparentHugePages ?? 'not readable';
   const observedPool =
     s.memory.hugePages === null

@@ -54,7 +54,7 @@ export interface CacheGeometry {
  * reports a 320 MiB direct-mapped L3, which valgrind cuts to 256 MiB direct-mapped). Valgrind needs a
  * power-of-two number of sets: 32768 / (8 × 64) = 64 and 8 MiB / (16 × 64) = 8192.
  */
-export const PINNED_CACHE_GEOMETRY: CacheGeometry = {
+const PINNED_CACHE_GEOMETRY: CacheGeometry = {
   I1: { sizeBytes: 32 * 1024, assoc: 8, lineBytes: 64 },
   D1: { sizeBytes: 32 * 1024, assoc: 8, lineBytes: 64 },
   LL: { sizeBytes: 8 * 1024 * 1024, assoc: 16, lineBytes: 64 },
@@ -171,7 +171,7 @@ export function parseCachegrindSummary(text: string): Map<string, bigint> {
 }
 
 /** How many functions a result keeps per side, the most instructions first. */
-export const HOTSPOT_FUNCTIONS = 25;
+const HOTSPOT_FUNCTIONS = 25;
 
 /**
  * Per-function counts from a cachegrind.out file's `fl=`/`fn=` blocks (cg_annotate's function
@@ -349,11 +349,11 @@ export function deterministicResult(options: {
 }
 
 /** Where valgrind is installed on Debian/Ubuntu; /usr is visible read-only in the sandbox. */
-export const DEFAULT_VALGRIND = '/usr/bin/valgrind';
+const DEFAULT_VALGRIND = '/usr/bin/valgrind';
 /** Memory for valgrind itself (translated code, its heap) on top of the program's limit. */
-export const VALGRIND_MEMORY_HEADROOM_BYTES = 512 * 1024 * 1024;
+const VALGRIND_MEMORY_HEADROOM_BYTES = 512 * 1024 * 1024;
 /** A real cachegrind.out of the wordcount baseline is ~100 KiB (per-line counts); far more is not ours. */
-export const MAX_CACHEGRIND_OUT_BYTES = 16 * 1024 * 1024;
+const MAX_CACHEGRIND_OUT_BYTES = 16 * 1024 * 1024;
 /** valgrind's own log (the program's stderr is not in it): a few KiB, even when it fails. */
 const MAX_LOG_BYTES = 1024 * 1024;
 /** Written inside the run's directory by valgrind, i.e. by the untrusted program's uid. */

@@ -22,7 +22,7 @@ import type { Sandbox, SandboxResult } from '../sandbox/sandbox';
 /** The chart never gets more points than this (the contract's limit). */
 export const MAX_MEMORY_POINTS = 500;
 /** Where the sampler appears inside the sandbox (read-only, beside the program). */
-export const SANDBOX_SAMPLER = '/judge/memory-sampler';
+const SANDBOX_SAMPLER = '/judge/memory-sampler';
 /** The samples file, in the run's fresh directory. */
 const SAMPLES_FILE = '.memory-samples.txt';
 /**
@@ -44,7 +44,7 @@ export interface SamplerBinaryOptions {
 }
 
 /** The compiled sampler, built once per source hash and flags (see compiledBinary). */
-export function memorySamplerBinary(options: SamplerBinaryOptions = {}): Promise<string> {
+function memorySamplerBinary(options: SamplerBinaryOptions = {}): Promise<string> {
   return compiledBinary({ source: SOURCE_PATH, name: 'memory-sampler', flags: FLAGS }, options);
 }
 

@@ -102,7 +102,7 @@ export function profiledProgramPath(): string {
 let eventChoice: Promise<string> | undefined;
 
 /** `cycles` where the host's PMU counts it, else `cpu-clock` (a timer: VMs have no PMU). */
-export function samplingEvent(perf: string): Promise<string> {
+function samplingEvent(perf: string): Promise<string> {
   eventChoice ??= execFileAsync(perf, ['stat', '-x', ',', '-e', 'cycles', 'true'], {
     timeout: 10_000,
   })

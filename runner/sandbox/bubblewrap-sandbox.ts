@@ -67,7 +67,7 @@ export interface HostPlan {
 }
 
 /** The bwrap command line for one request (exported for tests and for logs). */
-export function bubblewrapArgs(
+function bubblewrapArgs(
   req: NormalizedRequest,
   plan: HostPlan,
   extraToolchain: string[] = [],

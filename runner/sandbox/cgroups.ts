@@ -52,7 +52,7 @@ interface Mount {
 }
 
 /** Parses /proc/self/mountinfo into the cgroup mounts it lists. */
-export function parseCgroupMounts(mountinfo: string): Mount[] {
+function parseCgroupMounts(mountinfo: string): Mount[] {
   const mounts: Mount[] = [];
   for (const line of mountinfo.split('\n')) {
     const [left, right] = line.split(' - ');
@@ -74,7 +74,7 @@ function unescapeMount(s: string): string {
 }
 
 /** Parses /proc/self/cgroup: hierarchy controllers → path ('' key for the v2 hierarchy). */
-export function parseProcCgroup(text: string): Map<string, string> {
+function parseProcCgroup(text: string): Map<string, string> {
   const result = new Map<string, string>();
   for (const line of text.split('\n')) {
     const m = /^(\d+):([^:]*):(.*)$/.exec(line);

@@ -1,11 +1,10 @@
 // Event counters the sandbox helper attaches to the command with perf_event_open: the names it
 // knows, and how its raw readings become Counters (scaled, with honest 'unsupported'/'not-counted').
-import { COUNTER_NAMES, type Counter, type CounterName } from '../../contracts';
+import { COUNTER_NAMES, type Counter } from '../../contracts';
 import type { HelperReport } from './run-helper';
 
 /** The events sandbox-helper.c's COUNTER_DEFS table knows: the counter catalog (contracts/counters.ts). */
 export const SANDBOX_COUNTERS = COUNTER_NAMES;
-export type SandboxCounterName = CounterName;
 
 /** Counts time in nanoseconds; reported in milliseconds as perf stat does ('msec'). */
 const TIME_EVENTS = new Set<string>(['task-clock']);

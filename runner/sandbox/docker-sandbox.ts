@@ -17,7 +17,7 @@ import { handOverWorkDir, type SandboxIdentity } from './work-dir';
 
 const execFileAsync = promisify(execFile);
 
-export const DEFAULT_DOCKER_IMAGE = 'perfjudge-runner:latest';
+const DEFAULT_DOCKER_IMAGE = 'perfjudge-runner:latest';
 const HELPER_PATH = '/run/perfjudge/helper';
 const REPORT_PATH = '/run/perfjudge/report';
 /** Container start-up (pulling nothing: the image must be present) normally takes well under this. */

@@ -17,7 +17,7 @@ const SOURCE_PATH = fileURLToPath(new URL('./sandbox-helper.c', import.meta.url)
  * `<data dir>/bin` (`<repo>/.data/bin` by default): beside the other generated state, ignored by
  * git; the packaged CLI's data dir is the user's cache, as its package folder may not be writable.
  */
-export function defaultHelperCacheDir(): string {
+function defaultHelperCacheDir(): string {
   return path.join(env().PERFJUDGE_DATA_DIR, 'bin');
 }
 

@@ -38,7 +38,7 @@ const requestSchema = z.object({
   }),
 });
 
-export const DEFAULT_STDERR_BYTES = 64 * 1024;
+const DEFAULT_STDERR_BYTES = 64 * 1024;
 
 export interface NormalizedRequest extends Omit<
   SandboxRequest,

@@ -25,7 +25,7 @@ export interface UprofRunner {
 }
 
 /** Where uProf's installer puts the CLI (uProf's Readme: C:\Program Files\AMD\AMDuProf\bin). */
-export const DEFAULT_UPROF_CLI = 'C:\\Program Files\\AMD\\AMDuProf\\bin\\AMDuProfCLI.exe';
+const DEFAULT_UPROF_CLI = 'C:\\Program Files\\AMD\\AMDuProf\\bin\\AMDuProfCLI.exe';
 
 /**
  * The CLI to use: the configured path if given (it must exist: a wrong setting is an error in the

@@ -7,7 +7,7 @@ import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import { say } from './say';
 
 /** Prints a generator's progress by watching its temporary file grow. */
-export async function withFileProgress<T>(
+async function withFileProgress<T>(
   label: string,
   dir: string,
   totalBytes: number,

@@ -48,7 +48,7 @@ export function createLifecycle(graceMs: number): Lifecycle {
   return life;
 }
 
-export async function stopEverything(life: Lifecycle, graceMs: number): Promise<void> {
+async function stopEverything(life: Lifecycle, graceMs: number): Promise<void> {
   say('stopping…');
   const { supervisor } = life;
   supervisor.stopRestarting();

@@ -10,10 +10,7 @@ import { CHALLENGES, type StartPlan } from './plan';
 import { say, warn } from './say';
 
 /** The contest's development benchmark size, when PERFJUDGE_INPUT_SIZE asks for another. */
-export function developmentBenchmarkBytes(
-  config: StartEnv,
-  manifestSize: number,
-): number | undefined {
+function developmentBenchmarkBytes(config: StartEnv, manifestSize: number): number | undefined {
   if (config.PERFJUDGE_INPUT_SIZE === 'manifest') return undefined;
   const bytes = parseByteSize(config.PERFJUDGE_INPUT_SIZE)!;
   return bytes === manifestSize ? undefined : bytes;

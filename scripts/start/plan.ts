@@ -24,7 +24,7 @@ export interface Secrets {
 }
 
 /** Generated once and kept in .data/secrets.json (mode 600), so a second start reuses them. */
-export async function loadSecrets(dataDir: string, seedNames: string[]): Promise<Secrets> {
+async function loadSecrets(dataDir: string, seedNames: string[]): Promise<Secrets> {
   const file = path.join(dataDir, 'secrets.json');
   let secrets: Partial<Secrets> = {};
   try {

@@ -89,7 +89,7 @@ export interface PrivatePostgres {
   stop(): Promise<void>;
 }
 
-export async function startPrivatePostgres(options: {
+interface PostgresOptions {
   bin: string;
   dataDir: string;
   /** The children's environment (PATH, to find the tools). */
@@ -104,51 +104,83 @@ export async function startPrivatePostgres(options: {
    * alone still recovers; only the machine's crash could lose data, and there is none to keep.
    */
   throwaway?: boolean;
-}): Promise<PrivatePostgres> {
+}
+
+export async function startPrivatePostgres(options: PostgresOptions): Promise<PrivatePostgres> {
   const { bin, log } = options;
   const pgData = path.join(options.dataDir, 'postgres');
-  const portFile = path.join(options.dataDir, 'postgres.port');
-  const logFile = path.join(options.dataDir, 'postgres.log');
   const pgCtl = path.join(bin, 'pg_ctl');
 
-  if (!existsSync(path.join(pgData, 'PG_VERSION'))) {
-    log(`creating a PostgreSQL cluster in ${pgData} (${bin})`);
-    await mkdir(pgData, { recursive: true, mode: 0o700 });
-    const [cmd, args] = asNonRoot(path.join(bin, 'initdb'), [
-      '-D',
-      pgData,
-      '-U',
-      'postgres',
-      '--auth=trust',
-      '-E',
-      'UTF8',
-      '--locale=C',
-      ...(options.throwaway ? ['--no-sync'] : []),
-    ]);
-    try {
-      await exec(cmd, args);
-    } catch (error) {
-      throw new Error(`initdb failed: ${(error as { stderr?: string }).stderr ?? error}`);
-    }
-  }
-  // A previous start that was killed (-9) leaves its server running: stop it, then start ours.
-  if (existsSync(path.join(pgData, 'postmaster.pid'))) {
-    const [cmd, args] = asNonRoot(pgCtl, ['-D', pgData, 'status']);
-    const running = await exec(cmd, args).then(
-      () => true,
-      () => false,
-    );
-    if (running) {
-      log('a PostgreSQL from an earlier start is still running on this data: stopping it');
-      const [c, a] = asNonRoot(pgCtl, ['-D', pgData, 'stop', '-m', 'fast', '-w']);
-      await exec(c, a).catch(() => {});
-    }
-  }
+  await createCluster(options, pgData);
+  await stopLeftoverServer(pgCtl, pgData, log);
+  const port = await choosePort(path.join(options.dataDir, 'postgres.port'), options.port);
+  const child = await launchPostgres(options, pgData, port);
+  await createDatabase(`postgresql://postgres@127.0.0.1:${port}/postgres`);
 
-  const port = await choosePort(portFile, options.port);
+  return {
+    url: `postgresql://postgres@127.0.0.1:${port}/perfjudge`,
+    port,
+    child,
+    async stop() {
+      if (!child.running()) return;
+      const [c, a] = asNonRoot(pgCtl, ['-D', pgData, 'stop', '-m', 'fast', '-w', '-t', '30']);
+      await exec(c, a).catch((error: Error) => log(`pg_ctl stop: ${error.message}`));
+      await child.stop(10_000, 'SIGINT'); // SIGINT is PostgreSQL's fast shutdown, if pg_ctl failed
+    },
+  };
+}
+
+/** initdb, when the data folder holds no cluster yet. */
+async function createCluster(options: PostgresOptions, pgData: string): Promise<void> {
+  if (existsSync(path.join(pgData, 'PG_VERSION'))) return;
+  options.log(`creating a PostgreSQL cluster in ${pgData} (${options.bin})`);
+  await mkdir(pgData, { recursive: true, mode: 0o700 });
+  const [cmd, args] = asNonRoot(path.join(options.bin, 'initdb'), [
+    '-D',
+    pgData,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--locale=C',
+    ...(options.throwaway ? ['--no-sync'] : []),
+  ]);
+  try {
+    await exec(cmd, args);
+  } catch (error) {
+    throw new Error(`initdb failed: ${(error as { stderr?: string }).stderr ?? error}`);
+  }
+}
+
+/** A previous start that was killed (-9) leaves its server running: stop it, then start ours. */
+async function stopLeftoverServer(
+  pgCtl: string,
+  pgData: string,
+  log: (line: string) => void,
+): Promise<void> {
+  if (!existsSync(path.join(pgData, 'postmaster.pid'))) return;
+  const [cmd, args] = asNonRoot(pgCtl, ['-D', pgData, 'status']);
+  const running = await exec(cmd, args).then(
+    () => true,
+    () => false,
+  );
+  if (!running) return;
+  log('a PostgreSQL from an earlier start is still running on this data: stopping it');
+  const [c, a] = asNonRoot(pgCtl, ['-D', pgData, 'stop', '-m', 'fast', '-w']);
+  await exec(c, a).catch(() => {});
+}
+
+/** The server process on `port`, once it accepts connections. */
+async function launchPostgres(
+  options: PostgresOptions,
+  pgData: string,
+  port: number,
+): Promise<Child> {
+  const logFile = path.join(options.dataDir, 'postgres.log');
   // TCP on 127.0.0.1 only, no Unix socket (its path would have to fit 107 bytes), trust auth:
   // only local processes reach it, and it holds nothing but this platform's data.
-  const [cmd, args] = asNonRoot(path.join(bin, 'postgres'), [
+  const [cmd, args] = asNonRoot(path.join(options.bin, 'postgres'), [
     '-D',
     pgData,
     '-p',
@@ -184,7 +216,11 @@ export async function startPrivatePostgres(options: {
     }
   };
   await waitFor(`PostgreSQL (log: ${logFile})`, canConnect, 60_000, child);
+  return child;
+}
 
+/** The platform's database, when the cluster does not have it yet. */
+async function createDatabase(adminUrl: string): Promise<void> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
@@ -193,18 +229,6 @@ export async function startPrivatePostgres(options: {
   } finally {
     await admin.end();
   }
-
-  return {
-    url: `postgresql://postgres@127.0.0.1:${port}/perfjudge`,
-    port,
-    child,
-    async stop() {
-      if (!child.running()) return;
-      const [c, a] = asNonRoot(pgCtl, ['-D', pgData, 'stop', '-m', 'fast', '-w', '-t', '30']);
-      await exec(c, a).catch((error: Error) => log(`pg_ctl stop: ${error.message}`));
-      await child.stop(10_000, 'SIGINT'); // SIGINT is PostgreSQL's fast shutdown, if pg_ctl failed
-    },
-  };
 }
 
 // ---- Redis --------------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ export interface Child {
 
 const TAIL_LINES = 40;
 
-export function prefixLine(name: string, line: string): string {
+function prefixLine(name: string, line: string): string {
   return `[${name}] ${line}\n`;
 }
 

@@ -66,7 +66,7 @@ export interface CommonRunnerArgs {
   grace: string[];
 }
 
-export function commonRunnerArgs(
+function commonRunnerArgs(
   config: StartEnv,
   definition: JobBenchmark,
   manifestSize: number,
@@ -96,7 +96,7 @@ export function commonRunnerArgs(
 }
 
 /** The plan, or why this host cannot serve the target. */
-export async function linuxRunnerPlan(
+async function linuxRunnerPlan(
   { reasons, grace }: CommonRunnerArgs,
   spec: Target,
   match: TargetHostMatch,
@@ -117,7 +117,7 @@ export async function linuxRunnerPlan(
   };
 }
 
-export async function windowsRunnerPlan(
+async function windowsRunnerPlan(
   { reasons, grace }: CommonRunnerArgs,
   _spec: Target,
   match: TargetHostMatch,

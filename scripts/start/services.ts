@@ -13,12 +13,12 @@ import { say } from './say';
 import type { Supervised } from './supervise';
 import { healthy } from './web';
 
-export const BIN = path.join(REPO_ROOT, 'bin', 'perfjudge.mjs');
+const BIN = path.join(REPO_ROOT, 'bin', 'perfjudge.mjs');
 /** `next start` with client addresses from the connection (lib/core/net/client-address.ts). */
-export const WEB_SERVER = path.join(REPO_ROOT, 'scripts', 'web-server.mjs');
+const WEB_SERVER = path.join(REPO_ROOT, 'scripts', 'web-server.mjs');
 
 /** A perfjudge process that the supervisor starts again whenever it dies. */
-export function supervisedService(
+function supervisedService(
   life: Lifecycle,
   name: string,
   kind: ServiceStatus['kind'],

@@ -8,7 +8,7 @@ import type { Child } from './process';
 /** Delays before restart 1, 2, 3…: the last one repeats. Every dead child is back within 30 s. */
 export const RESTART_DELAYS_MS = [1_000, 2_000, 4_000, 8_000, 15_000];
 /** A child that ran this long before dying was healthy: its next restart starts the delays over. */
-export const STABLE_AFTER_MS = 60_000;
+const STABLE_AFTER_MS = 60_000;
 
 /** The delay before the next start after `failures` deaths or failed starts in a row (1, 2, …). */
 export function restartDelayMs(failures: number): number {

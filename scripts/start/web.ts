@@ -8,10 +8,10 @@ import type { StartPlan } from './plan';
 import { startChild } from './process';
 import { say } from './say';
 
-export const NEXT_BIN = path.join(REPO_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
+const NEXT_BIN = path.join(REPO_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 
 /** The newest modification time of the web app's sources (what `next build` compiles). */
-export function newestSource(): number {
+function newestSource(): number {
   let newest = 0;
   const visit = (p: string) => {
     let s;

@@ -6,7 +6,7 @@ import { TimeoutError } from '../../lib/core/async/timeout';
 import { ConfigError } from '../../lib/core/config/env';
 import { NotFoundError } from '../../lib/server/db/errors';
 import { QueueTimeoutError } from '../../lib/server/queue/producer';
-import { errorResponse, HTTP_STATUS, HttpError, httpStatus } from '../../lib/server/web/api-errors';
+import { HTTP_STATUS, HttpError, httpStatus, route } from '../../lib/server/web/api-errors';
 import { JudgeError } from '../../runner/judge/errors';
 import { IntakeRejectionError } from '../../lib/core/intake/reasons';
 import { ApiClientError } from '../../lib/server/submit/api-client';
@@ -49,7 +49,9 @@ describe('the error model', () => {
 
   it('answers each kind of failure with its status and a message for whom it is', async () => {
     const answer = async (error: unknown) => {
-      const response = errorResponse(error);
+      const response = await route(async () => {
+        throw error;
+      })();
       return { status: response.status, body: (await response.json()) as { error: unknown } };
     };
     expect(await answer(new HttpError('busy', 'Too many streams'))).toEqual({

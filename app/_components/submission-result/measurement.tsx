@@ -30,7 +30,7 @@ function TimeRow({ side, s }: { side: string; s: TimeSummary | null }) {
   );
 }
 
-export function formatCounterValue(value: number | null, unit: string): string {
+function formatCounterValue(value: number | null, unit: string): string {
   if (value === null) return '–';
   if (unit === '%') return `${value.toFixed(1)}%`;
   if (unit === 'msec') return formatMs(value);

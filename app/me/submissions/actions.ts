@@ -6,24 +6,12 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { db } from '../../../lib/server/db/client';
 import { clearFinalSelection } from '../../../lib/server/db/final/clear-final-selection';
-import { NotFoundError, RefusedError } from '../../../lib/server/db/errors';
 import { selectFinalSubmission } from '../../../lib/server/db/final/select-final-submission';
 import { idSchema, slugSchema } from '../../../lib/server/web/organizer-settings-form';
-import { ActionError, safeAction } from '../../../lib/server/web/safe-action';
+import { safeAction } from '../../../lib/server/web/safe-action';
 
 export interface ChoiceOutcome {
   message: string;
-}
-
-/** The data layer's refusals are the contestant's to read; anything else is a server failure. */
-async function refusalsInWords<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof NotFoundError || error instanceof RefusedError)
-      throw new ActionError(error.message);
-    throw error;
-  }
 }
 
 function refresh(): void {
@@ -34,9 +22,7 @@ function refresh(): void {
 export const selectFinalAction = safeAction(
   z.strictObject({ submissionId: idSchema }),
   async (input, user): Promise<ChoiceOutcome> => {
-    await refusalsInWords(() =>
-      selectFinalSubmission(db(), { userId: user.id, submissionId: input.submissionId }),
-    );
+    await selectFinalSubmission(db(), { userId: user.id, submissionId: input.submissionId });
     refresh();
     return { message: 'This submission now counts for the final evaluation.' };
   },
@@ -45,9 +31,7 @@ export const selectFinalAction = safeAction(
 export const clearFinalAction = safeAction(
   z.strictObject({ slug: slugSchema }),
   async (input, user): Promise<ChoiceOutcome> => {
-    await refusalsInWords(() =>
-      clearFinalSelection(db(), { userId: user.id, challengeSlug: input.slug }),
-    );
+    await clearFinalSelection(db(), { userId: user.id, challengeSlug: input.slug });
     refresh();
     return { message: 'Your best provisional score counts for the final evaluation again.' };
   },

@@ -6,6 +6,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { BestScoreChart, type BestScoreLine } from '../../_components/charts/best-score-chart';
 import { VerdictBadge } from '../../_components/verdict-badge';
+import { DEFAULT_CHALLENGE } from '../../../lib/core/challenge/default-challenge';
 import { db } from '../../../lib/server/db/client';
 import { getMyRanks } from '../../../lib/server/db/leaderboard/get-my-ranks';
 import {
@@ -59,7 +60,7 @@ export default async function MySubmissionsPage() {
         <div className="card empty">
           <p>You have not submitted anything yet.</p>
           <p>
-            <Link className="btn" href="/challenges/wordcount/submit">
+            <Link className="btn" href={`/challenges/${DEFAULT_CHALLENGE}/submit`}>
               Submit a patch
             </Link>
           </p>

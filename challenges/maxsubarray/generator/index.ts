@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 /** Bump (with the manifest's `version`) whenever the bytes for a (seed, size) change. */
 export const MAXSUBARRAY_GENERATOR_VERSION = 1;
 
-export const MAX_ABS_VALUE = 1_000_000_000;
+const MAX_ABS_VALUE = 1_000_000_000;
 const SPAN = 2 * MAX_ABS_VALUE + 1;
 /** The largest multiple of SPAN below 2^32: draws above it are redrawn, so no value is favoured. */
 const UNBIASED_LIMIT = Math.floor(2 ** 32 / SPAN) * SPAN;

@@ -19,7 +19,7 @@ import { capitalizeAt, copyBytes, COPY_SLACK, PiecePool, type Vocabulary } from 
  * footer < 32 KiB), so no page exceeds MAX_PAGE_BYTES, the headroom the output buffer keeps.
  */
 const PAGE_SOFT_LIMIT = 512 * 1024;
-export const MAX_PAGE_BYTES = 1024 * 1024;
+const MAX_PAGE_BYTES = 1024 * 1024;
 
 const lits = new PiecePool();
 const L = {
@@ -171,6 +171,41 @@ export class DumpWriter {
     const pageStart = this.pos;
     this.lit(L.pageOpen);
     this.eol();
+    const { titleStart, titleEnd, redirect } = this.pageHead(ns);
+    this.lit(L.revisionOpen);
+    this.eol();
+    this.revisionHead();
+    this.lit(L.textOpen);
+    this.int(rng.below(120000));
+    this.lit(L.textOpenEnd);
+    if (redirect) {
+      this.lit(L.redirectText);
+      this.copyWithin(redirect.start, redirect.end);
+      this.lit(L.linkClose);
+    } else {
+      this.body(pageStart, titleStart, titleEnd);
+    }
+    this.lit(L.textClose);
+    this.eol();
+    this.lit(L.sha1Open);
+    for (let i = 0; i < 31; i++) this.byte(BASE36_CHARS[rng.below(36)]!);
+    this.lit(L.sha1Close);
+    this.eol();
+    this.lit(L.revisionClose);
+    this.eol();
+    this.lit(L.pageClose);
+    this.eol();
+  }
+
+  /**
+   * The page's title, namespace, id and redirect lines; where the title and the redirect's target
+   * were written, for the text to repeat them.
+   */
+  private pageHead(ns: number): {
+    titleStart: number;
+    titleEnd: number;
+    redirect: { start: number; end: number } | undefined;
+  } {
     this.lit(L.titleOpen);
     const titleStart = this.pos;
     this.lit(L.nsPrefix[ns]!);
@@ -184,19 +219,20 @@ export class DumpWriter {
     this.int(this.pageId);
     this.lit(L.idClose);
     this.eol();
-    const redirect = ns === 0 && rng.below(100) < 12;
-    let redirectStart = 0;
-    let redirectEnd = 0;
-    if (redirect) {
-      this.lit(L.redirectOpen);
-      redirectStart = this.pos;
-      this.title();
-      redirectEnd = this.pos;
-      this.lit(L.redirectClose);
-      this.eol();
-    }
-    this.lit(L.revisionOpen);
+    if (!(ns === 0 && this.rng.below(100) < 12))
+      return { titleStart, titleEnd, redirect: undefined };
+    this.lit(L.redirectOpen);
+    const start = this.pos;
+    this.title();
+    const end = this.pos;
+    this.lit(L.redirectClose);
     this.eol();
+    return { titleStart, titleEnd, redirect: { start, end } };
+  }
+
+  /** The revision's id, parent, timestamp, contributor, minor flag, comment, model and format. */
+  private revisionHead(): void {
+    const rng = this.rng;
     this.lit(L.revIdOpen);
     this.int(this.revisionId);
     this.lit(L.idClose);
@@ -211,6 +247,26 @@ export class DumpWriter {
     this.timestamp();
     this.lit(L.timestampClose);
     this.eol();
+    this.contributor();
+    if (rng.below(10) < 3) {
+      this.lit(L.minor);
+      this.eol();
+    }
+    if (rng.below(10) < 7) {
+      this.lit(L.commentOpen);
+      this.words(1 + rng.below(8));
+      this.lit(L.commentClose);
+      this.eol();
+    }
+    this.lit(L.model);
+    this.eol();
+    this.lit(L.format);
+    this.eol();
+  }
+
+  /** A registered user (name and id), or an IP address for an anonymous edit. */
+  private contributor(): void {
+    const rng = this.rng;
     this.lit(L.contributorOpen);
     this.eol();
     if (rng.below(100) < 85) {
@@ -228,40 +284,6 @@ export class DumpWriter {
     }
     this.eol();
     this.lit(L.contributorClose);
-    this.eol();
-    if (rng.below(10) < 3) {
-      this.lit(L.minor);
-      this.eol();
-    }
-    if (rng.below(10) < 7) {
-      this.lit(L.commentOpen);
-      this.words(1 + rng.below(8));
-      this.lit(L.commentClose);
-      this.eol();
-    }
-    this.lit(L.model);
-    this.eol();
-    this.lit(L.format);
-    this.eol();
-    this.lit(L.textOpen);
-    this.int(rng.below(120000));
-    this.lit(L.textOpenEnd);
-    if (redirect) {
-      this.lit(L.redirectText);
-      this.copyWithin(redirectStart, redirectEnd);
-      this.lit(L.linkClose);
-    } else {
-      this.body(pageStart, titleStart, titleEnd);
-    }
-    this.lit(L.textClose);
-    this.eol();
-    this.lit(L.sha1Open);
-    for (let i = 0; i < 31; i++) this.byte(BASE36_CHARS[rng.below(36)]!);
-    this.lit(L.sha1Close);
-    this.eol();
-    this.lit(L.revisionClose);
-    this.eol();
-    this.lit(L.pageClose);
     this.eol();
   }
 

@@ -52,7 +52,7 @@ export class PiecePool {
 }
 
 /** Number of precomputed head ranks: small enough that the hot tables stay in the CPU cache. */
-export const HEAD_SIZE = 1 << 15;
+const HEAD_SIZE = 1 << 15;
 /** Number of stems the composed words are built on. */
 const STEM_COUNT = 1 << 14;
 /** Tail levels: level k holds ranks [HEAD_SIZE << k, HEAD_SIZE << (k + 1)). */
@@ -69,7 +69,7 @@ const EXACT_RANKS = 64;
 /** Segments in the alias table (a power of two: the bucket is the low bits of one draw). */
 const SEGMENT_SLOTS = 128;
 /** An upper bound on a word's length in bytes (the longest are about 40: WordTable checks). */
-export const MAX_WORD_BYTES = 96;
+const MAX_WORD_BYTES = 96;
 
 /**
  * Bytes that copyBytes and WordTable.write may write past the end of a word (and read past the

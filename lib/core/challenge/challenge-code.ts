@@ -45,7 +45,7 @@ export interface ChallengeCode {
  * The files a challenge's code may be in, first found wins: its TypeScript source, or the compiled
  * copy the packed CLI carries (scripts/pack-cli.ts), which runs without a TypeScript loader.
  */
-export const CHALLENGE_CODE_FILES = ['code.ts', 'code.mjs'] as const;
+const CHALLENGE_CODE_FILES = ['code.ts', 'code.mjs'] as const;
 
 const aFunction = z.custom<(...args: never[]) => unknown>(
   (value) => typeof value === 'function',
@@ -130,7 +130,7 @@ export function generateInputFile(
 }
 
 /** Writes chunks to `file` (created or truncated), hashing them on the way. */
-export async function writeChunksToFile(
+async function writeChunksToFile(
   file: string,
   chunks: Iterable<Uint8Array>,
 ): Promise<{ bytes: number; sha256: string }> {

@@ -8,7 +8,7 @@ import { describeIssues, KEBAB_CASE_PATTERN, InvalidChallengeError } from '../..
 import type { Challenge } from './load-manifest';
 
 /** A case expands to at most this many bytes, so a typo in `times` cannot exhaust memory. */
-export const MAX_CASE_BYTES = 64 * 1024 * 1024;
+const MAX_CASE_BYTES = 64 * 1024 * 1024;
 
 /** The separators of the wordcount contract; an `expected` word must not contain them. */
 const SEPARATORS = new Set([0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d]);
@@ -24,7 +24,7 @@ const hexSchema = z
   .string()
   .regex(/^\s*(?:[0-9a-fA-F]{2}\s*)*$/, 'must be pairs of hex digits, e.g. "ff fe 00"');
 
-export const segmentSchema: z.ZodType<Segment> = z
+const segmentSchema: z.ZodType<Segment> = z
   .strictObject({
     text: z.string().optional(),
     hex: hexSchema.optional(),
@@ -109,7 +109,7 @@ function segmentsSize(segments: Segment[]): number {
 }
 
 /** Expands segments into bytes (call `segmentsSize` first: `times` can be large). */
-export function segmentsToBytes(segments: Segment[]): Buffer {
+function segmentsToBytes(segments: Segment[]): Buffer {
   const parts: Buffer[] = [];
   for (const segment of segments) {
     if ('text' in segment) parts.push(Buffer.from(segment.text, 'utf8'));

@@ -29,7 +29,7 @@ export function parseManifest(raw: unknown, source: string): Manifest {
   return parsed.data;
 }
 
-export async function loadManifestFile(file: string): Promise<Manifest> {
+async function loadManifestFile(file: string): Promise<Manifest> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -4,7 +4,7 @@
 import os from 'node:os';
 import path from 'node:path';
 
-export function userCacheDir(): string {
+function userCacheDir(): string {
   if (process.platform === 'win32' && process.env.LOCALAPPDATA)
     return path.join(process.env.LOCALAPPDATA, 'perfjudge');
   // Root's sandbox runs as another user, who cannot enter a 0700 /root where the judge cannot stage

@@ -19,7 +19,7 @@ function segmentSource(segment: string): string {
 }
 
 /** Compiles a `/`-separated pattern; `**` as a whole segment matches zero or more folders. */
-export function globToRegExp(pattern: string, options: GlobOptions = {}): RegExp {
+function globToRegExp(pattern: string, options: GlobOptions = {}): RegExp {
   const key = `${options.caseInsensitive ? 'i' : 's'}:${pattern}`;
   const cached = cache.get(key);
   if (cached) return cached;

@@ -73,7 +73,7 @@ export function showPath(name: string): string {
 }
 
 const WINDOWS_DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
-export const MAX_PATH_LENGTH = 200;
+const MAX_PATH_LENGTH = 200;
 
 /**
  * Why a path (relative to the template root, already stripped of a/ b/) is unsafe, or undefined when

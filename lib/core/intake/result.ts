@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { intakeRejectionReasonSchema } from './reasons';
 
-export const PATCH_FORMATS = ['git-diff', 'format-patch', 'unified'] as const;
+const PATCH_FORMATS = ['git-diff', 'format-patch', 'unified'] as const;
 export const patchFormatSchema = z.enum(PATCH_FORMATS);
 export type PatchFormat = z.infer<typeof patchFormatSchema>;
 
@@ -18,16 +18,15 @@ export const changedFileSchema = z.strictObject({
 });
 export type ChangedFile = z.infer<typeof changedFileSchema>;
 
-export const intakeAcceptedSchema = z.strictObject({
+const intakeAcceptedSchema = z.strictObject({
   ok: z.literal(true),
   files: z.array(changedFileSchema),
   format: patchFormatSchema,
   /** Mails applied in order (1 for a plain diff; a format-patch cover letter is not counted). */
   mails: z.number().int().positive(),
 });
-export type IntakeAccepted = z.infer<typeof intakeAcceptedSchema>;
 
-export const intakeRejectionSchema = z.strictObject({
+const intakeRejectionSchema = z.strictObject({
   ok: z.literal(false),
   reason: intakeRejectionReasonSchema,
   file: z.string().optional(),

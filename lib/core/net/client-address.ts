@@ -98,7 +98,7 @@ export function markClientAddressServer(): void {
 }
 
 /** The process was started by scripts/web-server.ts (not a bare `next start` or `next dev`). */
-export function clientAddressHeaderIsTrusted(): boolean {
+function clientAddressHeaderIsTrusted(): boolean {
   return globalForAddress[SERVER_MARK] === true;
 }
 

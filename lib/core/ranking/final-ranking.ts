@@ -111,7 +111,7 @@ export interface FinalRanking {
 }
 
 /** Confidence of every interval in the ranking. */
-export const RANKING_CONFIDENCE = 0.95;
+const RANKING_CONFIDENCE = 0.95;
 
 /** A finalist's figures before places are known. */
 export interface ScoredEntrant {

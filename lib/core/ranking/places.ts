@@ -104,7 +104,7 @@ export function reachWarning(
  * The fewest rounds with which `comparisons` pairwise comparisons can separate anyone at `errorRate`:
  * the n where 2 / 2ⁿ (one finalist ahead in every round) reaches Holm's first threshold errorRate / m.
  */
-export function roundsToSeparateAny(comparisons: number, errorRate: number): number {
+function roundsToSeparateAny(comparisons: number, errorRate: number): number {
   return comparisons === 0 ? 1 : Math.ceil(1 + Math.log2(comparisons / errorRate));
 }
 

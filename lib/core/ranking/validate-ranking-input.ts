@@ -9,7 +9,7 @@ import {
 import type { FinalRankingInput } from './final-ranking';
 
 /** More targets than any challenge has; a bound so a bad input cannot make the ranking crawl. */
-export const MAX_RANKING_TARGETS = 64;
+const MAX_RANKING_TARGETS = 64;
 
 /** Throws on input the ranking cannot use; returns warnings about input it can use, but weakly. */
 export function validateRankingInput(input: FinalRankingInput): string[] {

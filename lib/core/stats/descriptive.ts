@@ -80,12 +80,12 @@ export function summarize(samplesMs: readonly number[]): TimeSummary {
 }
 
 /** Tukey's multiplier: 1.5 × IQR beyond the quartiles. */
-export const TUKEY_K = 1.5;
+const TUKEY_K = 1.5;
 /**
  * Fences never come closer to the median than this (relative). With 1% jitter the IQR is ~1.3%, so
  * bare Tukey fences would call an ordinary run 3% slow an outlier; a flag should mean interference.
  */
-export const MIN_OUTLIER_DISTANCE_REL = 0.05;
+const MIN_OUTLIER_DISTANCE_REL = 0.05;
 
 export interface Outliers {
   /** Indices (into the input) of runs below the low fence: suspiciously fast. */

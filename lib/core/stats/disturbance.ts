@@ -32,7 +32,7 @@ export const DEFAULT_DISTURBANCE = {
  * tasks' time of a run is known to within about a tick either way: this many ticks are allowed on
  * top of the share, or every short run would be called disturbed by the tick it happened to share.
  */
-export const TICK_ALLOWANCE = 2;
+const TICK_ALLOWANCE = 2;
 
 /**
  * A judging is trusted only while at least this share of its pairs can be clean. On a host where
@@ -51,9 +51,9 @@ export const MIN_CLEAN_SHARE = 0.5;
  * one that leaves 30% in 87% with maxPairs 30 and always with maxPairs 150; the rest end on the
  * discard budget, from their clean pairs.
  */
-export const CLEAN_SHARE_Z = 2;
+const CLEAN_SHARE_Z = 2;
 /** The share rule looks only after this many attempts per minPairs (fewer say little). */
-export const EARLY_ATTEMPTS_PER_MIN_PAIR = 4;
+const EARLY_ATTEMPTS_PER_MIN_PAIR = 4;
 
 /** Wilson score upper bound of a binomial proportion (successes of n) at z. */
 export function wilsonUpper(successes: number, n: number, z: number): number {

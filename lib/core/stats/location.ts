@@ -159,7 +159,7 @@ export function hodgesLehmann(xs: readonly number[], confidence: number): Locati
 }
 
 /** Share of values trimmed from each end by `trimmedMean`. */
-export const DEFAULT_TRIM = 0.2;
+const DEFAULT_TRIM = 0.2;
 
 /**
  * The trimmed mean (g = ⌊trim·n⌋ values dropped at each end) with the Tukey–McLaughlin interval:
@@ -222,7 +222,7 @@ export function studentTQuantile(p: number, df: number): number {
   return (lo + hi) / 2;
 }
 
-export function studentTCdf(t: number, df: number): number {
+function studentTCdf(t: number, df: number): number {
   const ib = regularizedIncompleteBeta(df / (df + t * t), df / 2, 0.5);
   return t >= 0 ? 1 - ib / 2 : ib / 2;
 }

@@ -6,27 +6,27 @@ import { pairRatios, type SpeedupEstimate, type StopPolicy, type TimedPair } fro
  * Run-to-run coefficient of variation above which a side is called noisy. A quiet pinned core
  * shows 1–2%; interference bursts that hit one run in ten push it past 5%.
  */
-export const NOISY_CV = 0.05;
+const NOISY_CV = 0.05;
 /**
  * Change of a side's median time between the first and last third of the runs that counts as
  * drift (thermal throttling, a neighbour starting up). Medians of thirds are robust to single slow
  * runs; 5% is ~3 standard errors of their difference at 2% jitter and 10 pairs.
  */
-export const DRIFT_REL = 0.05;
+const DRIFT_REL = 0.05;
 /** Below this many pairs, thirds are too small (fewer than 2 runs) to say anything about drift. */
-export const DRIFT_MIN_PAIRS = 6;
+const DRIFT_MIN_PAIRS = 6;
 /**
  * Change of the median ratio between the first and last third. Drift that slows B and S alike
  * cancels in the ratio; drift that does not (e.g. only the memory-bound side suffers) biases it.
  */
-export const RATIO_DRIFT_REL = 0.05;
+const RATIO_DRIFT_REL = 0.05;
 /** Share of a side's runs beyond the Tukey fences (see `outliers`) worth mentioning. */
-export const OUTLIER_SHARE = 0.15;
+const OUTLIER_SHARE = 0.15;
 /**
  * Runs shorter than this are dominated by process start-up, sandbox set-up and timer granularity,
  * which are the same for both sides and cap the speedup that can be seen.
  */
-export const SHORT_RUN_MS = 50;
+const SHORT_RUN_MS = 50;
 
 const pct = (x: number, digits = 0): string => `${(x * 100).toFixed(digits)}%`;
 

@@ -37,7 +37,7 @@ export interface NoiseModel {
   layoutSlowdown: number;
 }
 
-export const SHARED_VM_NOISE: NoiseModel = {
+const SHARED_VM_NOISE: NoiseModel = {
   jitterSigma: 0.02,
   tailProbability: 0.1,
   tailMin: 0.1,

@@ -36,7 +36,7 @@ export interface TimedPair {
  */
 export type IntervalMethod = 'signed-rank' | 'order-statistic' | 'trimmed-mean' | 'bootstrap';
 
-export const INTERVAL_METHODS: readonly IntervalMethod[] = [
+const INTERVAL_METHODS: readonly IntervalMethod[] = [
   'signed-rank',
   'order-statistic',
   'trimmed-mean',
@@ -51,7 +51,7 @@ export const ESTIMATE_METHOD_NAMES = {
   bootstrap: 'bootstrap-median-of-ratios',
 } as const satisfies Record<IntervalMethod, string>;
 
-export const DEFAULT_INTERVAL_METHOD: IntervalMethod = 'signed-rank';
+const DEFAULT_INTERVAL_METHOD: IntervalMethod = 'signed-rank';
 
 export interface SpeedupOptions {
   /** Two-sided confidence level of the interval; default 0.95. */
@@ -95,7 +95,7 @@ export const DEFAULT_CONFIDENCE = 0.95;
  * more pairs before the precision is reached.
  */
 export const JUDGING_CONFIDENCE = 0.97;
-export const JUDGING_STATED_CONFIDENCE = DEFAULT_CONFIDENCE;
+const JUDGING_STATED_CONFIDENCE = DEFAULT_CONFIDENCE;
 
 /** A judging's estimate: the method's interval at JUDGING_CONFIDENCE (see there). */
 export function judgingEstimate(pairs: readonly TimedPair[]): SpeedupEstimate {

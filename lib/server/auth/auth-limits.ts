@@ -26,7 +26,7 @@ export const BACKOFF_BASE_S = 30;
 /** The longest wait between two attempts at one account. */
 export const BACKOFF_CAP_S = 15 * 60;
 /** How long an account's count of failures is kept after its last attempt. */
-export const FAILURE_MEMORY_S = 24 * 3600;
+const FAILURE_MEMORY_S = 24 * 3600;
 /** Attempts one device cookie may make past a lockout, per window. */
 export const SIGN_IN_PER_DEVICE: RateRule = { window: 15 * 60, max: 10 };
 

@@ -19,7 +19,7 @@ import { signInGuard, tooManyRequests } from './sign-in-guard';
 import { hashPassword, verifyPassword } from '../../core/access/password';
 
 /** Seconds a signed session cookie stands in for the session's row (see createAuth). */
-export const SESSION_COOKIE_CACHE_S = 60;
+const SESSION_COOKIE_CACHE_S = 60;
 
 function authSecret(): string {
   const secret = env().PERFJUDGE_AUTH_SECRET;

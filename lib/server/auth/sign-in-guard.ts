@@ -46,7 +46,7 @@ export function tooManyRequests(refusal: LimitRefusal): APIError {
   );
 }
 
-export function emailOf(body: unknown): unknown {
+function emailOf(body: unknown): unknown {
   return body && typeof body === 'object' ? (body as { email?: unknown }).email : undefined;
 }
 

@@ -39,7 +39,7 @@ export interface Migration {
   checksum: string;
 }
 
-export async function readMigrations(migrationsDir = MIGRATIONS_DIR): Promise<Migration[]> {
+async function readMigrations(migrationsDir = MIGRATIONS_DIR): Promise<Migration[]> {
   const entries = await readdir(migrationsDir, { withFileTypes: true });
   const names = entries
     .filter((e) => e.isDirectory())

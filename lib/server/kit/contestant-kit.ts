@@ -73,7 +73,7 @@ export async function solutionFile(challenge: Challenge): Promise<string> {
 }
 
 /** kit/config.cmake: what the kit's scripts need from the manifest, written out as CMake. */
-export function kitConfig(manifest: Manifest, solution: string): string {
+function kitConfig(manifest: Manifest, solution: string): string {
   const targets = Object.entries(manifest.targets);
   const msvc = targets.find(([, t]) => t.toolchain.kind === 'clang-cl');
   const gnu = targets.find(([, t]) => t.toolchain.kind !== 'clang-cl');
@@ -107,7 +107,7 @@ export function kitConfig(manifest: Manifest, solution: string): string {
 }
 
 /** What check.cmake prints for the kit as downloaded (the web-downloads test compares it). */
-export function freshCheckOutput(edgeCases: number, solution: string): string {
+function freshCheckOutput(edgeCases: number, solution: string): string {
   return [
     `edge cases: ${edgeCases} of ${edgeCases} pass`,
     'public input: the same output as the baseline',
@@ -165,7 +165,7 @@ ${challengeReadme.replace(/^# .*\n/, '## The challenge\n')}`;
 }
 
 /** Every file of the kit, in a fixed order. */
-export async function kitEntries(challenge: Challenge, options: KitOptions): Promise<KitEntry[]> {
+async function kitEntries(challenge: Challenge, options: KitOptions): Promise<KitEntry[]> {
   const entries: KitEntry[] = [];
   const add = (kitPath: string, content: KitEntry['content']) => {
     if (entries.some((e) => e.path === kitPath))

@@ -53,7 +53,7 @@ export interface JobPolicies {
 
 const DAY_S = 24 * 3600;
 
-export const DEFAULT_JOB_POLICIES: JobPolicies = {
+const DEFAULT_JOB_POLICIES: JobPolicies = {
   judge: {
     attempts: 3,
     backoffMs: 30_000,

@@ -4,6 +4,10 @@ import type { Redis } from 'ioredis';
 import { scanKeys } from './connection';
 import { runnerHeartbeatSchema, type HostReport, type RunnerHeartbeat } from '../../../contracts';
 
+/**
+ * @public Re-exported by runner/service/index.ts, which nothing imports it from: to go there and
+ * here together when that folder's exports are cleaned (knip.ts).
+ */
 export const HEARTBEAT_INTERVAL_MS = 5_000;
 /** Four missed beats: a runner stuck this long (or killed) drops out of the list by itself. */
 export const HEARTBEAT_TTL_SECONDS = 20;

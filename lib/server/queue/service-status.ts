@@ -10,11 +10,11 @@ import {
   type SupervisorReport,
 } from '../../../contracts';
 
-export const SUPERVISOR_REPORT_INTERVAL_MS = 5_000;
+const SUPERVISOR_REPORT_INTERVAL_MS = 5_000;
 /** Four missed reports. */
-export const SUPERVISOR_REPORT_TTL_SECONDS = 20;
+const SUPERVISOR_REPORT_TTL_SECONDS = 20;
 
-export function supervisorKey(prefix: string, id: string): string {
+function supervisorKey(prefix: string, id: string): string {
   return `${prefix}:supervisor:${id}`;
 }
 

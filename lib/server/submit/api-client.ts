@@ -91,7 +91,7 @@ export function authorization(token: string): string {
 }
 
 /** A fetch that got no answer (refused, reset, timed out), said plainly. */
-export function unreachable(url: URL, error: unknown): ApiClientError {
+function unreachable(url: URL, error: unknown): ApiClientError {
   const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
   const why =
     (error as Error).name === 'TimeoutError'

@@ -54,7 +54,7 @@ const notVisible = (id: string): RefusalHints => ({
   404: () => `no submission ${id} that this token may see (404)`,
 });
 
-export function parseSubmissionState(text: string): SubmissionState {
+function parseSubmissionState(text: string): SubmissionState {
   return parseAnswer(submissionStateSchema, readJson(text), 'a submission state');
 }
 

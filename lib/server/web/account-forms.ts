@@ -15,13 +15,11 @@ export const signUpSchema = z.object({
     .min(PASSWORD_MIN, `At least ${PASSWORD_MIN} characters`)
     .max(PASSWORD_MAX, `At most ${PASSWORD_MAX} characters`),
 });
-export type SignUpInput = z.infer<typeof signUpSchema>;
 
 export const signInSchema = z.object({
   email: z.email('Enter an e-mail address').max(254),
   password: z.string().min(1, 'Enter your password').max(PASSWORD_MAX),
 });
-export type SignInInput = z.infer<typeof signInSchema>;
 
 /** Field → first message, for showing next to each input. */
 export { fieldErrors } from '../../../contracts/zod-issues';

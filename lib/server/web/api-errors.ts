@@ -71,7 +71,7 @@ export function jsonError(
   );
 }
 
-export function errorResponse(error: unknown): Response {
+function errorResponse(error: unknown): Response {
   if (error instanceof HttpError)
     return jsonError(error.code, error.message, error.extra, error.headers);
   if (error instanceof z.ZodError) return jsonError('invalid-input', firstIssue(error));

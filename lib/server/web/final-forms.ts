@@ -10,8 +10,8 @@ import { idSchema, reasonSchema } from './organizer-settings-form';
 export { MAX_FINAL_ROUNDS, MIN_FINAL_ROUNDS };
 
 /** The error rates an organizer may state: above 0, at most 20% (beyond that a place means little). */
-export const MIN_ERROR_RATE = 0.001;
-export const MAX_ERROR_RATE = 0.2;
+const MIN_ERROR_RATE = 0.001;
+const MAX_ERROR_RATE = 0.2;
 
 export const MIN_REPEATS = 2;
 export const MAX_REPEATS = 20;

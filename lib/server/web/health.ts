@@ -10,7 +10,7 @@ import { listRunners } from '../queue/runner-heartbeat';
 import { listSupervisorReports, serviceProblems } from '../queue/service-status';
 
 /** Each store's check gives up after this long: a health check never hangs on an outage. */
-export const HEALTH_TIMEOUT_MS = 3_000;
+const HEALTH_TIMEOUT_MS = 3_000;
 
 export interface HealthReport {
   /** The database and Redis answer (a dead runner degrades the platform; the web app still serves). */

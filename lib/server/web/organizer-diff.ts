@@ -27,9 +27,9 @@ export interface ParsedDiff {
   truncated: boolean;
 }
 
-export const DIFF_MAX_LINES = 4000;
+const DIFF_MAX_LINES = 4000;
 /** A longer line (minified code, a data blob) is cut so one line cannot stretch the page. */
-export const DIFF_MAX_LINE_CHARS = 1000;
+const DIFF_MAX_LINE_CHARS = 1000;
 
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 

@@ -39,7 +39,7 @@ const fieldSchemas = {
 };
 
 export type FilterField = keyof typeof fieldSchemas;
-export const FILTER_FIELDS = Object.keys(fieldSchemas) as FilterField[];
+const FILTER_FIELDS = Object.keys(fieldSchemas) as FilterField[];
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 

@@ -81,8 +81,6 @@ export const settingsFormSchema = z.strictObject({
   supersedeQueued: z.boolean().optional(),
   reason: z.string().trim().max(REASON_MAX, `At most ${REASON_MAX} characters`),
 });
-export type SettingsFormInput = z.input<typeof settingsFormSchema>;
-export type SettingsForm = z.output<typeof settingsFormSchema>;
 
 /** A reason an organizer must give (rejudge, disqualify, close, publish). */
 export const reasonSchema = z

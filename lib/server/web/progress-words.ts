@@ -27,7 +27,7 @@ export interface TargetProgressFigures {
   etaMs: number | null;
 }
 
-export const STAGE_WORDS: Record<LiveStage, string> = {
+const STAGE_WORDS: Record<LiveStage, string> = {
   queued: 'Queued',
   starting: 'Starting',
   waiting: 'Waiting for the host',

@@ -42,7 +42,10 @@ export function safeAction<S extends z.ZodType, T>(
     try {
       return { ok: true, data: await body(parsed.data, user) };
     } catch (error) {
-      if (error instanceof ActionError) return { ok: false, error: error.message };
+      // A refusal, a missing record, a conflict: the user's to read (contracts/errors.ts says whose
+      // fault each code is); anything else is ours, logged, and told in general words.
+      if (error instanceof AppError && error.fault === 'user')
+        return { ok: false, error: error.message };
       console.error('web: action failed:', error);
       return { ok: false, error: 'The server failed; the error was logged. Try again.' };
     }

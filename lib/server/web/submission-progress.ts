@@ -229,7 +229,7 @@ export async function readQueueEstimates(
 const REDIS_TIMEOUT_MS = 1_500;
 
 /** The latest progress event of each unfinished judging's job this round; {live: false} if Redis failed. */
-export async function readJobProgress(
+async function readJobProgress(
   queues: Pick<QueueSet, 'judgeQueue'>,
   row: ProgressSource,
 ): Promise<{ events: Map<string, JudgingProgress>; live: boolean }> {

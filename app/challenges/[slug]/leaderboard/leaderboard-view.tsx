@@ -30,7 +30,7 @@ import { getContestResultState } from '../../../../lib/server/db/contest/get-con
 import { FinalBanner } from '../final-banner';
 import { OwnRowMarker } from './own-row';
 
-export const PAGE_SIZE = 100;
+const PAGE_SIZE = 100;
 
 const FORMULA_WORDS = {
   SUM: "the sum of the targets' speedups",

@@ -6,19 +6,11 @@ import { EMPTY_PATCH_MESSAGE } from '../empty-patch';
 import { reject } from '../reasons';
 import { MAIL_FROM_LINE, PatchLines } from './lines';
 import { parseMails, type RawMail } from './mails';
-import { NotViable, resolveSection } from './resolve';
+import { resolveSection } from './resolve';
 import { scanSections } from './sections';
 import type { FileChange, ParsedPatch, ParseOptions, RawSection } from './types';
 
-export type {
-  ChangeKind,
-  FileChange,
-  Hunk,
-  HunkLine,
-  ParsedPatch,
-  ParseOptions,
-  PatchMail,
-} from './types';
+export type { FileChange, ParsedPatch, ParseOptions, PatchMail } from './types';
 
 function levelScore(changes: FileChange[], knownFiles: ReadonlySet<string>): number {
   let score = 0;
@@ -41,6 +33,21 @@ function sliceOf(text: string, sections: RawSection[]): Buffer {
  * Parses a patch. Throws IntakeRejectionError ('empty', 'not-a-patch', 'malformed', 'unsafe-path'
  * for names that are not UTF-8); everything else about the changes is validatePatch's job.
  */
+/** Every section's change at `level`, or undefined when the level cannot make sense of a name. */
+function resolveAll(
+  parser: PatchLines,
+  sections: RawSection[],
+  level: number,
+): FileChange[] | undefined {
+  const changes: FileChange[] = [];
+  for (const section of sections) {
+    const change = resolveSection(parser, section, level);
+    if (!change) return undefined;
+    changes.push(change);
+  }
+  return changes;
+}
+
 export function parsePatch(input: Buffer | string, options: ParseOptions = {}): ParsedPatch {
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
   let text = bytes.toString('latin1');
@@ -66,11 +73,12 @@ export function parsePatch(input: Buffer | string, options: ParseOptions = {}): 
   let firstError: unknown;
   for (const level of levels) {
     try {
-      const changes = sections.map((section) => resolveSection(parser, section, level));
+      const changes = resolveAll(parser, sections, level);
+      if (!changes) continue;
       const score = levelScore(changes, knownFiles);
       if (!best || score > best.score) best = { level, changes, score };
     } catch (error) {
-      if (!(error instanceof NotViable)) firstError ??= error;
+      firstError ??= error;
     }
   }
   if (!best) {

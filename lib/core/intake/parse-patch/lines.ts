@@ -7,7 +7,7 @@ import type { Line } from './types';
 export const MAIL_FROM_LINE = /^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001$/;
 export const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$/;
 export const BINARY_DIFFER = /^(?:Binary files|Files) (.*) and (.*) differ$/;
-export const MAX_HEADER_LINE = 4096;
+const MAX_HEADER_LINE = 4096;
 export const EPOCH =
   /^(?:1970-01-01|1969-12-31) [0-2][0-9]:[0-5][0-9]:00(?:\.0+)?(?: [-+][0-9]{2}:?[0-9]{2})?$/;
 

@@ -48,7 +48,7 @@ export function gitHeaderNames(rest: string, level: number): { a: string; b: str
   return { a: split.a, b: split.b };
 }
 
-export function splitGitHeader(
+function splitGitHeader(
   rest: string,
   level: number,
 ): { a: string; b: string; rawA: string; rawB: string } | undefined {
@@ -79,7 +79,7 @@ export function splitGitHeader(
 }
 
 /** Checked before stripping: -p1 would quietly turn `/etc/passwd` into `etc/passwd`. */
-export function checkRawName(raw: string): void {
+function checkRawName(raw: string): void {
   if (raw.startsWith('/') || raw.split('/').includes('..'))
     reject(
       'unsafe-path',

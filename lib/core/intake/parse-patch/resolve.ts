@@ -4,9 +4,6 @@ import { display, type PatchLines } from './lines';
 import { decodePlain, gitHeaderNames, resolveName } from './names';
 import type { FileChange, RawName, RawSection } from './types';
 
-/** Thrown when a -p level cannot make sense of a name; not a rejection on its own. */
-export class NotViable extends Error {}
-
 function modeFields(section: RawSection): Pick<FileChange, 'oldMode' | 'newMode'> {
   const oldMode = section.oldMode ?? section.deletedFileMode ?? section.indexMode;
   const newMode = section.newMode ?? section.newFileMode ?? section.indexMode;
@@ -20,7 +17,15 @@ type Base = Omit<FileChange, 'kind' | 'oldPath' | 'newPath' | 'copyFrom'>;
 /** A side's resolved name: null for /dev/null, undefined when the section has no such line. */
 type Side = string | null | undefined;
 
-export function resolveSection(parser: PatchLines, section: RawSection, level: number): FileChange {
+/**
+ * A section's change at strip level `level`, or undefined when that level cannot make sense of a
+ * name (not a rejection on its own: the caller tries the other level).
+ */
+export function resolveSection(
+  parser: PatchLines,
+  section: RawSection,
+  level: number,
+): FileChange | undefined {
   const base = {
     binary: section.binary,
     hunks: section.hunks,
@@ -29,19 +34,21 @@ export function resolveSection(parser: PatchLines, section: RawSection, level: n
     line: section.line,
     ...modeFields(section),
   };
-  const side = (name: RawName | undefined): string | null | undefined => {
-    if (!name) return undefined;
-    if (name.devNull) return null;
-    const resolved = resolveName(name.name, level);
-    if (resolved === undefined) throw new NotViable();
-    return resolved;
-  };
-  const minus = side(section.minus);
-  const plus = side(section.plus);
+  const minus = sideAt(section.minus, level);
+  if (minus === false) return undefined;
+  const plus = sideAt(section.plus, level);
+  if (plus === false) return undefined;
 
   return section.style === 'traditional'
     ? resolveTraditional(parser, section, base, minus, plus)
     : resolveGit(parser, section, level, base, minus, plus);
+}
+
+/** A side's name at `level`; false when the level cannot make sense of it. */
+function sideAt(name: RawName | undefined, level: number): Side | false {
+  if (!name) return undefined;
+  if (name.devNull) return null;
+  return resolveName(name.name, level) ?? false;
 }
 
 function resolveTraditional(
@@ -70,13 +77,13 @@ function resolveGit(
   base: Base,
   minus: Side,
   plus: Side,
-): FileChange {
+): FileChange | undefined {
   const line = section.line - 1;
   const header = gitHeaderNames(section.headerRest!, level);
   const headerOld = header ? decodePlain(header.a) : undefined;
   const headerNew = header ? decodePlain(header.b) : undefined;
   if (!header && !(section.minus || section.renameFrom || section.copyFrom)) {
-    if (level > 0 && gitHeaderNames(section.headerRest!, 0)) throw new NotViable();
+    if (level > 0 && gitHeaderNames(section.headerRest!, 0)) return undefined;
     parser.malformed(
       line,
       `the "diff --git ${display(section.headerRest!)}" header lacks file names`,

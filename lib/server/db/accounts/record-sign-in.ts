@@ -5,7 +5,7 @@ import { appendAuditLog } from '../audit/append-audit-log';
 import type { Db } from '../client';
 
 /** Failures since the owner's last sign-in from which the next sign-in tells the owner. */
-export const SIGN_IN_REPORT_AFTER = 3;
+const SIGN_IN_REPORT_AFTER = 3;
 /** How far back failures count when the account never signed in before. */
 const FIRST_SIGN_IN_LOOKBACK_MS = 30 * 24 * 3600 * 1000;
 

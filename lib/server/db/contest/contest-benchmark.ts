@@ -92,7 +92,7 @@ export async function defineBenchmarkOnce(
  * (a scorer started by hand on a second host, say): one line per such contest. It then uses the
  * database's, as every job is made from it.
  */
-export async function benchmarkEnvironmentWarnings(
+async function benchmarkEnvironmentWarnings(
   db: Db,
   proposalFor: (seedEnv: string) => BenchmarkProposal,
 ): Promise<string[]> {

@@ -12,8 +12,6 @@ import { MAX_SUBMISSIONS_PER_HOUR } from './contest-settings-limits';
 import { CONTEST_SETTINGS_SELECT } from './get-challenge-settings';
 import { NotFoundError, RefusedError } from '../errors';
 
-export { MAX_SUBMISSIONS_PER_HOUR };
-
 export const contestSettingsUpdateSchema = z.strictObject({
   /** Null: no deadline. */
   deadline: z.date().nullable(),

@@ -12,10 +12,10 @@ import { manifestBenchmark } from '../../../core/challenge/benchmark-definition'
 import type { Db } from '../client';
 
 /** Rounds a part may start over because a run was disturbed, per round it times. */
-export const DISCARDED_ROUNDS_PER_ROUND = 3;
+const DISCARDED_ROUNDS_PER_ROUND = 3;
 
 /** The round numbers part `part` of `parts` times: round-robin, so each host sees the whole session's span. */
-export function roundsOfPart(roundsPlanned: number, parts: number, part: number): number[] {
+function roundsOfPart(roundsPlanned: number, parts: number, part: number): number[] {
   return Array.from({ length: roundsPlanned }, (_, r) => r).filter((r) => r % parts === part);
 }
 

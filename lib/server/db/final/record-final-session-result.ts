@@ -25,7 +25,7 @@ export interface RecordFinalSessionResultOutcome {
 }
 
 /** Rounds by number: the later list's wins (a part's result is the authority on its own rounds). */
-export function mergeRounds(recorded: FinalRound[], incoming: FinalRound[]): FinalRound[] {
+function mergeRounds(recorded: FinalRound[], incoming: FinalRound[]): FinalRound[] {
   const byRound = new Map<number, FinalRound>();
   for (const r of [...recorded, ...incoming]) byRound.set(r.round, r);
   return [...byRound.values()].sort((a, b) => a.round - b.round);

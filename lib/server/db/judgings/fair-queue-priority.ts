@@ -6,7 +6,7 @@
 import type { Db } from '../client';
 
 /** Judged within this long still counts as "recently done" for the author's share of the queue. */
-export const RECENT_SHARE_MS = 30 * 60_000;
+const RECENT_SHARE_MS = 30 * 60_000;
 
 export async function fairQueuePriority(
   db: Db,

@@ -4,7 +4,7 @@
 import 'server-only';
 import type { Db } from '../client';
 
-export const COMPARABLE_LIMIT = 100;
+const COMPARABLE_LIMIT = 100;
 
 export interface ComparableSubmissions {
   bestId: string | null;

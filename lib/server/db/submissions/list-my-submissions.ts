@@ -5,7 +5,7 @@ import type { JudgingStatus, Verdict } from '../../../../contracts';
 import type { Db } from '../client';
 import { SUBMISSION_STATE_SELECT } from './submission-state-select';
 
-export const MY_SUBMISSIONS_LIMIT = 200;
+const MY_SUBMISSIONS_LIMIT = 200;
 /** Accepted submissions the best-score series is built from (oldest dropped beyond it). */
 const BEST_SERIES_LIMIT = 5_000;
 

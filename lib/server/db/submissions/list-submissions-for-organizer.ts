@@ -77,16 +77,14 @@ export interface OrganizerSubmissionPage {
 /** A cursor is the last row's (createdAt, id), so rows made while paging do not shift the pages. */
 const cursorSchema = z.object({ t: z.iso.datetime(), id: z.string().min(1).max(64) });
 
-export function encodeSubmissionCursor(row: { createdAt: Date; id: string }): string {
+function encodeSubmissionCursor(row: { createdAt: Date; id: string }): string {
   return Buffer.from(JSON.stringify({ t: row.createdAt.toISOString(), id: row.id })).toString(
     'base64url',
   );
 }
 
 /** Undefined for anything that is not a cursor this module made (a hand-edited URL starts over). */
-export function decodeSubmissionCursor(
-  cursor: string,
-): { createdAt: Date; id: string } | undefined {
+function decodeSubmissionCursor(cursor: string): { createdAt: Date; id: string } | undefined {
   try {
     const parsed = cursorSchema.safeParse(
       JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')),
@@ -97,7 +95,7 @@ export function decodeSubmissionCursor(
   }
 }
 
-export const ORGANIZER_PAGE_SIZE = 50;
+const ORGANIZER_PAGE_SIZE = 50;
 
 export async function listSubmissionsForOrganizer(
   db: Db,

@@ -4,6 +4,7 @@
 // naming it, the submission settled (verdict none), the patch kept. Returns their queue jobs, for
 // the caller to withdraw from Redis.
 import type { Db } from '../client';
+import { ConflictError } from '../errors';
 import { settleSubmission } from './settle-submission';
 
 export interface SupersededSubmission {
@@ -11,11 +12,17 @@ export interface SupersededSubmission {
   judgings: { judgingId: string; round: number }[];
 }
 
-export function supersededMessage(newerId: string): string {
+function supersededMessage(newerId: string): string {
   return `superseded by your newer submission ${newerId} before it was judged (the contest judges the newest queued one)`;
 }
 
-class TakenMeanwhile extends Error {}
+/**
+ * A runner took a queued judging while we superseded it: thrown inside the transaction so that
+ * it rolls back, and told apart from other conflicts by its class.
+ */
+class TakenMeanwhile extends ConflictError {
+  override name = 'TakenMeanwhile';
+}
 
 export async function supersedeQueuedSubmissions(
   db: Db,
