@@ -7,7 +7,8 @@
 #   static       type checks, lint and formatting
 #   integration  the vitest integration tests (tests/integration): compilers, sandbox, stores
 #   e2e          the browser tests (tests/e2e, Playwright in Debian's Chromium)
-#   all          everything, in that order (the default, and what CI runs)
+#   all          everything (the default, and what CI runs): static and unit, then integration
+#                and e2e side by side
 # Anything after the tier goes to vitest (unit, integration, all) or Playwright (e2e), e.g.
 # `npm test -- --tier integration tests/integration/judge.test.ts`.
 set -euo pipefail
