@@ -4,7 +4,7 @@
 // contestant signing up through the web API, then Ctrl-C (SIGINT to the process group, as a
 // terminal sends it) stopping everything: no process of the clone left, its ports free.
 //
-// Meanwhile, on the running platform, that contestant with nothing but its URL
+// Between the two, on the running platform, that contestant with nothing but its URL
 // (docs/contestants.md): the CLI installed from the platform into an empty folder outside the
 // repository, the kit downloaded and built, a faster solution written in, checked, timed, judged
 // locally (ACCEPTED, a speedup) and submitted with --wait, the verdict and score arriving from
