@@ -7,7 +7,8 @@
 #   static       type checks, lint and formatting
 #   integration  the vitest integration tests (tests/integration): compilers, sandbox, stores
 #   e2e          the browser tests (tests/e2e, Playwright in Debian's Chromium)
-#   all          everything, in that order (the default, and what CI runs)
+#   all          everything (the default, and what CI runs): static and unit, then integration
+#                and e2e side by side
 # Anything after the tier goes to vitest (unit, integration, all) or Playwright (e2e), e.g.
 # `npm test -- --tier integration tests/integration/judge.test.ts`.
 set -euo pipefail
@@ -88,18 +89,29 @@ fi
 # Everything. The web app's production build (tests/helpers/web-build.ts: one for the browser
 # tests and the integration tests that serve it) takes minutes of CPU, so it is made on the core
 # the single-threaded linters and the unit tests leave free, after the type checks (it writes
-# next-env.d.ts, which the web project's type check reads). Nothing timed runs meanwhile: the
-# integration and browser tests, which time real runs, come after it, one tier at a time.
+# next-env.d.ts, which the web project's type check reads).
 type_checks
 build_log="$(mktemp)"
-trap 'rm -f "$build_log"' EXIT
+e2e_log="$(mktemp)"
+trap 'rm -f "$build_log" "$e2e_log"' EXIT
 npx tsx tests/helpers/web-build.ts >"$build_log" 2>&1 &
 build=$!
 lint
 npx vitest run --project unit --passWithNoTests "$@"
 wait "$build" || { cat "$build_log"; exit 1; }
 cat "$build_log"
-# Two files at a time, the slowest first (vitest.config.ts), so both workers finish together.
-npx vitest run --project integration --passWithNoTests "$@"
-# Browser tests: Debian's Chromium against the built app with a real scorer and runners (playwright.config.ts).
-npx playwright test
+# The integration tier (two files at a time, the slowest first: vitest.config.ts) and the browser
+# tests (Debian's Chromium against the built app with a real scorer and runners: playwright.config.ts)
+# side by side: much of either is waiting (judgings queued behind a host lock, lock expiries, a
+# reconciler's period, a browser waiting for a verdict), which the other fills. Their tests judge
+# on a loaded host by design (busy pairs fall back to a labelled CPU-time estimate; they check
+# verdicts, not timings), each with its own host lock, schema and queue prefix. The browser
+# tests' output follows the integration tier's.
+npx playwright test >"$e2e_log" 2>&1 &
+e2e=$!
+failed=0
+npx vitest run --project integration --passWithNoTests "$@" || failed=1
+wait "$e2e" || failed=1
+echo "--- browser tests (npx playwright test), run beside the integration tier"
+cat "$e2e_log"
+exit "$failed"
