@@ -6,7 +6,6 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { code as wordcountCode } from '../../challenges/wordcount/code';
 import {
-  generateWordcountInput,
   WordStats,
   wordcountInputChunks,
   type WordcountInputOptions,
@@ -18,7 +17,7 @@ const MiB = 1024 * 1024;
 
 function generate(options: WordcountInputOptions): Buffer {
   const parts: Buffer[] = [];
-  generateWordcountInput({ ...options, write: (chunk) => parts.push(Buffer.from(chunk)) });
+  for (const chunk of wordcountInputChunks(options)) parts.push(Buffer.from(chunk));
   return Buffer.concat(parts);
 }
 

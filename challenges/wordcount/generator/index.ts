@@ -81,15 +81,3 @@ export function* wordcountInputChunks(options: WordcountInputOptions): Generator
     writer.pos = 0;
   }
 }
-
-/** Generates the input synchronously into `write`, which must consume each chunk before returning. */
-export function generateWordcountInput(
-  options: WordcountInputOptions & { write: (chunk: Uint8Array) => void },
-): { bytes: number } {
-  let bytes = 0;
-  for (const chunk of wordcountInputChunks(options)) {
-    options.write(chunk);
-    bytes += chunk.length;
-  }
-  return { bytes };
-}
