@@ -2,7 +2,7 @@
 // form's preview before a contestant confirms, and the organizer's diff page.
 import { formatCount } from '../../lib/server/web/format';
 
-export interface PatchFileRow {
+interface PatchFileRow {
   path: string;
   change: string;
   /** The path a renamed file came from. */

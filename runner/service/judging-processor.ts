@@ -55,7 +55,7 @@ export const CANCEL_NOT_COUNTING = 'perfjudge: judging cancelled by the scorer';
 /** How often a runner looks for the scorer's cancel flag while it waits or judges. */
 export const CANCEL_CHECK_MS = 1_000;
 /** How long a copy of a judging that ended here without an answer waits before it is taken again. */
-export const PUT_OFF_MS = 2_000;
+const PUT_OFF_MS = 2_000;
 
 export interface JudgingSettings {
   target: TargetId;
@@ -484,7 +484,7 @@ export interface CancelWatch {
 }
 
 /** A judging's BullMQ lock, as Redis holds it while the job is this attempt's. */
-export interface JobLock {
+interface JobLock {
   /** BullMQ's key for it: `<prefix>:<queue>:<job id>:lock`, holding the taker's token. */
   key: string;
   token: string;
@@ -494,7 +494,7 @@ export interface JobLock {
 }
 
 /** The job's lock, or null for a job taken without a token (tests calling a processor directly). */
-export function jobLock(
+function jobLock(
   job: Job,
   token: string | undefined,
   rest: Omit<JobLock, 'key' | 'token'>,

@@ -14,7 +14,7 @@ export interface HeldJudging {
   ended(copySignal: AbortSignal | undefined): Promise<void>;
 }
 
-export interface TakenJudging {
+interface TakenJudging {
   held: false;
   /** Aborted with a copy's reason: BullMQ cancels (shutdown, lock lost) reach only the copy. */
   signal: AbortSignal;

@@ -6,13 +6,15 @@
 // would share the host and, in BullMQ's books, one lock: the copy must wait for the judging in
 // hand and answer with its result (the outbox), recording its runs exactly once. A copy another
 // runner takes makes the first abandon its judging within seconds (its lock names another holder).
+// A copy whose judging in hand ends without an answer (the scorer cancelled it) is put off and
+// taken again on its own, with a lock of its own.
 import { chmod, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { judgingResultSchema, type Manifest } from '../../contracts';
+import { judgingCancelKey, judgingResultSchema, type Manifest } from '../../contracts';
 import { loadChallenge } from '../../lib/core/challenge/load-manifest';
 import { REPO_ROOT } from '../../lib/core/config/env';
 import { upsertChallengeVersion } from '../../lib/server/db/contest/upsert-challenge-version';
@@ -23,6 +25,7 @@ import { startScorer } from '../../scorer/scorer';
 import type { ReconcileReport } from '../../scorer/reconcile';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeUser } from '../../dev/db-fixtures';
+import { acquireHostLock } from '../../runner/service/host-lock';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis';
 import { smallJudgingArgs, spawnRunner, type RunnerProcess } from '../helpers/queue';
 
@@ -278,3 +281,59 @@ it('FLUSHALL mid-judging, the copy taken by another runner: the first abandons i
   ).toBe(true);
   expect(mostAtOnce, output).toBe(1);
 }, 480_000);
+
+it('FLUSHALL while the judging waits for the host, which the scorer then cancels: the copy is put off and taken again on its own', async () => {
+  const { db } = database;
+  const { runner, workRoot } = await startRunner('put-off-runner');
+  // The test holds the runner's host lock: the judging waits for the host while Redis loses it.
+  const host = await acquireHostLock({
+    file: path.join(path.dirname(workRoot), 'host.lock'),
+    owner: 'judging-once test',
+  });
+  try {
+    const reports = await startPlatform();
+    const userId = await makeUser(db);
+    const submitted = await submitPatch({
+      db,
+      queues,
+      userId,
+      challengeSlug: 'wordcount',
+      patchText: PATCH,
+    });
+    if (!submitted.ok) throw new Error(submitted.message);
+    const judging = await db.judging.findFirstOrThrow({
+      where: { submissionId: submitted.submissionId },
+    });
+    const jobId = `judging-${judging.id}-r0`;
+    // (The runner logs the host lock's wait, not the job: this runner holds one job.)
+    await runner.waitFor(/waiting for the host lock/, 60_000);
+    await redis.flushAll();
+    await until(
+      'the reconciler to re-queue the judging',
+      async () => reports.some((r) => r.requeued.includes(submitted.submissionId)),
+      30_000,
+    );
+    await runner.waitFor(new RegExp(`job ${jobId}: this runner is already judging it`), 30_000);
+    // The scorer's cancel flag (as when another target failed): the judging in hand ends
+    // without an answer, and the copy waiting for it must not take its place unlocked.
+    await connection('flag').set(judgingCancelKey(PREFIX, judging.id, 0), 'cancelled by the test');
+    await runner.waitFor(new RegExp(`job ${jobId}: the judging in hand gave no answer`), 30_000);
+    // Taken again once put off, with a lock of its own: a fresh attempt, refused by the flag.
+    await runner.waitFor(new RegExp(`job ${jobId}: not judged: cancelled by the test`), 30_000);
+    const lines = linesOf(runner, jobId);
+    console.log(lines.join('\n'));
+    const stopped = lines.findIndex((l) => l.includes('stopped, cancelled by the test'));
+    const putOff = lines.findIndex((l) => l.includes('gave no answer'));
+    const retaken = lines.findLastIndex((l) => /: attempt \d/.test(l));
+    expect(stopped, runner.output()).toBeGreaterThan(-1);
+    expect(stopped, runner.output()).toBeLessThan(putOff);
+    expect(putOff, runner.output()).toBeLessThan(retaken);
+    // The first attempt's line, then the retaken copy's: the copy never ran beside it.
+    expect(
+      lines.filter((l) => /: attempt \d/.test(l)),
+      runner.output(),
+    ).toHaveLength(2);
+  } finally {
+    await host.release();
+  }
+}, 240_000);
