@@ -1,11 +1,14 @@
-// Benchmark of a final evaluation on this machine: six finalists with known
+// Benchmark of a final evaluation on this machine: the ladder's steps and two submissions, of known
 // relative speeds timed in one final session (runner/final/final-session.ts), then ranked
 // (lib/core/ranking). Figures only, nothing asserted: this machine is shared and noisy.
 //   npm run bench -- final [--size 16MiB] [--rounds 20] [--load none,bursty] [--max-discarded N]
+//   npm run bench -- final --builds 3   (the build stage alone: one build at a time against one
+//                                        per CPU, alternating, 3 times each, in one run)
 // Targets: the true order recovered wherever two finalists differ by more than 5%; the two
 // baseline copies tied (with each other, and with the baseline: interval around 1); the session's
 // timing phase at most 1.5× the sum of the runs it times.
 import { readFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_FINAL_ERROR_RATE, type FinalSessionResult } from '../contracts/final';
 import { parseByteSize } from '../contracts';
@@ -50,10 +53,18 @@ interface Options {
   rounds: number;
   loads: Load[];
   maxDiscarded: number | null;
+  /** Only the build stage, this many times each way (one at a time, one per CPU); 0: off. */
+  builds: number;
 }
 
 function parseArgs(args: string[]): Options {
-  const options: Options = { sizeBytes: 16 << 20, rounds: 20, loads: ['none'], maxDiscarded: null };
+  const options: Options = {
+    sizeBytes: 16 << 20,
+    rounds: 20,
+    loads: ['none'],
+    maxDiscarded: null,
+    builds: 0,
+  };
   for (let i = 0; i < args.length; i++) {
     const value = args[++i];
     switch (args[i - 1]) {
@@ -67,6 +78,11 @@ function parseArgs(args: string[]): Options {
         options.rounds = Number(value);
         if (!Number.isInteger(options.rounds) || options.rounds < 1)
           throw new Error(`--rounds: "${value}" is not a whole number of at least 1`);
+        break;
+      case '--builds':
+        options.builds = Number(value);
+        if (!Number.isInteger(options.builds) || options.builds < 1)
+          throw new Error(`--builds: "${value}" is not a whole number of at least 1`);
         break;
       case '--max-discarded':
         options.maxDiscarded = Number(value);
@@ -93,6 +109,7 @@ async function session(
   entrants: FinalEntrant[],
   options: Options,
   load: Load,
+  parallelBuilds?: number,
 ): Promise<{ result: FinalSessionResult; wallMs: number }> {
   const target = challenge.manifest.targets[TARGET]!;
   const sandbox = createSandbox('bubblewrap');
@@ -108,7 +125,9 @@ async function session(
     sessionId: `bench-${load}`,
     part: 0,
     runnerId: 'bench',
-    rounds: Array.from({ length: options.rounds }, (_, i) => i),
+    // The build stage alone still times one round: a session with none would never end.
+    rounds: Array.from({ length: options.builds ? 1 : options.rounds }, (_, i) => i),
+    parallelBuilds,
     done: [],
     maxDiscardedRounds: options.maxDiscarded ?? 4 * options.rounds,
     memoryBandwidth: null,
@@ -206,12 +225,45 @@ function checks(ranking: FinalRanking): string[] {
   ];
 }
 
+/**
+ * The build stage alone (a session of one round), one build at a time and one per CPU, in
+ * alternating order, `options.builds` times each: the same finalists, in one run, on the same load.
+ */
+async function buildsOnly(challenge: Challenge, entrants: FinalEntrant[], options: Options) {
+  const cpus = os.availableParallelism();
+  console.log(`final builds: ${entrants.length} finalists, 1 at a time vs ${cpus} side by side`);
+  const seconds: Record<string, number[]> = { '1': [], [cpus]: [] };
+  for (let i = 0; i < options.builds; i++)
+    for (const parallel of i % 2 ? [cpus, 1] : [1, cpus]) {
+      const load = os.loadavg()[0]!.toFixed(1);
+      const { result } = await session(challenge, entrants, options, 'none', parallel);
+      // A busy host may refuse the round (a judge error after the builds): the builds still count.
+      if (!result.buildMs) throw new Error(result.judgeError ?? 'no build stage');
+      seconds[parallel]!.push(result.buildMs / 1000);
+      console.log(
+        `  ${parallel} at a time: ${(result.buildMs / 1000).toFixed(1)} s (load ${load})`,
+      );
+    }
+  const med = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const mid = sorted.length / 2;
+    return Number.isInteger(mid) ? (sorted[mid - 1]! + sorted[mid]!) / 2 : sorted[Math.floor(mid)]!;
+  };
+  const one = med(seconds['1']!);
+  const side = med(seconds[cpus]!);
+  console.log(
+    `  median: ${one.toFixed(1)} s one at a time, ${side.toFixed(1)} s side by side: ` +
+      `${(side / one).toFixed(2)}× (load now ${os.loadavg()[0]!.toFixed(1)})`,
+  );
+}
+
 export default async function run(args: string[]): Promise<void> {
   const options = parseArgs(args);
   const challenge = await loadChallenge('wordcount');
   const entrants = await Promise.all(
     FINALISTS.map(async (f) => ({ id: f.id, patchText: await f.patch() })),
   );
+  if (options.builds) return buildsOnly(challenge, entrants, options);
   console.log(
     `final: ${FINALISTS.length} finalists, ${options.rounds} rounds on ${(options.sizeBytes / 2 ** 20).toFixed(0)} MiB, loads ${options.loads.join(', ')}`,
   );

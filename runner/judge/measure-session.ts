@@ -227,8 +227,9 @@ class Session<R> {
         return { error };
       }
     }
-    // A planned session's end: whoever is still in is done.
-    for (const m of this.active.splice(0)) this.settle(m);
+    // A planned session's end: whoever is still in is done, and so is whoever never got a round
+    // (a final job whose rounds were all checkpointed before: it must end, not wait forever).
+    for (const m of [...this.active.splice(0), ...this.waiting.splice(0)]) this.settle(m);
     return null;
   }
 

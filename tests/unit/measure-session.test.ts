@@ -283,6 +283,16 @@ describe('measure sessions', () => {
       expect(failing.pairs).toHaveLength(0);
     });
 
+    it('a plan with no round left ends at once, running nothing', async () => {
+      const s = script();
+      const empty: RoundPlan<Run> = { ...plan(s.log, new Set()).plan, next: () => null };
+      const a = entrant('A', s, { pairs: Infinity });
+      // Without an end for the entrants that never got a round, this would wait forever.
+      await runSession({ plan: empty, baseline: s.baseline, entrants: [a] });
+      expect(s.log).toEqual([]);
+      expect(a.pairs).toHaveLength(0);
+    }, 10_000);
+
     it('an entrant’s run that throws ends the whole session', async () => {
       const s = script();
       const { plan: p } = plan(s.log, new Set());

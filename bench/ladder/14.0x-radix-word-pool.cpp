@@ -1,4 +1,4 @@
-// 14.3× (measured, bench/ladder/README.md), single-threaded: the 8.1x-simd-views step with what
+// 14.0× (measured, bench/ladder/README.md), single-threaded: the 8.1x-simd-views step with what
 // was left of its time taken away. Where the time went, sampled with `perf record -e cpu-clock`:
 // the kernel zeroing fresh pages, the driver reading each printed word at its first occurrence
 // (a cache miss per distinct word), comparisons in the sort, and long words compared with text
