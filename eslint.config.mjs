@@ -3,15 +3,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-/**
- * Functions over 80 lines that are still to be split (issue 30), each with its file's longest
- * function today as the cap, so none grows and no new long function joins them in those files.
- * Remove an entry once its file's functions fit; the list only ever shrinks.
- */
-const LONG_FUNCTIONS_LEFT = {
-  'bench/judge.ts': 95,
-};
-
 export default tseslint.config(
   {
     ignores: [
@@ -53,13 +44,6 @@ export default tseslint.config(
       'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
     },
   },
-  ...Object.entries(LONG_FUNCTIONS_LEFT).map(([file, max]) => ({
-    // Next's [param] folders are glob classes unless escaped.
-    files: [file.replace(/[[\]]/g, '\\$&')],
-    rules: {
-      'max-lines-per-function': ['error', { max, skipBlankLines: true, skipComments: true }],
-    },
-  })),
   // Tool configuration files run outside the app and read their own environment; lib/core/config is the
   // one module of the app that reads it.
   {

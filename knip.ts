@@ -41,11 +41,10 @@ const config: KnipConfig = {
     'userdel',
     'unshare',
   ],
-  // Exports of folders other work is changing at the time of writing (the runner service, the judge):
-  // to be cleaned there, then these lines go.
+  // Exports of a folder other work is changing at the time of writing (the runner service):
+  // to be cleaned there, then this line goes.
   ignoreIssues: {
     'runner/service/**': ['exports', 'types'],
-    'runner/judge/**': ['exports', 'types'],
   },
   // bench/web-latency.ts loads autocannon with createRequire (it has no ES module build).
   ignoreDependencies: ['autocannon'],

@@ -59,98 +59,105 @@ interface Options {
   profile: boolean;
 }
 
+const DEFAULT_OPTIONS: Options = {
+  sizeBytes: 64 << 20,
+  sized: false,
+  repeat: 5,
+  longPairs: 15,
+  loads: ['none'],
+  cpuFallback: false,
+  maxPairs: null,
+  precision: null,
+  hostDrift: null,
+  count: 5,
+  targets: ['linux-intel'],
+  patch: TYPICAL_STEP,
+  profile: true,
+};
+
+/** A comma-separated list of names, each one of `allowed`. */
+function namesOf<T extends string>(
+  flag: string,
+  value: string | undefined,
+  allowed: readonly T[],
+): T[] {
+  const names = (value ?? '').split(',');
+  const bad = names.find((n) => !(allowed as readonly string[]).includes(n));
+  if (bad !== undefined) throw new Error(`${flag}: "${bad}" is not one of ${allowed.join(', ')}`);
+  return names as T[];
+}
+
+/** Options that stand alone. */
+const FLAGS = new Map<string, (options: Options) => void>([
+  ['--cpu-fallback', (o) => void (o.cpuFallback = true)],
+  ['--no-profile', (o) => void (o.profile = false)],
+]);
+
+/** Options followed by their value: each checks it and sets its field. */
+const VALUED = new Map<string, (options: Options, value: string | undefined) => void>([
+  [
+    '--size',
+    (o, value) => {
+      const bytes = value ? parseByteSize(value) : undefined;
+      if (!bytes) throw new Error(`--size: "${value}" is not a size`);
+      o.sizeBytes = bytes;
+      o.sized = true;
+    },
+  ],
+  ['--load', (o, value) => void (o.loads = namesOf('--load', value, LOADS))],
+  [
+    '--max-pairs',
+    (o, value) => {
+      o.maxPairs = Number(value);
+      if (!Number.isInteger(o.maxPairs) || o.maxPairs < 5)
+        throw new Error(`--max-pairs: "${value}" is not a whole number of at least 5`);
+    },
+  ],
+  [
+    '--precision',
+    (o, value) => {
+      o.precision = Number(value);
+      if (!(o.precision > 0 && o.precision < 0.5))
+        throw new Error(`--precision: "${value}" is not a fraction between 0 and 0.5`);
+    },
+  ],
+  [
+    '--host-drift',
+    (o, value) => {
+      o.hostDrift = Number(value);
+      if (!(o.hostDrift >= 0 && o.hostDrift <= 0.2))
+        throw new Error(`--host-drift: "${value}" is not a fraction between 0 and 0.2`);
+    },
+  ],
+  [
+    '--count',
+    (o, value) => {
+      o.count = Number(value);
+      if (!Number.isInteger(o.count) || o.count < 1 || o.count > 10)
+        throw new Error(`--count: "${value}" is not a whole number from 1 to 10`);
+    },
+  ],
+  ['--targets', (o, value) => void (o.targets = namesOf('--targets', value, TARGET_IDS))],
+  [
+    '--patch',
+    (o, value) => {
+      if (!/^[a-z0-9][a-z0-9.-]*$/.test(value ?? ''))
+        throw new Error(`--patch: "${value}" is not the name of a ladder step (bench/ladder)`);
+      o.patch = value!;
+    },
+  ],
+  ['--repeat', (o, value) => void (o.repeat = Number(value))],
+  ['--long-pairs', (o, value) => void (o.longPairs = Number(value))],
+]);
+
 function parseArgs(args: string[]): Options {
-  const options: Options = {
-    sizeBytes: 64 << 20,
-    sized: false,
-    repeat: 5,
-    longPairs: 15,
-    loads: ['none'],
-    cpuFallback: false,
-    maxPairs: null,
-    precision: null,
-    hostDrift: null,
-    count: 5,
-    targets: ['linux-intel'],
-    patch: TYPICAL_STEP,
-    profile: true,
-  };
+  const options: Options = { ...DEFAULT_OPTIONS };
   for (let i = 0; i < args.length; i++) {
-    const value = args[i + 1];
-    switch (args[i]) {
-      case '--size': {
-        const bytes = value ? parseByteSize(value) : undefined;
-        if (!bytes) throw new Error(`--size: "${value}" is not a size`);
-        options.sizeBytes = bytes;
-        options.sized = true;
-        i++;
-        break;
-      }
-      case '--load': {
-        const loads = (value ?? '').split(',');
-        const bad = loads.find((l) => !(LOADS as readonly string[]).includes(l));
-        if (bad !== undefined)
-          throw new Error(`--load: "${bad}" is not one of ${LOADS.join(', ')}`);
-        options.loads = loads as Load[];
-        i++;
-        break;
-      }
-      case '--cpu-fallback':
-        options.cpuFallback = true;
-        break;
-      case '--max-pairs':
-        options.maxPairs = Number(value);
-        if (!Number.isInteger(options.maxPairs) || options.maxPairs < 5)
-          throw new Error(`--max-pairs: "${value}" is not a whole number of at least 5`);
-        i++;
-        break;
-      case '--precision':
-        options.precision = Number(value);
-        if (!(options.precision > 0 && options.precision < 0.5))
-          throw new Error(`--precision: "${value}" is not a fraction between 0 and 0.5`);
-        i++;
-        break;
-      case '--host-drift':
-        options.hostDrift = Number(value);
-        if (!(options.hostDrift >= 0 && options.hostDrift <= 0.2))
-          throw new Error(`--host-drift: "${value}" is not a fraction between 0 and 0.2`);
-        i++;
-        break;
-      case '--count':
-        options.count = Number(value);
-        if (!Number.isInteger(options.count) || options.count < 1 || options.count > 10)
-          throw new Error(`--count: "${value}" is not a whole number from 1 to 10`);
-        i++;
-        break;
-      case '--targets': {
-        const targets = (value ?? '').split(',');
-        const bad = targets.find((t) => !(TARGET_IDS as readonly string[]).includes(t));
-        if (bad !== undefined)
-          throw new Error(`--targets: "${bad}" is not one of ${TARGET_IDS.join(', ')}`);
-        options.targets = targets as TargetId[];
-        i++;
-        break;
-      }
-      case '--patch':
-        if (!/^[a-z0-9][a-z0-9.-]*$/.test(value ?? ''))
-          throw new Error(`--patch: "${value}" is not the name of a ladder step (bench/ladder)`);
-        options.patch = value!;
-        i++;
-        break;
-      case '--no-profile':
-        options.profile = false;
-        break;
-      case '--repeat':
-        options.repeat = Number(value);
-        i++;
-        break;
-      case '--long-pairs':
-        options.longPairs = Number(value);
-        i++;
-        break;
-      default:
-        throw new Error(`unknown option ${args[i]}`);
-    }
+    const flag = FLAGS.get(args[i]!);
+    const valued = VALUED.get(args[i]!);
+    if (flag) flag(options);
+    else if (valued) valued(options, args[++i]);
+    else throw new Error(`unknown option ${args[i]}`);
   }
   return options;
 }

@@ -185,7 +185,7 @@ export async function createJudgingContext(options: JudgeOptions): Promise<Judgi
 }
 
 /** The caller's platform, else the one for this host and target; a failure is kept, not thrown. */
-export async function preparePlatform(
+async function preparePlatform(
   options: JudgeOptions,
   targetSpec: Target | undefined,
 ): Promise<{ platform: TargetPlatform | null; platformError: string | null }> {
@@ -235,7 +235,7 @@ async function hostConditions(
  * A development-mode host's timings are not the target's anyway: when it is too busy for clean
  * pairs, a labelled CPU-time estimate serves its user better than a retry, unless a policy says.
  */
-export function applyDevModePolicy(policy: RunPolicy, devMode: boolean): void {
+function applyDevModePolicy(policy: RunPolicy, devMode: boolean): void {
   if (devMode && policy.disturbance?.cpuTimeFallback === undefined)
     policy.disturbance = { ...policy.disturbance, cpuTimeFallback: true };
 }

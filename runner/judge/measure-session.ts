@@ -387,7 +387,7 @@ class Session<R> {
 }
 
 /** A random permutation (Fisher–Yates). */
-export function shuffle<T>(items: T[], rng: Rng): T[] {
+function shuffle<T>(items: T[], rng: Rng): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = rng.int(i + 1);

@@ -38,7 +38,7 @@ export function newPairLoop(): PairLoop {
   return { clean: [], all: [], reasons: {}, discarded: 0, basis: 'wall-time' };
 }
 
-export function measuredPair(b: Run, s: Run): MeasuredPair {
+function measuredPair(b: Run, s: Run): MeasuredPair {
   // A CPU time of zero cannot be a ratio's denominator; a run that short has no CPU time to speak of.
   const cpu = (r: Run) => Math.max(r.evidence?.cpuMs ?? programCpuMs(r), 1e-3);
   return {
@@ -103,7 +103,7 @@ export function usedPairs(loop: PairLoop): MeasuredPair[] {
 }
 
 /** The estimate from the pairs used so far (null before the first clean pair). */
-export function currentEstimate(loop: PairLoop): SpeedupEstimate | null {
+function currentEstimate(loop: PairLoop): SpeedupEstimate | null {
   const used = usedPairs(loop);
   if (!used.length) return null;
   return judgingEstimate(used.map((p) => (loop.basis === 'wall-time' ? p.wall : p.cpu)));
