@@ -28,7 +28,7 @@ import { smallJudgingArgs, spawnRunner, type RunnerProcess } from '../helpers/qu
 
 const PREFIX = 'pjfinalonce';
 /** Enough rounds (about 0.1–0.2 s each here) that the re-queued copy arrives mid-session. */
-const ROUNDS = 30;
+const ROUNDS = 20;
 
 let database: TestDatabase;
 let redis: PrivateRedis;
@@ -175,7 +175,12 @@ it('FLUSHALL mid-session: the runner takes the re-queued part but never times it
   // Every round recorded, each once.
   const rounds = (done.sessions[0]?.rounds as { round: number }[]).map((r) => r.round);
   expect(rounds).toEqual([...Array(ROUNDS).keys()]);
-  // The copy was taken while the session was in hand (else this test proves nothing) …
+  // The part was timed once (without the rule, the copy times all its rounds again) …
+  expect(
+    lines.filter((l) => /: \d+ rounds in /.test(l)),
+    output,
+  ).toHaveLength(1);
+  // … the copy was taken while the session was in hand (else this test proves nothing) …
   expect(
     lines.some((l) => l.includes('this runner is already judging it')),
     output,
