@@ -506,7 +506,7 @@ export interface CancelWatch {
 }
 
 /** A judging's BullMQ lock, as Redis holds it while the job is this attempt's. */
-export interface JobLock {
+interface JobLock {
   /** BullMQ's key for it: `<prefix>:<queue>:<job id>:lock`, holding the taker's token. */
   key: string;
   token: string;
