@@ -44,6 +44,7 @@ import {
   takeHostLock,
   watchCancelFlag,
   whileOurs,
+  writeFailures,
   type CancelWatch,
   type JobContext,
   type JobWrites,
@@ -93,10 +94,11 @@ function createSessionPublisher(
   log: (line: string) => void,
 ) {
   let chain: Promise<void> = Promise.resolve();
+  const failed = writeFailures(job, log);
   const enqueue = (what: string, write: () => Promise<unknown>) => {
     chain = chain.then(write).then(
       () => undefined,
-      (error: Error) => log(`job ${job.id}: could not write the ${what}: ${error.message}`),
+      (error: Error) => failed(what, error),
     );
   };
   const done: FinalRound[] = [...data.done];

@@ -271,10 +271,11 @@ async function judgeJob(
     signal,
     lock,
   );
+  const writeFailed = writeFailures(job, settings.log);
   const publisher = createJobPublisher(
     whileOurs(job, cancel.signal),
     { judgingId: data.judgingId, round: data.round },
-    (error) => settings.log(`job ${job.id}: could not publish progress: ${error.message}`),
+    (error) => writeFailed('progress', error),
     settings.progressIntervalMs,
   );
   const context = jobContext(job, token, data, settings, publisher);
@@ -326,6 +327,28 @@ export async function answerAfterJudgingInHand<Answer>(
   );
   await job.moveToDelayed(Date.now() + PUT_OFF_MS, token);
   throw new DelayedError();
+}
+
+/**
+ * How an attempt reports a failed write on its job. Once Redis has lost the job ("Missing key")
+ * every write fails until the reconciler queues it again: said once, not several times a second.
+ */
+export function writeFailures(
+  job: Pick<Job, 'id'>,
+  log: (line: string) => void,
+): (what: string, error: Error) => void {
+  let saidGone = false;
+  return (what, error) => {
+    const gone = error.message.startsWith('Missing key for job');
+    if (gone && saidGone) return;
+    saidGone ||= gone;
+    log(
+      gone
+        ? `job ${job.id}: Redis no longer has this job (lost; the scorer's reconciler queues it ` +
+            `again): its ${what} and what follows is not written until then`
+        : `job ${job.id}: could not write the ${what}: ${error.message}`,
+    );
+  };
 }
 
 /** What an attempt writes on its job: progress, log lines, a final session's checkpoint. */

@@ -1,11 +1,13 @@
-// What an attempt that lost its job may still do: write nothing on the job (whileOurs), and its
-// end, refused by BullMQ, is logged in words (abandonedAttempt), not as a Redis error.
+// What an attempt that lost its job may still do: write nothing on the job (whileOurs), say once
+// that Redis lost it (writeFailures), and its end, refused by BullMQ, is logged in words
+// (abandonedAttempt), not as a Redis error.
 import type { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import {
   CANCEL_LOCK_LOST,
   CANCEL_SHUTDOWN,
   whileOurs,
+  writeFailures,
 } from '../../runner/service/judging-processor';
 import { abandonedAttempt } from '../../runner/service/runner-service';
 
@@ -40,6 +42,23 @@ describe('whileOurs', () => {
     attempt.abort(CANCEL_SHUTDOWN);
     await whileOurs(job, attempt.signal).log('handing back');
     expect(writes).toEqual(['log handing back']);
+  });
+});
+
+describe('writeFailures', () => {
+  it('says once that Redis lost the job, and every other failure as it comes', () => {
+    const lines: string[] = [];
+    const failed = writeFailures({ id: 'final-s-p0' }, (line) => lines.push(line));
+    failed('log', new Error('Missing key for job final-s-p0. addLog'));
+    failed('checkpoint', new Error('Missing key for job final-s-p0. updateData'));
+    failed('progress', new Error('Connection is closed.'));
+    failed('progress', new Error('Connection is closed.'));
+    expect(lines).toEqual([
+      "job final-s-p0: Redis no longer has this job (lost; the scorer's reconciler queues it " +
+        'again): its log and what follows is not written until then',
+      'job final-s-p0: could not write the progress: Connection is closed.',
+      'job final-s-p0: could not write the progress: Connection is closed.',
+    ]);
   });
 });
 
