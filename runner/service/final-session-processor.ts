@@ -6,6 +6,11 @@
 //
 // A session the host could not time (judgeError: too busy, the baseline failed) is retried with
 // the producer's attempts and backoff, from its checkpoint; the last attempt returns it.
+//
+// After a Redis loss the scorer's reconciler queues a part again under the same job id: a copy this
+// runner takes while it still times the part waits for that session and answers with its result
+// (judgings-in-hand.ts, the rule judgings follow); a copy another runner takes makes this one
+// abandon its session within seconds and stop writing on the job.
 import { resolveJudgeInputs } from '../../lib/core/challenge/judge-inputs';
 import { hostMemoryBandwidth } from '../host/memory-bandwidth';
 import { UnrecoverableError, type Job } from 'bullmq';
@@ -27,19 +32,25 @@ import type { InputSpec } from '../../lib/core/challenge/inputs';
 import { JudgingCancelledError } from '../judge/errors';
 import { createTargetPlatform, type TargetPlatform } from '../platform';
 import {
+  answerAfterJudgingInHand,
   CANCEL_LOCK_LOST,
   CANCEL_NOT_COUNTING,
   handBackJob,
   jobContext,
+  jobLock,
   loadJobChallenge,
   PlatformError,
   refuseIfCancelledBefore,
   takeHostLock,
   watchCancelFlag,
+  whileOurs,
+  writeFailures,
   type CancelWatch,
   type JobContext,
+  type JobWrites,
   type JudgingSettings,
 } from './judging-processor';
+import { judgingsInHand, withCopiesSignal } from './judgings-in-hand';
 
 const MAX_LOG_LINES = 1000;
 
@@ -77,12 +88,17 @@ function parseJob(job: Job, settings: JudgingSettings): FinalSessionJob {
  * Progress and checkpoint writes in order, none thrown at the session: a round's data is written
  * before the progress that announces it.
  */
-function createSessionPublisher(job: Job, data: FinalSessionJob, log: (line: string) => void) {
+function createSessionPublisher(
+  job: JobWrites & Pick<Job, 'id'>,
+  data: FinalSessionJob,
+  log: (line: string) => void,
+) {
   let chain: Promise<void> = Promise.resolve();
+  const failed = writeFailures(job, log);
   const enqueue = (what: string, write: () => Promise<unknown>) => {
     chain = chain.then(write).then(
       () => undefined,
-      (error: Error) => log(`job ${job.id}: could not write the ${what}: ${error.message}`),
+      (error: Error) => failed(what, error),
     );
   };
   const done: FinalRound[] = [...data.done];
@@ -113,20 +129,61 @@ function createSessionPublisher(job: Job, data: FinalSessionJob, log: (line: str
 }
 
 export function createFinalSessionProcessor(settings: JudgingSettings): FinalSessionProcessor {
+  const inHand = judgingsInHand<FinalSessionResult>();
   // Three declared parameters: BullMQ only hands a processor an AbortSignal when it takes one.
-  return (job, token, signal) => processFinalSessionJob(settings, job, token, signal);
+  return async (job, token, signal) => {
+    const data = parseJob(job, settings);
+    if (settings.handingBack())
+      return handBackJob(job, token, settings, 'the runner is shutting down');
+    // Taken in the same tick as the parse: two copies arriving at once cannot both time the part.
+    const taken = inHand.take(finalSessionJobId(data.sessionId, data.part));
+    if (taken.held)
+      return answerAfterJudgingInHand(
+        taken,
+        { job, token, signal, settings },
+        {
+          find: async (released) => released,
+          describe: (result) => `${result.rounds.length} rounds`,
+        },
+      );
+    let answer: FinalSessionResult | undefined;
+    try {
+      const attempt = { token, lock: jobLock(job, token, taken, settings) };
+      answer = await processFinalSessionJob(
+        settings,
+        job,
+        data,
+        withCopiesSignal(signal, taken),
+        attempt,
+      );
+      return answer;
+    } finally {
+      taken.release(answer);
+    }
+  };
 }
 
 async function processFinalSessionJob(
   settings: JudgingSettings,
   job: Job,
-  token: string | undefined,
-  signal: AbortSignal | undefined,
+  data: FinalSessionJob,
+  signal: AbortSignal,
+  { token, lock }: { token: string | undefined; lock: ReturnType<typeof jobLock> },
 ): Promise<FinalSessionResult> {
-  const data = parseJob(job, settings);
-  if (settings.handingBack())
-    return handBackJob(job, token, settings, 'the runner is shutting down');
-  const publisher = createSessionPublisher(job, data, settings.log);
+  // The organizer's cancel flag aborts the session like a shutdown would, but the job then ends.
+  const cancel = watchCancelFlag(
+    settings.prefix === undefined
+      ? null
+      : finalSessionCancelKey(settings.prefix, data.sessionId, data.part),
+    settings,
+    signal,
+    lock,
+  );
+  const publisher = createSessionPublisher(
+    Object.assign(whileOurs(job, cancel.signal), { id: job.id }),
+    data,
+    settings.log,
+  );
   const context = jobContext(job, token, data, settings, publisher);
   context.note(
     `final session ${data.sessionId} part ${data.part}, attempt ${context.attempt} of ` +
@@ -136,14 +193,6 @@ async function processFinalSessionJob(
   settings.onJobStart?.(
     { judgingId: job.id ?? finalSessionJobId(data.sessionId, data.part), round: data.part },
     job.id ?? '',
-  );
-  // The organizer's cancel flag aborts the session like a shutdown would, but the job then ends.
-  const cancel = watchCancelFlag(
-    settings.prefix === undefined
-      ? null
-      : finalSessionCancelKey(settings.prefix, data.sessionId, data.part),
-    settings,
-    signal,
   );
   await refuseIfCancelledBefore(cancel, context, publisher, 'not timed');
   const started = Date.now();

@@ -169,7 +169,7 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
     ...settings,
     scheduler: settings.scheduler ?? runnerHostScheduler(settings),
   };
-  const inHand = judgingsInHand();
+  const inHand = judgingsInHand<JudgingJobResult>();
   // Three declared parameters: BullMQ only hands a processor an AbortSignal when it takes one.
   return (job, token, signal) => processJudgingJob(withScheduler, inHand, job, token, signal);
 }
@@ -197,7 +197,7 @@ export interface JobContext<Data> {
 
 async function processJudgingJob(
   settings: JudgingSettings,
-  inHand: JudgingsInHand,
+  inHand: JudgingsInHand<JudgingJobResult>,
   job: Job,
   token: string | undefined,
   signal: AbortSignal | undefined,
@@ -213,7 +213,15 @@ async function processJudgingJob(
   // Taken in the same tick as the lookup: two copies arriving at once cannot both judge.
   const taken = inHand.take(judgingKey(data));
   if (taken.held)
-    return answerAfterJudgingInHand(taken, { job, token, signal, data, settings, outbox });
+    return answerAfterJudgingInHand(
+      taken,
+      { job, token, signal, settings },
+      {
+        find: async (released) => released ?? (await outbox.find(data)) ?? undefined,
+        describe: (kept) => kept.result.verdict,
+      },
+    );
+  let answer: JudgingJobResult | undefined;
   try {
     const kept = await outbox.find(data);
     if (kept) {
@@ -222,15 +230,8 @@ async function processJudgingJob(
       );
       return kept;
     }
-    const lock = jobLock(job, token, {
-      copyWaits: taken.copyWaits,
-      onLost: (holder) =>
-        settings.log(
-          `job ${job.id}: another runner holds its lock now (${holder.slice(0, 12)}…): ` +
-            'Redis lost the job and it was queued again; abandoning this judging',
-        ),
-    });
-    const answer = await judgeJob(settings, job, withCopiesSignal(signal, taken), data, {
+    const lock = jobLock(job, token, taken, settings);
+    answer = await judgeJob(settings, job, withCopiesSignal(signal, taken), data, {
       token,
       lock,
     });
@@ -241,7 +242,7 @@ async function processJudgingJob(
       );
     return answer;
   } finally {
-    taken.release();
+    taken.release(answer);
   }
 }
 
@@ -259,15 +260,6 @@ async function judgeJob(
   { token, lock }: { token: string | undefined; lock: JobLock | null },
 ): Promise<JudgingJobResult> {
   const started = new Date();
-  const publisher = createJobPublisher(
-    job,
-    { judgingId: data.judgingId, round: data.round },
-    (error) => settings.log(`job ${job.id}: could not publish progress: ${error.message}`),
-    settings.progressIntervalMs,
-  );
-  const context = jobContext(job, token, data, settings, publisher);
-  context.note(`attempt ${context.attempt} of ${context.attempts} on ${settings.host.hostname}`);
-  settings.onJobStart?.(data, job.id ?? '');
   // The scorer's cancel flag aborts the judging like a shutdown would, but the job then ends.
   // A repeat ("rejudge N times") is the organizer's own request: the submission's flag (raised when
   // it failed on another target) does not stop it.
@@ -279,34 +271,47 @@ async function judgeJob(
     signal,
     lock,
   );
+  const writeFailed = writeFailures(job, settings.log);
+  const publisher = createJobPublisher(
+    whileOurs(job, cancel.signal),
+    { judgingId: data.judgingId, round: data.round },
+    (error) => writeFailed('progress', error),
+    settings.progressIntervalMs,
+  );
+  const context = jobContext(job, token, data, settings, publisher);
+  context.note(`attempt ${context.attempt} of ${context.attempts} on ${settings.host.hostname}`);
+  settings.onJobStart?.(data, job.id ?? '');
   await refuseIfCancelledBefore(cancel, context, publisher, 'not judged');
   const result = await runJudging(context, publisher, cancel, started);
   return judgingOutcome(context, cancel, result, started);
 }
 
 /**
- * A copy of a judging this process holds (judgings-in-hand.ts): it waits for that judging, then
- * gives its answer. One that ended without an answer (cancelled, JUDGE_ERROR) took BullMQ's renewal
- * of this job's lock with it: the copy is put off a moment, to be taken again with a lock of its own.
+ * A copy of a judging (or final session) this process holds (judgings-in-hand.ts): it waits for
+ * that one, then gives its answer. One that ended without an answer (cancelled, JUDGE_ERROR) took
+ * BullMQ's renewal of this job's lock with it: the copy is put off a moment, to be taken again with
+ * a lock of its own.
  */
-async function answerAfterJudgingInHand(
-  held: HeldJudging,
+export async function answerAfterJudgingInHand<Answer>(
+  held: HeldJudging<Answer>,
   attempt: {
     job: Job;
     token: string | undefined;
     signal: AbortSignal | undefined;
-    data: JudgingJob;
-    settings: JudgingSettings;
-    outbox: ReturnType<typeof resultOutbox>;
+    settings: Pick<JudgingSettings, 'log'>;
   },
-): Promise<JudgingJobResult> {
-  const { job, token, signal, data, settings, outbox } = attempt;
+  answers: {
+    /** The answer of the one in hand: the one it was released with, or where it keeps it. */
+    find: (released: Answer | undefined) => Promise<Answer | undefined>;
+    describe: (answer: Answer) => string;
+  },
+): Promise<Answer> {
+  const { job, token, signal, settings } = attempt;
   settings.log(copyNote(job));
-  await held.ended(signal);
-  const kept = await outbox.find(data);
-  if (kept) {
+  const kept = await answers.find(await held.ended(signal));
+  if (kept !== undefined) {
     settings.log(
-      `job ${job.id}: ${kept.result.verdict}, the answer of the judging that was in hand ` +
+      `job ${job.id}: ${answers.describe(kept)}, the answer of the attempt that was in hand ` +
         '(its own job, lost, refused it: a lock mismatch)',
     );
     return kept;
@@ -322,6 +327,46 @@ async function answerAfterJudgingInHand(
   );
   await job.moveToDelayed(Date.now() + PUT_OFF_MS, token);
   throw new DelayedError();
+}
+
+/**
+ * How an attempt reports a failed write on its job. Once Redis has lost the job ("Missing key")
+ * every write fails until the reconciler queues it again: said once, not several times a second.
+ */
+export function writeFailures(
+  job: Pick<Job, 'id'>,
+  log: (line: string) => void,
+): (what: string, error: Error) => void {
+  let saidGone = false;
+  return (what, error) => {
+    const gone = error.message.startsWith('Missing key for job');
+    if (gone && saidGone) return;
+    saidGone ||= gone;
+    log(
+      gone
+        ? `job ${job.id}: Redis no longer has this job (lost; the scorer's reconciler queues it ` +
+            `again): its ${what} and what follows is not written until then`
+        : `job ${job.id}: could not write the ${what}: ${error.message}`,
+    );
+  };
+}
+
+/** What an attempt writes on its job: progress, log lines, a final session's checkpoint. */
+export type JobWrites = Pick<Job, 'updateProgress' | 'log' | 'updateData'>;
+
+/**
+ * The job's writes while this attempt holds its lock. One that lost it (Redis lost the job and it
+ * was queued again under the same id, another runner's now) would write into that attempt's
+ * progress, log and checkpoint until it ends: from the moment it knows, it writes nothing. (A copy
+ * waiting here for this attempt keeps its writes: they are the copy's answer in the making.)
+ */
+export function whileOurs(job: Job, attempt: AbortSignal): JobWrites {
+  const ours = () => !(attempt.aborted && attempt.reason === CANCEL_LOCK_LOST);
+  return {
+    updateProgress: async (progress) => (ours() ? job.updateProgress(progress) : undefined),
+    log: async (line) => (ours() ? job.log(line) : 0),
+    updateData: async (data) => (ours() ? job.updateData(data) : undefined),
+  };
 }
 
 /** The payload, or an UnrecoverableError: a malformed job or one for another target never runs. */
@@ -494,12 +539,23 @@ interface JobLock {
 }
 
 /** The job's lock, or null for a job taken without a token (tests calling a processor directly). */
-function jobLock(
+export function jobLock(
   job: Job,
   token: string | undefined,
-  rest: Omit<JobLock, 'key' | 'token'>,
+  taken: { copyWaits: () => boolean },
+  settings: Pick<JudgingSettings, 'log'>,
 ): JobLock | null {
-  return token ? { key: `${job.queueQualifiedName}:${job.id}:lock`, token, ...rest } : null;
+  if (!token) return null;
+  return {
+    key: `${job.queueQualifiedName}:${job.id}:lock`,
+    token,
+    copyWaits: taken.copyWaits,
+    onLost: (holder) =>
+      settings.log(
+        `job ${job.id}: another runner holds its lock now (${holder.slice(0, 12)}…): ` +
+          'Redis lost the job and it was queued again; abandoning this attempt',
+      ),
+  };
 }
 
 /**

@@ -494,6 +494,22 @@ function judgingSettings(
   };
 }
 
+/**
+ * BullMQ refuses to finish a job with a lock that is no longer the attempt's ("Lock mismatch",
+ * "Missing lock"): an attempt that lost its job (Redis lost it and it was queued again, or this
+ * runner stalled past its lock) ended after it had been abandoned. Nothing is lost: the job's
+ * current attempt answers it. Said in words, for the operator; null for any other error.
+ */
+export function abandonedAttempt(error: Error): string | null {
+  const match = /^(?:Lock mismatch|Missing lock) for job (\S+?)\.? /.exec(error.message);
+  if (!match) return null;
+  return (
+    `job ${match[1]}: an abandoned attempt ended (its lock was no longer its own: Redis lost ` +
+    'the job and it was queued again, or the runner stalled); its outcome was not kept, the ' +
+    `job's current attempt answers it (BullMQ: ${error.message})`
+  );
+}
+
 /** One queue per target carries both: judgings ('judge') and final sessions (by job name). */
 export function dispatchByJobName(settings: JudgingSettings) {
   const judging: JudgingProcessor = createJudgingProcessor(settings);
@@ -525,7 +541,11 @@ function createWorker(
     removeOnComplete: KEEP_COMPLETED,
     removeOnFail: KEEP_FAILED,
   });
-  worker.on('error', (error) => links.logRedis(`worker: ${error.message}`));
+  worker.on('error', (error) => {
+    const abandoned = abandonedAttempt(error);
+    if (abandoned) log(abandoned);
+    else links.logRedis(`worker: ${error.message}`);
+  });
   worker.on('failed', (job, error) => {
     if (job) log(`job ${job.id}: failed (attempt ${job.attemptsMade}): ${error.message}`);
   });
