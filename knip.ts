@@ -41,11 +41,6 @@ const config: KnipConfig = {
     'userdel',
     'unshare',
   ],
-  // Exports of a folder other work is changing at the time of writing (the runner service):
-  // to be cleaned there, then this line goes.
-  ignoreIssues: {
-    'runner/service/**': ['exports', 'types'],
-  },
   // bench/web-latency.ts loads autocannon with createRequire (it has no ES module build).
   ignoreDependencies: ['autocannon'],
 };

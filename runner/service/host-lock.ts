@@ -71,7 +71,7 @@ export async function processStartTime(pid: number): Promise<string | null> {
   }
 }
 
-export async function processAlive(pid: number, startTime: string | null): Promise<boolean> {
+async function processAlive(pid: number, startTime: string | null): Promise<boolean> {
   try {
     process.kill(pid, 0);
   } catch (error) {

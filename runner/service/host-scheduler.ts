@@ -32,7 +32,7 @@ export interface EnterOptions {
 export type TakeLock = (onWaiting: (ahead: number) => void) => Promise<HostLock>;
 
 /** How long after the lock is taken newcomers still join while another process waits. */
-export const ADMISSION_WINDOW_MS = 30_000;
+const ADMISSION_WINDOW_MS = 30_000;
 
 interface Hold {
   lock: HostLock;

@@ -4,7 +4,7 @@ import type { Job } from 'bullmq';
 import { judgingProgressSchema, type JudgingProgress, type ProgressEvent } from '../../contracts';
 
 /** About two updates a second; a stage change and the final event always go out at once. */
-export const PROGRESS_INTERVAL_MS = 500;
+const PROGRESS_INTERVAL_MS = 500;
 const MAX_LOG_LINES = 1000;
 const MAX_LOG_LINE_CHARS = 4000;
 

@@ -53,7 +53,7 @@ export const CANCEL_LOCK_LOST = 'perfjudge: job lock lost';
 /** The scorer cancelled the judging: it can no longer count (the submission failed elsewhere). */
 export const CANCEL_NOT_COUNTING = 'perfjudge: judging cancelled by the scorer';
 /** How often a runner looks for the scorer's cancel flag while it waits or judges. */
-export const CANCEL_CHECK_MS = 1_000;
+const CANCEL_CHECK_MS = 1_000;
 /** How long a copy of a judging that ended here without an answer waits before it is taken again. */
 const PUT_OFF_MS = 2_000;
 
@@ -175,7 +175,7 @@ export function createJudgingProcessor(settings: JudgingSettings): JudgingProces
 }
 
 /** The host scheduler of a runner: its hold on the host lock is taken as takeHostLock takes it. */
-export function runnerHostScheduler(
+function runnerHostScheduler(
   settings: Pick<JudgingSettings, 'hostLockFile' | 'runnerId' | 'workRoot' | 'log'>,
 ): HostScheduler {
   return createHostScheduler((onWaiting) =>

@@ -39,7 +39,7 @@ const crossCompileOutcomeSchema = portabilityCheckSchema
   .pick({ target: true, ok: true, firstError: true, log: true, compiler: true })
   .extend({ target: z.literal('windows-amd') });
 
-export async function publishPortabilityCheck(
+async function publishPortabilityCheck(
   redis: Redis,
   prefix: string,
   check: PortabilityCheck,
@@ -54,7 +54,7 @@ export async function publishPortabilityCheck(
 }
 
 /** The check of this job's submission round, when a Linux runner left a valid one. */
-export async function readPortabilityCheck(
+async function readPortabilityCheck(
   redis: Redis,
   prefix: string,
   job: JudgingJob,

@@ -50,7 +50,7 @@ import { DEFAULT_SESSION_SIZE } from '../judge/measure';
 export const DEFAULT_GRACE_SECONDS = 600;
 export const DEFAULT_LOCK_DURATION_MS = 60_000;
 export const DEFAULT_STALLED_INTERVAL_MS = 15_000;
-export const DEFAULT_MAX_STALLED_COUNT = 2;
+const DEFAULT_MAX_STALLED_COUNT = 2;
 /** The end of the grace period kept for handing the job back (at most half of it). */
 const HAND_BACK_MS = 10_000;
 /** What a forced close may still take once Redis has not answered. */
@@ -117,7 +117,7 @@ export interface RunnerService {
 }
 
 /** Every challenge on disk that has this target. */
-export async function challengesForTarget(target: TargetId): Promise<Challenge[]> {
+async function challengesForTarget(target: TargetId): Promise<Challenge[]> {
   return (await listChallenges()).filter((challenge) => challenge.manifest.targets[target]);
 }
 
@@ -511,7 +511,7 @@ export function abandonedAttempt(error: Error): string | null {
 }
 
 /** One queue per target carries both: judgings ('judge') and final sessions (by job name). */
-export function dispatchByJobName(settings: JudgingSettings) {
+function dispatchByJobName(settings: JudgingSettings) {
   const judging: JudgingProcessor = createJudgingProcessor(settings);
   const finalSession = createFinalSessionProcessor(settings);
   // Three declared parameters: BullMQ only hands a processor an AbortSignal when it takes one.
