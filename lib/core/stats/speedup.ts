@@ -89,7 +89,7 @@ export const DEFAULT_CONFIDENCE = 0.95;
  * The level a judging's interval is computed at, and the level it states. A judging stops as soon
  * as its interval is narrow enough, which favours intervals that came out narrow by chance: computed
  * at 95%, the interval covered the true speedup in only 93% of simulated judgings through
- * wordcount's stop rule (±1.5%, 10–100 pairs, a quiet host's 3% noise). Computed at 97%, it covers
+ * wordcount's stop rule (±1.5%, 10–100 pairs then, a quiet host's 3% noise). Computed at 97%, it covers
  * at least 95% through the stop rule under every noise shape the coverage tests simulate
  * (tests/unit/stats-coverage.test.ts), so it is stated as a 95% interval; the price is about a fifth
  * more pairs before the precision is reached.
