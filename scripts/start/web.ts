@@ -10,8 +10,20 @@ import { say } from './say';
 
 const NEXT_BIN = path.join(REPO_ROOT, 'node_modules', 'next', 'dist', 'bin', 'next');
 
-/** The newest modification time of the web app's sources (what `next build` compiles). */
-function newestSource(): number {
+/** What `next build` compiles, relative to the checkout: a build older than any of them is stale. */
+export const WEB_SOURCES = [
+  'app',
+  'lib',
+  'contracts',
+  'public',
+  'next.config.ts',
+  'package-lock.json',
+  'tsconfig.json',
+  'prisma/schema.prisma',
+];
+
+/** The newest modification time of the web app's sources under `root`. */
+function newestSource(root: string): number {
   let newest = 0;
   const visit = (p: string) => {
     let s;
@@ -25,18 +37,18 @@ function newestSource(): number {
       for (const entry of readdirSync(p)) visit(path.join(p, entry));
     } else newest = Math.max(newest, s.mtimeMs);
   };
-  for (const p of [
-    'app',
-    'lib',
-    'contracts',
-    'public',
-    'next.config.ts',
-    'package-lock.json',
-    'tsconfig.json',
-    'prisma/schema.prisma',
-  ])
-    visit(path.join(REPO_ROOT, p));
+  for (const p of WEB_SOURCES) visit(path.join(root, p));
   return newest;
+}
+
+/**
+ * The reuse rule: the production build in `root`/`distDir` is used as it is when its BUILD_ID is
+ * newer than every source (a second `npm start`, or a build made ahead); otherwise it is rebuilt.
+ */
+export function webBuildIsCurrent(root: string, distDir: string): boolean {
+  const buildId = path.join(root, distDir, 'BUILD_ID');
+  const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
+  return built > newestSource(root);
 }
 
 export async function healthy(url: string): Promise<boolean> {
@@ -51,9 +63,7 @@ export async function healthy(url: string): Promise<boolean> {
 /** The production web build, unless it is newer than every source. */
 export async function buildWebApp(plan: StartPlan, life: Lifecycle, webEnv: NodeJS.ProcessEnv) {
   const distDir = plan.config.PERFJUDGE_NEXT_DIST_DIR;
-  const buildId = path.join(REPO_ROOT, distDir, 'BUILD_ID');
-  const built = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
-  if (built > newestSource()) {
+  if (webBuildIsCurrent(REPO_ROOT, distDir)) {
     say(`web app: production build in ${distDir}/ is up to date`);
     return;
   }
