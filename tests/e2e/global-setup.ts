@@ -13,7 +13,7 @@ import { seed } from '../../prisma/seed';
 import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { E2E_VARIABLES, ORGANIZER } from './support/e2e-env';
 import { ensureWebBuild, TEST_BUILD_DIR } from '../helpers/web-build';
-import { LOG_DIR, startService, stopService, type Service } from './support/processes';
+import { cpuSeconds, LOG_DIR, startService, stopService, type Service } from './support/processes';
 import { freePort } from '../../lib/core/net/free-port';
 
 const BIN = path.join(REPO_ROOT, 'bin/perfjudge.mjs');
@@ -58,6 +58,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const scratchRoot = path.join(os.tmpdir(), `perfjudge-e2e-${prefix}`);
 
   async function teardown(): Promise<void> {
+    // Where the run's CPU went (the browser tier's budget is shared with the integration tier's):
+    // the rest of `npx playwright test`'s is the test runner and Chromium.
+    const cpu = services.map((s) => `${s.name} ${cpuSeconds(s)?.toFixed(0) ?? '?'}`);
+    if (cpu.length) console.log(`e2e: CPU seconds per service: ${cpu.join(', ')}`);
     // Runners first (they may be mid-judging), then the scorer, then the web app.
     for (const service of [...services].reverse()) await stopService(service, 10_000);
     await deleteKeys(config.REDIS_URL, prefix).catch((error: unknown) =>
