@@ -63,7 +63,7 @@ export const judgingJobSettingsSchema = z.strictObject({
   benchmarkSeed: z.string().min(8).max(4096).optional(),
   /**
    * False: the profile stage leaves out cachegrind (an -O3 rebuild of both sides and a run of each
-   * under valgrind, about half of an accepted judging's profile), and the result says so.
+   * under valgrind, most of an accepted judging's profile stage), and the result says so.
    */
   cachegrind: z.boolean().optional(),
 });

@@ -76,9 +76,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     // The contest's benchmark definition, in the database like every contest's: tiny, development.
     await seed(database.db, { organizer: ORGANIZER, benchmark: () => ({ sizeBytes: 1 << 20 }) });
     // The organizer's setting, as the console writes it: no cachegrind (an -O3 rebuild of the
-    // solution and a run of each side under valgrind, a third of an accepted linux-intel judging's
-    // CPU here). Only profile-views.spec.ts looks at its tables: it turns it on in the console for
-    // its submission; every other page says it was not run (contest-flow.spec.ts checks).
+    // solution and a run of each side under valgrind: 19-30 s of the 62-79 s accepted linux-intel
+    // judgings of a run at load 11-24). Only profile-views.spec.ts looks at its tables: it turns
+    // it on in the console for its submission; every other page says it was not run
+    // (contest-flow.spec.ts checks).
     await database.db.challenge.update({
       where: { slug: 'wordcount' },
       data: { cachegrind: false },
@@ -173,7 +174,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         ],
         env: common,
         ready: /serving judge-windows-amd/,
-        timeoutMs: 60_000,
+        // A fresh clone's first start makes the Wine prefix (10-30 s alone, minutes on a loaded host).
+        timeoutMs: 240_000,
       }),
     );
 
