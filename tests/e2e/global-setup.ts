@@ -76,8 +76,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     // The contest's benchmark definition, in the database like every contest's: tiny, development.
     await seed(database.db, { organizer: ORGANIZER, benchmark: () => ({ sizeBytes: 1 << 20 }) });
     // The organizer's setting, as the console writes it: no cachegrind (an -O3 rebuild of the
-    // solution and a run of each side under valgrind: 19-30 s of the 62-79 s accepted linux-intel
-    // judgings of a run at load 11-24). Only profile-views.spec.ts looks at its tables: it turns
+    // solution and a run of each side under valgrind: 30 and 19 s of two accepted linux-intel
+    // judgings of 79 and 62 s, at load 11-24). Only profile-views.spec.ts looks at its tables: it turns
     // it on in the console for its submission; every other page says it was not run
     // (contest-flow.spec.ts checks).
     await database.db.challenge.update({
