@@ -61,6 +61,11 @@ export const judgingJobSettingsSchema = z.strictObject({
   benchmarkBytes: z.number().int().min(MIN_BENCHMARK_BYTES).max(MAX_BENCHMARK_BYTES).optional(),
   /** The hidden benchmark input's seed, instead of the one in the runner's environment. */
   benchmarkSeed: z.string().min(8).max(4096).optional(),
+  /**
+   * False: the profile stage leaves out cachegrind (an -O3 rebuild of both sides and a run of each
+   * under valgrind, most of an accepted judging's profile stage), and the result says so.
+   */
+  cachegrind: z.boolean().optional(),
 });
 export type JudgingJobSettings = z.infer<typeof judgingJobSettingsSchema>;
 

@@ -119,6 +119,7 @@ const SETTING_WORDS: Record<string, string> = {
   precision: 'target precision',
   benchmarkBytes: 'benchmark input size',
   benchmarkSeed: 'benchmark seed',
+  cachegrind: 'cachegrind profile',
 };
 function settingWords(field: string): string {
   return SETTING_WORDS[field] ?? field;
@@ -137,6 +138,7 @@ export const updateSettingsAction = safeAction(
         benchmarkBytes: input.benchmarkSize,
         judgeAllTargets: input.judgeAllTargets,
         supersedeQueued: input.supersedeQueued,
+        cachegrind: input.cachegrind,
         ...(input.clearSeed
           ? { benchmarkSeed: null }
           : input.benchmarkSeed !== ''

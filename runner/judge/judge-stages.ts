@@ -280,6 +280,7 @@ export async function profileStage(
     workDir: ctx.dirs.workDir,
     cpu: ctx.cpu,
     policy: ctx.policy,
+    cachegrindOff: options.cachegrindOff,
     onProgress: (fraction, message) => progress(ctx, 'profile', fraction, message),
     log: (line) => log(ctx, line),
     signal: options.signal,

@@ -64,6 +64,11 @@ export interface JudgeOptions {
   /** False: no profile stage (benches that measure only the speedup). Default true. */
   profile?: boolean;
   /**
+   * Why the profile stage leaves out cachegrind although the manifest asks for it (the contest's
+   * setting, a runner's development knob): the result carries it as the part's note.
+   */
+  cachegrindOff?: string;
+  /**
    * The host's sequential read bandwidth in bytes/s (runner/host/memory-bandwidth.ts), for the
    * measure stage's plausibility check; null when it could not be measured. Absent: no check.
    */

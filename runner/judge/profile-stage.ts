@@ -50,6 +50,8 @@ export interface ProfileStageOptions {
   workDir: string;
   cpu: number;
   policy: RunPolicy;
+  /** Why cachegrind is left out although the manifest asks for it (JudgeOptions.cachegrindOff). */
+  cachegrindOff?: string;
   onProgress: (fraction: number, message: string) => void;
   log: (line: string) => void;
   signal?: AbortSignal;
@@ -123,6 +125,7 @@ export async function runProfile(options: ProfileStageOptions): Promise<ProfileS
 function deterministicNotWanted(options: ProfileStageOptions): string | null {
   if (!options.challenge.manifest.inputs.deterministic.enabled)
     return 'deterministic mode (cachegrind) is turned off in the manifest';
+  if (options.cachegrindOff !== undefined) return options.cachegrindOff;
   if (!options.parts.cachegrind) return UNSUPPORTED('deterministic mode (cachegrind)');
   return null;
 }

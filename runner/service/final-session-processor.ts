@@ -322,7 +322,7 @@ async function sessionUnderHostLock(
     });
   const lock = await takeHostLock(settings, note, waiting, signal);
   try {
-    const { challenge } = await loadJobChallenge(data, settings);
+    const { challenge } = await loadJobChallenge(data);
     const platform = await jobPlatform(challenge, data, settings);
     return await runFinalSession({
       challenge,

@@ -112,7 +112,6 @@ export class PlatformError extends AppError {
 /** The job's challenge, exactly the version it was submitted for. */
 export async function loadJobChallenge(
   job: Pick<JudgingJob, 'challenge'>,
-  settings: JudgingSettings,
 ): Promise<{ challenge: Challenge; manifestVersion: number }> {
   let challenge: Challenge;
   try {
@@ -127,14 +126,22 @@ export async function loadJobChallenge(
     throw new PlatformError(
       `this runner has ${manifest.slug} v${manifest.version}, the job needs v${job.challenge.version}`,
     );
-  if (settings.deterministic === false) {
-    const inputs = {
-      ...manifest.inputs,
-      deterministic: { ...manifest.inputs.deterministic, enabled: false },
-    };
-    challenge = { ...challenge, manifest: { ...manifest, inputs } };
-  }
   return { challenge, manifestVersion: manifest.version };
+}
+
+/**
+ * Why this job's profile leaves out cachegrind, in the words its result shows where cachegrind's
+ * tables would be; undefined: as the manifest says.
+ */
+export function cachegrindOff(
+  job: Pick<JudgingJob, 'settings'>,
+  settings: Pick<JudgingSettings, 'deterministic'>,
+): string | undefined {
+  if (job.settings?.cachegrind === false)
+    return "cachegrind was not run: this contest's settings leave it out of every judging";
+  if (settings.deterministic === false)
+    return 'cachegrind was not run: this runner was started with --no-deterministic (development)';
+  return undefined;
 }
 
 /**
@@ -705,7 +712,7 @@ async function judgeUnderHostLock(
   });
   const { sharing } = scheduler;
   try {
-    const { challenge } = await loadJobChallenge(data, settings);
+    const { challenge } = await loadJobChallenge(data);
     // A cross-compile is untimed work: beside other builds, never beside another judging's round.
     const { preCheck } = settings;
     const settled =
@@ -749,6 +756,7 @@ async function judgeUnderHostLock(
         publisher.log(line);
       },
       signal: judging,
+      cachegrindOff: cachegrindOff(data, settings),
       // A development-sized contest input is labelled like a host that is not the target.
       devMode: settings.devMode || timed.development,
       sharing: pausedWhileWaiting(sharing, watchdog),

@@ -4,35 +4,21 @@
 // starts the final evaluation in the console with the fewest rounds on the setup's small input,
 // follows it to DONE on the real runners and scorer, and publishes; a visitor sees the final
 // leaderboard with places, the method and the error rate, and downloads the CSV.
-// One contestant submits through the submit page and is judged by the runners; the other's two
-// submissions are real patches whose provisional results are recorded with the scorer's own
-// recordJudgingResult (recorded figures, as live-contest.spec.ts does), so the provisional part
-// takes one real judging, and the final session builds and times every patch for real.
-import {
-  expect,
-  test,
-  type Browser,
-  type Locator,
-  type Page,
-  type TestInfo,
-} from '@playwright/test';
+// The finalists' submissions are real patches whose provisional results are recorded with the
+// scorer's own recordJudgingResult (recorded figures, as live-contest.spec.ts does): submitting
+// and being judged through the runners is contest-flow.spec.ts's, so the provisional part takes no
+// judging here, and the final session builds and times every patch for real.
+import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { DEFAULT_FINAL_ERROR_RATE, MIN_FINAL_ROUNDS } from '../../contracts/final';
 import { roundsToSeparateFinalists } from '../../lib/core/ranking/places';
 import { createDbClient, type Db } from '../../lib/server/db/client';
 import { createSubmission } from '../../lib/server/db/submissions/create-submission';
 import { recordJudgingResult } from '../../lib/server/db/judgings/record-judging-result';
-import { makeResult } from '../../dev/db-fixtures';
+import { makeResult, makeUser } from '../../dev/db-fixtures';
 import { newContestant, signInAsOrganizer, signUp, type Contestant } from './support/accounts';
 import { e2eDatabaseUrl } from './support/e2e-env';
 import { keepScreenshot } from './support/screenshots';
-import {
-  FAST_PATCH,
-  readPatch,
-  SUBMISSIONS_DIR,
-  submitByPasting,
-  TARGETS,
-  waitForVerdictsByReloading,
-} from './support/submissions';
+import { FAST_PATCH, readPatch, SUBMISSIONS_DIR, TARGETS } from './support/submissions';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -115,23 +101,16 @@ async function acceptedInDatabase(userId: string, patchFile: string, speedup: nu
   return created.submissionId;
 }
 
-async function signedUpPage(browser: Browser, contestant: Contestant): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await signUp(page, contestant);
-  return page;
-}
-
 test('two contestants have accepted submissions; one counts a submission that is not their best', async ({
-  page,
-  browser,
+  page: chooserPage,
 }, testInfo) => {
   const other = newContestant('Finalist');
   const chooser = newContestant('Chooser');
-  await signUp(page, other);
-  const otherId = await submitByPasting(page, FAST_PATCH);
+  // The other finalist never signs in: an account and an accepted submission are all the final needs.
+  const otherId = await acceptedInDatabase(await makeUser(db, other.name), FAST_PATCH, 2.5);
 
-  // While the runners judge that one: the chooser's two submissions, the faster one their best.
-  const chooserPage = await signedUpPage(browser, chooser);
+  // The chooser's two submissions, the faster one their best.
+  await signUp(chooserPage, chooser);
   const chooserUser = await db.user.findFirstOrThrow({ where: { email: chooser.email } });
   const bestId = await acceptedInDatabase(chooserUser.id, FAST_PATCH, 3.1);
   const chosenId = await acceptedInDatabase(chooserUser.id, BASELINE_COPY, 1.02);
@@ -153,9 +132,6 @@ test('two contestants have accepted submissions; one counts a submission that is
   // The submission's own page says so too.
   await chooserPage.goto(`/submissions/${chosenId}`);
   await expect(chooserPage.getByTestId('final-choice')).toContainText('chosen by you');
-  await chooserPage.context().close();
-
-  await waitForVerdictsByReloading(page, 'Accepted');
   cast = { chooser, other, chosenId, bestId, otherId };
 });
 

@@ -3,10 +3,13 @@
 // and cachegrind's per-function tables; on windows-amd (emulated) the page says the sampled profile
 // is unavailable there. The speedscope download parses with speedscope's file format, and another
 // contestant cannot fetch it (names and stacks are the author's code). Screenshots at 1280 and 375 px;
-// at 375 px the page does not scroll sideways.
-import { expect, test } from '@playwright/test';
+// at 375 px the page does not scroll sideways. The browser tests' contest leaves cachegrind out (the
+// global setup): the organizer turns it on in the console first, as an organizer would.
+import { expect, test, type Browser } from '@playwright/test';
+import { createDbClient } from '../../lib/server/db/client';
 import { speedscopeSchema } from '../helpers/speedscope-schema';
-import { newContestant, signUp } from './support/accounts';
+import { newContestant, signInAsOrganizer, signUp } from './support/accounts';
+import { e2eDatabaseUrl } from './support/e2e-env';
 import { keepScreenshot } from './support/screenshots';
 import {
   FAST_PATCH,
@@ -23,11 +26,41 @@ const WIDEST_ELEMENTS = `[...document.querySelectorAll('body *')]
   .slice(0, 8)
   .map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right) + ': ' + (e.textContent || '').slice(0, 60))`;
 
+test.afterAll(async () => {
+  // The other specs' contest runs without cachegrind (the global setup): leave it so.
+  const db = createDbClient(e2eDatabaseUrl());
+  try {
+    await db.challenge.update({ where: { slug: 'wordcount' }, data: { cachegrind: false } });
+  } finally {
+    await db.$disconnect();
+  }
+});
+
+/** The organizer turns the contest's cachegrind on in the console: new submissions have it. */
+async function turnOnCachegrind(browser: Browser): Promise<void> {
+  const organizer = await browser.newContext();
+  try {
+    const page = await organizer.newPage();
+    await signInAsOrganizer(page);
+    await page.goto('/organizer/challenges/wordcount/settings');
+    const cachegrind = page.getByRole('checkbox', { name: /Count instructions with cachegrind/ });
+    await expect(cachegrind).not.toBeChecked();
+    await cachegrind.check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByRole('status')).toContainText('Saved the cachegrind profile', {
+      timeout: 15_000,
+    });
+  } finally {
+    await organizer.close();
+  }
+}
+
 test('a judged patch shows hotspots and flame graphs for baseline and solution', async ({
   page,
   browser,
 }, testInfo) => {
   test.setTimeout(JUDGED_WITHIN_MS + 120_000);
+  await turnOnCachegrind(browser);
   await signUp(page, newContestant('Profiled'));
   const submissionId = await submitByPasting(page, FAST_PATCH);
   await waitForVerdictsByReloading(page, 'Accepted');

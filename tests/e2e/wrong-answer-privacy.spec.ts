@@ -3,7 +3,13 @@
 // Serial: the second test looks at the first's submission (one judging instead of two).
 import { expect, test } from '@playwright/test';
 import { newContestant, signUp } from './support/accounts';
-import { JUDGED_WITHIN_MS, submitByPasting, TARGETS, WRONG_PATCH } from './support/submissions';
+import {
+  JUDGED_WITHIN_MS,
+  RELOAD_EVERY_MS,
+  submitByPasting,
+  TARGETS,
+  WRONG_PATCH,
+} from './support/submissions';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -23,7 +29,7 @@ test('a wrong patch shows the first differing lines', async ({ page }) => {
       await expect(page.getByTestId(`verdict-${target}`)).toHaveText(/Wrong answer|Not judged/, {
         timeout: 1_000,
       });
-  }).toPass({ timeout: JUDGED_WITHIN_MS, intervals: [2_000] });
+  }).toPass({ timeout: JUDGED_WITHIN_MS, intervals: [RELOAD_EVERY_MS] });
 
   let judged = 0;
   for (const target of TARGETS) {

@@ -1,11 +1,13 @@
 // The organizer's settings travel in the judging job and reach the judge: precision as the run
 // policy's, benchmark size and seed as the hidden input's; a job without settings is judged as before.
 // The job's benchmark definition is what a runner times on: never a size of the runner's own.
+// A contest that turns cachegrind off says so in its jobs, and the judge gives the reason.
 import { describe, expect, it } from 'vitest';
 import { judgingJobSchema, type JudgingJob } from '../../contracts';
 import { loadChallenge } from '../../lib/core/challenge/load-manifest';
 import { seedFingerprint } from '../../lib/core/challenge/benchmark-definition';
-import { judgeInputsForJob } from '../../runner/service/judging-processor';
+import { toJudgingJobSettings } from '../../lib/server/db/judgings/judging-job-settings';
+import { cachegrindOff, judgeInputsForJob } from '../../runner/service/judging-processor';
 
 const baseJob = {
   judgingId: 'j1',
@@ -92,5 +94,20 @@ describe('judging job settings', () => {
         judgingJobSchema.safeParse({ ...baseJob, settings }).success,
         JSON.stringify(settings),
       ).toBe(false);
+  });
+
+  it("carry the contest's cachegrind switch only when it is off, and the judge says why", () => {
+    const row = { precision: null, benchmarkBytes: null, benchmarkSeed: null };
+    expect(toJudgingJobSettings({ ...row, cachegrind: true })).toBeUndefined();
+    const settings = toJudgingJobSettings({ ...row, cachegrind: false });
+    expect(settings).toEqual({ cachegrind: false });
+    const off = judgingJobSchema.parse({ ...baseJob, settings });
+    expect(cachegrindOff(off, {})).toBe(
+      "cachegrind was not run: this contest's settings leave it out of every judging",
+    );
+    // Without the setting, the manifest decides; a runner's development knob has its own words.
+    const plain = judgingJobSchema.parse(baseJob);
+    expect(cachegrindOff(plain, {})).toBeUndefined();
+    expect(cachegrindOff(plain, { deterministic: false })).toMatch(/--no-deterministic/);
   });
 });

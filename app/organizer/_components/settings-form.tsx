@@ -19,6 +19,7 @@ export interface SettingsFormValues {
   seedSet: boolean;
   judgeAllTargets: boolean;
   supersedeQueued: boolean;
+  cachegrind: boolean;
   /** The contest's benchmark definition now, in one line (describeDefinition). */
   definition: string;
   /** The manifest's values, shown as what an empty field means. */
@@ -86,6 +87,7 @@ function readSettingsInput(form: FormData, slug: string) {
     benchmarkScores: String(form.get('benchmarkScores') ?? ''),
     judgeAllTargets: form.get('judgeAllTargets') === 'on',
     supersedeQueued: form.get('supersedeQueued') === 'on',
+    cachegrind: form.get('cachegrind') === 'on',
     reason: String(form.get('reason') ?? ''),
   };
 }
@@ -200,7 +202,10 @@ function BenchmarkFields({
   );
 }
 
-/** Judging every target after a failure; newer submissions superseding queued ones. */
+/**
+ * Judging every target after a failure; newer submissions superseding queued ones; cachegrind in
+ * the profile.
+ */
 function JudgingChoices({ values }: { values: SettingsFormValues }) {
   return (
     <>
@@ -219,6 +224,15 @@ function JudgingChoices({ values }: { values: SettingsFormValues }) {
         <input type="checkbox" name="supersedeQueued" defaultChecked={values.supersedeQueued} /> A
         contestant&apos;s newer submission supersedes their own older one still waiting in the queue
         (settled as superseded, its patch kept; by default every submission is judged)
+      </label>
+      <label
+        className="row"
+        style={{ fontWeight: 400, flexWrap: 'nowrap', alignItems: 'flex-start' }}
+      >
+        <input type="checkbox" name="cachegrind" defaultChecked={values.cachegrind} /> Count
+        instructions with cachegrind in each accepted judging&apos;s profile (per-function tables;
+        an extra build and a slow run of both sides on the judge host: without it, results say it
+        was not run)
       </label>
     </>
   );

@@ -79,6 +79,8 @@ export const settingsFormSchema = z.strictObject({
   judgeAllTargets: z.boolean().optional(),
   /** A newer submission supersedes the author's own still-queued one (absent: unchanged). */
   supersedeQueued: z.boolean().optional(),
+  /** The profile stage runs cachegrind (absent: unchanged). */
+  cachegrind: z.boolean().optional(),
   reason: z.string().trim().max(REASON_MAX, `At most ${REASON_MAX} characters`),
 });
 

@@ -2,7 +2,7 @@
 // output written to test-results/e2e-logs/ (kept after the run for debugging), ready when their
 // start-up line appears, stopped gracefully and then killed if they hang.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '../../../lib/core/config/env';
 
@@ -95,4 +95,26 @@ export async function stopService(service: Service, graceMs: number): Promise<vo
   const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
+}
+
+/** Linux's clock ticks per second for /proc/<pid>/stat times (USER_HZ, 100 on every architecture). */
+const USER_HZ = 100;
+
+/**
+ * The CPU seconds (user + system) a running service has used, with those of its children it has
+ * waited for (compilers, sandboxes, Wine, valgrind): read from /proc before it is stopped, so a
+ * run can say where its CPU went. Null once the process is gone or off Linux.
+ */
+export function cpuSeconds(service: Service): number | null {
+  const pid = service.child.pid;
+  if (pid === undefined || service.child.exitCode !== null) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14 … cstime 17.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0);
+    return ticks / USER_HZ;
+  } catch {
+    return null;
+  }
 }

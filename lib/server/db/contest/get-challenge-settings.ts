@@ -12,6 +12,8 @@ export interface ChallengeSettingsValues {
   judgeAllTargets: boolean;
   /** A contestant's newer submission supersedes their own older one still queued. */
   supersedeQueued: boolean;
+  /** The profile stage runs cachegrind (default); off spares the judge hosts its rebuild and runs. */
+  cachegrind: boolean;
 }
 
 /** Prisma `select` for the settings an organizer edits (update-contest-settings compares them). */
@@ -23,6 +25,7 @@ export const CONTEST_SETTINGS_SELECT = {
   benchmarkSeed: true,
   judgeAllTargets: true,
   supersedeQueued: true,
+  cachegrind: true,
 } as const;
 
 export async function getChallengeSettings(

@@ -27,6 +27,8 @@ export const contestSettingsUpdateSchema = z.strictObject({
   judgeAllTargets: z.boolean().optional(),
   /** A newer submission supersedes the author's own still-queued one; undefined keeps it. */
   supersedeQueued: z.boolean().optional(),
+  /** The profile stage runs cachegrind; undefined keeps it. */
+  cachegrind: z.boolean().optional(),
 });
 export type ContestSettingsUpdate = z.infer<typeof contestSettingsUpdateSchema>;
 
@@ -56,6 +58,7 @@ type StoredSettings = { deadline: Date | null } & Record<
   | 'benchmarkBytes'
   | 'judgeAllTargets'
   | 'supersedeQueued'
+  | 'cachegrind'
   | 'benchmarkSeed',
   unknown
 >;
@@ -81,6 +84,8 @@ function settingChanges(
     compare('judgeAllTargets', before.judgeAllTargets, settings.judgeAllTargets);
   if (settings.supersedeQueued !== undefined)
     compare('supersedeQueued', before.supersedeQueued, settings.supersedeQueued);
+  if (settings.cachegrind !== undefined)
+    compare('cachegrind', before.cachegrind, settings.cachegrind);
   if (settings.benchmarkSeed !== undefined && settings.benchmarkSeed !== before.benchmarkSeed)
     // Whether it is set, never the value: the audit log is readable by every organizer.
     changes.benchmarkSeed = {
@@ -123,6 +128,7 @@ export async function updateContestSettings(
         benchmarkSeed: settings.benchmarkSeed,
         judgeAllTargets: settings.judgeAllTargets,
         supersedeQueued: settings.supersedeQueued,
+        cachegrind: settings.cachegrind,
         ...(definitionChanges
           ? {
               benchmarkRevision: { increment: 1 },

@@ -6,6 +6,7 @@ export interface ChallengeSettingsRow {
   precision: number | null;
   benchmarkBytes: number | null;
   benchmarkSeed: string | null;
+  cachegrind: boolean;
 }
 
 /** Prisma `select` for the benchmark definition's columns (lib/core/challenge/benchmark-definition.ts). */
@@ -21,6 +22,7 @@ export const BENCHMARK_DEFINITION_SELECT = {
 /** Prisma `select` for the columns toJudgingJobSettings and resolveBenchmark read. */
 export const CHALLENGE_SETTINGS_SELECT = {
   precision: true,
+  cachegrind: true,
   ...BENCHMARK_DEFINITION_SELECT,
 } as const;
 
@@ -29,6 +31,8 @@ export function toJudgingJobSettings(row: ChallengeSettingsRow): JudgingJobSetti
     ...(row.precision !== null ? { precision: row.precision } : {}),
     ...(row.benchmarkBytes !== null ? { benchmarkBytes: row.benchmarkBytes } : {}),
     ...(row.benchmarkSeed !== null ? { benchmarkSeed: row.benchmarkSeed } : {}),
+    // On is the manifest's word (deterministic mode): only a contest that turned it off says so.
+    ...(row.cachegrind ? {} : { cachegrind: false }),
   };
   return Object.keys(settings).length > 0 ? settings : undefined;
 }

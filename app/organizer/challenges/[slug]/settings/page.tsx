@@ -64,6 +64,7 @@ export default async function ChallengeSettingsPage({
           seedSet: stored.benchmarkSeedSet,
           judgeAllTargets: stored.judgeAllTargets,
           supersedeQueued: stored.supersedeQueued,
+          cachegrind: stored.cachegrind,
           definition: describeDefinition(definition),
           defaults: {
             submissionsPerHour: String(manifest.quota.submissionsPerHour),
