@@ -4,49 +4,22 @@
 // builds the app once instead of once per suite. A build newer than every source is reused; run
 // this file (`npx tsx tests/helpers/web-build.ts`) to make one ahead of the tests.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { REPO_ROOT } from '../../lib/core/config/env';
+import { webBuildIsCurrent } from '../../scripts/start/web';
 
 /** Its own folder, so a developer's `next dev` (.next/) or `npm start` build is left alone. */
 export const TEST_BUILD_DIR = '.next-test';
 const NEXT_BIN = path.join(REPO_ROOT, 'node_modules/next/dist/bin/next');
 
 /**
- * The newest modification time of what `next build` compiles: the app and everything it imports
- * (the challenges' code included), the Prisma schema and the build's own configuration.
+ * Whether .next-test/ holds a build newer than every source: `npm start`'s own reuse rule (what
+ * `next build` compiles is listed once, in scripts/start/web.ts; the challenges' code is imported
+ * at run time, not built in).
  */
-function newestSource(): number {
-  let newest = 0;
-  const visit = (p: string) => {
-    const s = statSync(p, { throwIfNoEntry: false });
-    if (!s) return;
-    if (!s.isDirectory()) newest = Math.max(newest, s.mtimeMs);
-    else if (!/(^|\/)(node_modules|generated|\.next[^/]*)$/.test(p))
-      for (const entry of readdirSync(p)) visit(path.join(p, entry));
-  };
-  for (const p of [
-    'app',
-    'lib',
-    'contracts',
-    'challenges',
-    'public',
-    'next.config.ts',
-    'package-lock.json',
-    'tsconfig.json',
-    'prisma/schema.prisma',
-  ])
-    visit(path.join(REPO_ROOT, p));
-  return newest;
-}
-
-/** Whether .next-test/ holds a build newer than every source. */
 export function webBuildIsFresh(): boolean {
-  const buildId = statSync(path.join(REPO_ROOT, TEST_BUILD_DIR, 'BUILD_ID'), {
-    throwIfNoEntry: false,
-  });
-  return buildId !== undefined && buildId.mtimeMs > newestSource();
+  return webBuildIsCurrent(REPO_ROOT, TEST_BUILD_DIR);
 }
 
 /**
