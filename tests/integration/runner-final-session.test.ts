@@ -93,10 +93,11 @@ beforeAll(async () => {
   ({ version } = (await loadChallenge('wordcount')).manifest);
   tmp = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-runner-final-'));
   await chmod(tmp, 0o755);
-  // One finalist: what is under test is the service around a session (its checkpoints, a takeover,
-  // the cancel flag); a session of several entrants is final-session.test.ts's, and each entrant
-  // here would be built again by every runner that takes the job.
   entrants = [
+    {
+      entrantId: 'copy',
+      patchText: await readFile(path.join(SUBMISSIONS, 'accepted/baseline-copy.patch'), 'utf8'),
+    },
     {
       entrantId: 'fast',
       patchText: await readFile(path.join(SUBMISSIONS, 'accepted/fast-hash-table.patch'), 'utf8'),
@@ -139,8 +140,7 @@ describe('final sessions on the runner service', () => {
     expect(result.devMode).toBe(true);
     expect(result.excluded).toEqual([]);
     expect(result.rounds.map((r) => r.round)).toEqual([0, 1, 2]);
-    // Each round: the baseline and the finalist, each output correct.
-    expect(result.rounds.every((r) => r.runs.length === 2 && r.runs.every((x) => x.correct))).toBe(
+    expect(result.rounds.every((r) => r.runs.length === 3 && r.runs.every((x) => x.correct))).toBe(
       true,
     );
     const data = finalSessionJobSchema.parse((await queue.getJob(id))!.data);
