@@ -8,25 +8,16 @@
 // runner takes makes the first abandon its judging within seconds (its lock names another holder).
 // A copy whose judging in hand ends without an answer (the scorer cancelled it) is put off and
 // taken again on its own, with a lock of its own.
-import { chmod, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { judgingCancelKey, judgingResultSchema, type Manifest } from '../../contracts';
-import { loadChallenge } from '../../lib/core/challenge/load-manifest';
+import { judgingCancelKey, judgingResultSchema } from '../../contracts';
 import { REPO_ROOT } from '../../lib/core/config/env';
-import { upsertChallengeVersion } from '../../lib/server/db/contest/upsert-challenge-version';
-import { createWorkerConnection } from '../../lib/server/queue/connection';
-import { createQueueSet, type QueueSet } from '../../lib/server/queue/producer';
 import { submitPatch } from '../../lib/server/submit/submit-patch';
-import { startScorer } from '../../scorer/scorer';
-import type { ReconcileReport } from '../../scorer/reconcile';
-import { createTestDatabase, type TestDatabase } from '../../dev/database';
 import { makeUser } from '../../dev/db-fixtures';
 import { acquireHostLock } from '../../runner/service/host-lock';
-import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis';
+import { startFlushedPlatform, type FlushedPlatform } from '../helpers/flushed-platform';
 import { smallJudgingArgs, spawnRunner, type RunnerProcess } from '../helpers/queue';
 
 const PATCH = readFileSync(
@@ -37,35 +28,13 @@ const PREFIX = 'pjonce';
 /** The scratch folders runner/judge/scratch.ts makes, one per judge() call in progress. */
 const SCRATCH_PREFIX = 'perfjudge-judging-';
 
-let database: TestDatabase;
-let redis: PrivateRedis;
-let tmp: string;
+let platform: FlushedPlatform;
 const runners: RunnerProcess[] = [];
-const closers: (() => Promise<unknown>)[] = [];
-const log: string[] = [];
-
-function connection(purpose: string): Redis {
-  const c = createWorkerConnection({ url: redis.url, connectionName: purpose, onError: () => {} });
-  closers.push(() => c.quit().catch(() => c.disconnect()));
-  return c;
-}
 
 beforeAll(async () => {
-  redis = await startPrivateRedis();
-  database = await createTestDatabase();
-  tmp = await mkdtemp(path.join(os.tmpdir(), 'pj-judging-once-'));
-  // The sandbox's unprivileged user reaches the work root through it.
-  await chmod(tmp, 0o755);
-  const { manifest } = await loadChallenge('wordcount');
-  // One target (the runner's): the submission settles on this judging alone.
-  await upsertChallengeVersion(database.db, {
-    ...manifest,
-    targets: { 'linux-intel': manifest.targets['linux-intel'] },
-  } as Manifest);
-  // The contest's benchmark input, carried by the job: tiny, so the judging lasts seconds.
-  await database.db.challenge.update({
-    where: { slug: 'wordcount' },
-    data: { benchmarkBytes: 1 << 20 },
+  platform = await startFlushedPlatform({
+    prefix: PREFIX,
+    runnerOutput: () => runners.map((r) => r.output().slice(-4000)).join('\n'),
   });
 });
 
@@ -77,10 +46,7 @@ afterEach(async () => {
 afterAll(async () => {
   for (const r of runners) r.stop('SIGKILL');
   await Promise.all(runners.map((r) => r.exited));
-  for (const close of closers.splice(0).reverse()) await close().catch(() => {});
-  await redis?.dispose();
-  await database?.drop();
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  await platform?.close();
 });
 
 /** The most judge() calls seen at once in the runners' work roots, polled until `stop()`. */
@@ -100,68 +66,20 @@ function watchScratch(workRoots: string[]): { most(): number; stop(): void } {
   return { most: () => most, stop: () => clearInterval(timer) };
 }
 
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | undefined | null | false>,
-  ms: number,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline)
-      throw new Error(
-        `timed out waiting for ${what}\n--- scorer\n${log.slice(-30).join('\n')}\n--- runners\n${runners.map((r) => r.output().slice(-4000)).join('\n')}`,
-      );
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-let scorerReports: ReconcileReport[] | undefined;
-let queues: QueueSet;
-
-/** The scorer with a quick reconciler, started once for both tests. */
-async function startPlatform(): Promise<ReconcileReport[]> {
-  if (scorerReports) return scorerReports;
-  const { db } = database;
-  queues = createQueueSet({
-    connection: connection('producer'),
-    prefix: PREFIX,
-    enqueueTimeoutMs: 2_000,
-  });
-  closers.push(() => queues.close());
-  const reports: ReconcileReport[] = [];
-  const scorer = startScorer({
-    db,
-    queues,
-    connect: connection,
-    reconcileEveryMs: 500,
-    // The flushed judging was claimed seconds before: fair game at once.
-    reconcileOlderThanMs: 500,
-    trackClaims: true,
-    log: (line) => log.push(line),
-    onReconciled: (r) => reports.push(r),
-  });
-  closers.push(() => scorer.close());
-  await scorer.ready();
-  scorerReports = reports;
-  return reports;
-}
-
 /**
  * A runner as a judge host starts one, on its own host lock and work root (another host: nothing
  * but this fix keeps two of them from judging at once). The default lock (60 s, renewed every
  * 15 s): a runner learns of its lost lock late, as in production.
  */
 async function startRunner(name: string): Promise<{ runner: RunnerProcess; workRoot: string }> {
-  const dir = path.join(tmp, name);
+  const dir = path.join(platform.tmp, name);
   await mkdir(dir, { recursive: true });
   await chmod(dir, 0o755);
   const runner = spawnRunner({
     prefix: PREFIX,
     id: name,
     args: smallJudgingArgs(dir),
-    env: { REDIS_URL: redis.url },
+    env: { REDIS_URL: platform.redis.url },
   });
   runners.push(runner);
   await runner.waitFor(/serving judge-linux-intel/, 120_000);
@@ -177,8 +95,8 @@ async function flushMidJudging(
   workRoots: string[],
   onJudging: (jobId: string) => Promise<void> = async () => {},
 ): Promise<{ jobId: string; mostAtOnce: number }> {
-  const { db } = database;
-  const reports = await startPlatform();
+  const { db } = platform.database;
+  const { queues, reports } = await platform.startScorer();
   const userId = await makeUser(db);
   const submitted = await submitPatch({
     db,
@@ -191,19 +109,19 @@ async function flushMidJudging(
   const id = submitted.submissionId;
   const scratch = watchScratch(workRoots);
   try {
-    const judging = await until(
+    const judging = await platform.until(
       'the judging to start',
       () => db.judging.findFirst({ where: { submissionId: id, status: 'JUDGING' } }),
       120_000,
     );
     await onJudging(`judging-${judging.id}-r0`);
-    await redis.flushAll();
-    await until(
+    await platform.redis.flushAll();
+    await platform.until(
       'the reconciler to re-queue the judging',
       async () => reports.some((r) => r.requeued.includes(id)),
       30_000,
     );
-    await until(
+    await platform.until(
       'the submission to settle',
       async () => {
         const s = await db.submission.findUniqueOrThrow({ where: { id } });
@@ -221,14 +139,14 @@ async function flushMidJudging(
 /** Accepted, with the runs of its one result recorded once. */
 async function expectRecordedOnce(submissionId: string): Promise<void> {
   const output = runners.map((r) => r.output()).join('\n');
-  const s = await database.db.submission.findUniqueOrThrow({
+  const s = await platform.database.db.submission.findUniqueOrThrow({
     where: { id: submissionId },
     select: { status: true, verdict: true, judgings: { select: { id: true, result: true } } },
   });
   expect(s, output).toMatchObject({ status: 'DONE', verdict: 'ACCEPTED' });
   const [judging] = s.judgings;
   const result = judgingResultSchema.parse(judging?.result);
-  expect(await database.db.run.count({ where: { judgingId: judging!.id } })).toBe(
+  expect(await platform.database.db.run.count({ where: { judgingId: judging!.id } })).toBe(
     result.stages.measure?.runs.length,
   );
 }
@@ -283,7 +201,7 @@ it('FLUSHALL mid-judging, the copy taken by another runner: the first abandons i
 }, 480_000);
 
 it('FLUSHALL while the judging waits for the host, which the scorer then cancels: the copy is put off and taken again on its own', async () => {
-  const { db } = database;
+  const { db } = platform.database;
   const { runner, workRoot } = await startRunner('put-off-runner');
   // The test holds the runner's host lock: the judging waits for the host while Redis loses it.
   const host = await acquireHostLock({
@@ -291,7 +209,7 @@ it('FLUSHALL while the judging waits for the host, which the scorer then cancels
     owner: 'judging-once test',
   });
   try {
-    const reports = await startPlatform();
+    const { queues, reports } = await platform.startScorer();
     const userId = await makeUser(db);
     const submitted = await submitPatch({
       db,
@@ -307,8 +225,8 @@ it('FLUSHALL while the judging waits for the host, which the scorer then cancels
     const jobId = `judging-${judging.id}-r0`;
     // (The runner logs the host lock's wait, not the job: this runner holds one job.)
     await runner.waitFor(/waiting for the host lock/, 60_000);
-    await redis.flushAll();
-    await until(
+    await platform.redis.flushAll();
+    await platform.until(
       'the reconciler to re-queue the judging',
       async () => reports.some((r) => r.requeued.includes(submitted.submissionId)),
       30_000,
@@ -316,7 +234,9 @@ it('FLUSHALL while the judging waits for the host, which the scorer then cancels
     await runner.waitFor(new RegExp(`job ${jobId}: this runner is already judging it`), 30_000);
     // The scorer's cancel flag (as when another target failed): the judging in hand ends
     // without an answer, and the copy waiting for it must not take its place unlocked.
-    await connection('flag').set(judgingCancelKey(PREFIX, judging.id, 0), 'cancelled by the test');
+    await platform
+      .connection('flag')
+      .set(judgingCancelKey(PREFIX, judging.id, 0), 'cancelled by the test');
     await runner.waitFor(new RegExp(`job ${jobId}: the judging in hand gave no answer`), 30_000);
     // Taken again once put off, with a lock of its own: a fresh attempt, refused by the flag.
     await runner.waitFor(new RegExp(`job ${jobId}: not judged: cancelled by the test`), 30_000);

@@ -107,7 +107,8 @@ beforeAll(async () => {
     targets: { 'linux-intel': manifest.targets['linux-intel'] },
   } as Manifest);
   // An 8 MiB benchmark, and a precision no judging reaches: every entrant runs its PAIRS pairs
-  // (about a second a round), so the session is still timing long after the late one arrives.
+  // (about a second a round), so the session is still timing long after the late one arrives
+  // (16 pairs were not: both first judgings ended before the test saw a timed pair).
   await database.db.challenge.update({
     where: { slug: 'wordcount' },
     data: { benchmarkBytes: 8 << 20, precision: 0.0001 },
@@ -191,6 +192,8 @@ it('queued judgings share a session; one fails mid-session, one joins late', asy
       '--target',
       'linux-intel',
       '--dev-mode',
+      // No start-up host report (runner-host-report.test.ts tests it): nothing here reads it.
+      '--no-host-report',
       '--public-size',
       '256KiB',
       '--runs',

@@ -10,11 +10,20 @@ import { judge } from '../../runner/judge/judge';
 import { createSandbox } from '../../runner/sandbox';
 import { TEST_DATA_DIR } from '../helpers/judging';
 
-// The baseline's code with an assertion that always fails, as three 2022 solutions had asserts.
+/**
+ * Past the assertion, the solution ends with an exit code of its own on its first test: a verdict
+ * reached with one run per target (an ACCEPTED would run every edge case and time it, under Wine
+ * too). An assertion left in aborts first: SIGABRT on Linux, exit code 3 on Windows.
+ */
+const EXIT_CODE = 7;
+
+// An assertion that always fails, as three 2022 solutions had asserts, then the baseline's code.
 const ASSERTING = `
 #include <cassert>
+#include <cstdlib>
 std::vector<WordCount> wordcount(std::string filePath) {
   assert(false && "a debug check a Release build compiles out");
+  std::exit(${EXIT_CODE});
   std::unordered_map<std::string, int> m;
   std::vector<WordCount> mvec;
   std::ifstream inFile{filePath, std::ios::binary};
@@ -34,7 +43,7 @@ describe('assert(false) in a solution', () => {
     expect(definedMacros(manifest.targets['windows-amd']!.toolchain)).toEqual(linux);
   });
 
-  it('gets the same verdict on linux-intel and windows-amd: compiled out, ACCEPTED', async () => {
+  it('gets the same verdict on linux-intel and windows-amd: compiled out, the run goes past it', async () => {
     const patch = await makePatch({ 'wordcount.cpp': await solutionSource(ASSERTING) });
     const small = {
       benchmarkBytes: 256 << 10,
@@ -45,8 +54,10 @@ describe('assert(false) in a solution', () => {
     };
     const linux = await judgeForTest(patch, { ...small, target: 'linux-intel' });
     const windows = await judgeForTest(patch, { ...small, target: 'windows-amd' });
-    expect(linux.verdict, linux.message).toBe('ACCEPTED');
-    expect(windows.verdict, windows.message).toBe(linux.verdict);
+    for (const result of [linux, windows]) {
+      expect(result.verdict, result.message).toBe('RUNTIME_ERROR');
+      expect(result.message).toMatch(new RegExp(`exit code ${EXIT_CODE}\\b`));
+    }
   }, 400_000);
 
   it('would abort on a target built without NDEBUG (what the symmetry prevents)', async () => {
