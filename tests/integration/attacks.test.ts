@@ -333,6 +333,13 @@ async function expectLimited(judged: Judged, verdicts: Verdict[]): Promise<TestC
 
 /** A judging without hostile runs: build, 35 tests and 6 short timed runs, on two busy cores. */
 const JUDGING_BUDGET_MS = 60_000;
+/**
+ * The same with the profile stage (WITH_PROFILE): perf record, the memory profile and, for some,
+ * an -O3 rebuild and a run under valgrind, each run striking again within its own limits. The
+ * network attack took 84 s in a clean-clone CI run on a slow host (2026-12-05): within this, it
+ * still shows that no attack holds the judge up for its runs' time limits.
+ */
+const PROFILED_JUDGING_BUDGET_MS = 2 * JUDGING_BUDGET_MS;
 
 beforeAll(async () => {
   vi.stubEnv(CANARY_NAME, CANARY_VALUE);
@@ -414,7 +421,7 @@ describe('containment: attacks that must fail quietly (ACCEPTED)', () => {
   it('network: PostgreSQL, Redis, a host listener, host Unix sockets, outside addresses', async () => {
     const judged = await judgeAttack('network', await attackPatch('network'));
     await expectContained(judged);
-    expect(judged.elapsedMs).toBeLessThan(JUDGING_BUDGET_MS);
+    expect(judged.elapsedMs).toBeLessThan(PROFILED_JUDGING_BUDGET_MS);
   });
 
   it("reading the host's secrets: /etc/shadow, /root, /home, a secret in the host's /tmp", async () => {
@@ -438,7 +445,7 @@ describe('containment: attacks that must fail quietly (ACCEPTED)', () => {
   it('writing outside the work dir: host /tmp, the repo, /etc, /usr, the program, the input', async () => {
     const judged = await judgeAttack('write-outside', await attackPatch('write-outside'));
     await expectContained(judged);
-    expect(judged.elapsedMs).toBeLessThan(JUDGING_BUDGET_MS);
+    expect(judged.elapsedMs).toBeLessThan(PROFILED_JUDGING_BUDGET_MS);
   });
 
   it("filling the host's disk from the run's directory, file by file under the size limit", async () => {
@@ -477,7 +484,7 @@ describe('containment: attacks that must fail quietly (ACCEPTED)', () => {
     await expectContained(judged);
     // The daemon was seen alive next to the solution on the trigger case, and is gone now.
     expect(judged.seenDuring).toBeGreaterThanOrEqual(2);
-    expect(judged.elapsedMs).toBeLessThan(JUDGING_BUDGET_MS);
+    expect(judged.elapsedMs).toBeLessThan(PROFILED_JUDGING_BUDGET_MS);
   });
 });
 
