@@ -305,6 +305,8 @@ describe('contest settings', () => {
       benchmarkSeedSet: true,
       judgeAllTargets: false,
       supersedeQueued: false,
+      // The manifest's default: cachegrind in every profile until the organizer turns it off.
+      cachegrind: true,
     });
 
     // New submissions and re-enqueued judgings carry the settings to the runners.
