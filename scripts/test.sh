@@ -14,6 +14,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Each phase's end, in seconds since npm test began: where CI's minutes go (docs/CONTRIBUTING.md).
+began=$SECONDS
+phase() { echo "npm test: $1 ($((SECONDS - began)) s since the start)"; }
+
 tier=all
 if [ "${1:-}" = "--tier" ]; then
   tier="${2:-}"
@@ -36,6 +40,7 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund
 fi
 bash scripts/db-generate.sh >/dev/null
+phase 'installed'
 
 # The quick local loop: nothing else to install or start.
 if [ "$tier" = unit ]; then
@@ -91,15 +96,19 @@ fi
 # the single-threaded linters and the unit tests leave free, after the type checks (it writes
 # next-env.d.ts, which the web project's type check reads).
 type_checks
+phase 'type checks done'
 build_log="$(mktemp)"
 e2e_log="$(mktemp)"
 trap 'rm -f "$build_log" "$e2e_log"' EXIT
 npx tsx tests/helpers/web-build.ts >"$build_log" 2>&1 &
 build=$!
 lint
+phase 'lint done'
 npx vitest run --project unit --passWithNoTests "$@"
+phase 'unit tests done'
 wait "$build" || { cat "$build_log"; exit 1; }
 cat "$build_log"
+phase 'web build done'
 # The integration tier (two files at a time, the slowest first: vitest.config.ts) and the browser
 # tests (Debian's Chromium against the built app with a real scorer and runners: playwright.config.ts)
 # side by side: much of either is waiting (judgings queued behind a host lock, lock expiries, a
@@ -111,7 +120,9 @@ npx playwright test >"$e2e_log" 2>&1 &
 e2e=$!
 failed=0
 npx vitest run --project integration --passWithNoTests "$@" || failed=1
+phase 'integration tier done'
 wait "$e2e" || failed=1
+phase 'browser tier done'
 echo "--- browser tests (npx playwright test), run beside the integration tier"
 cat "$e2e_log"
 exit "$failed"
