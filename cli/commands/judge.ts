@@ -45,6 +45,8 @@ interface JudgeCliOptions {
   cpu?: string;
   strictHost?: boolean;
   quiet?: boolean;
+  /** False with --no-cachegrind. */
+  cachegrind: boolean;
   /** A file, or false with --no-host-lock. */
   hostLock: string | false;
 }
@@ -148,6 +150,10 @@ function withJudgeOptions(command: Command): Command {
     )
     .option('-q, --quiet', 'no progress output')
     .option(
+      '--no-cachegrind',
+      'leave cachegrind out of the profile (an -O3 rebuild of both sides and a run of each under valgrind: about half of a quick local judging); the result says so',
+    )
+    .option(
       '--host-lock <file>',
       "the host-wide judging lock shared with this host's runners (theirs: --host-lock, or npm start's PERFJUDGE_HOST_LOCK)",
       DEFAULT_HOST_LOCK_FILE,
@@ -198,6 +204,9 @@ async function judgingRequest(opts: JudgeCliOptions) {
   return { challenge, target, inputs, patchText, matches, cpu };
 }
 
+/** What the profile says in cachegrind's place when `judge --no-cachegrind` left it out. */
+const NO_CACHEGRIND_NOTE = 'cachegrind was not run: perfjudge judge --no-cachegrind';
+
 /** Judges as the options say, prints the report (and writes the JSON); the exit code. */
 async function judgeWithOptions(opts: JudgeCliOptions): Promise<number> {
   const { challenge, target, inputs, patchText, matches, cpu } = await judgingRequest(opts);
@@ -222,6 +231,7 @@ async function judgeWithOptions(opts: JudgeCliOptions): Promise<number> {
     cpu,
     devMode: !matches,
     memoryBandwidth,
+    ...(opts.cachegrind ? {} : { cachegrindOff: NO_CACHEGRIND_NOTE }),
     onProgress: progressPrinter(opts.quiet ?? false),
   }).finally(() => lock?.release());
   process.stdout.write(formatReport(result));

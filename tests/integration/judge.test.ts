@@ -200,6 +200,8 @@ describe('perfjudge judge (CLI)', () => {
       '1MiB',
       '--runs',
       '3',
+      // The contestant's quick loop: the profile without its most expensive part.
+      '--no-cachegrind',
       '--json',
       json,
     ]);
@@ -212,6 +214,11 @@ describe('perfjudge judge (CLI)', () => {
     // The plausibility check, with this host's measured memory bandwidth.
     expect(result.stages.measure?.plausibility?.flagged).toBe(false);
     expect(r.stdout).toMatch(/ plausible: fastest solution run .* GB\/s memory bandwidth/);
+    // Left out as asked, and said so where cachegrind's counts would be.
+    expect(result.stages.profile?.deterministic).toBeNull();
+    expect(result.stages.profile?.notes).toContain(
+      'cachegrind was not run: perfjudge judge --no-cachegrind',
+    );
   });
 
   it('waits for the host lock the runners hold, and says so', async () => {
