@@ -61,7 +61,7 @@ function row(label: string, j: Judged): string {
   const s = m?.session;
   if (!e || !s) return `  ${label}  ${j.result.verdict}: ${j.result.message.slice(0, 200)}`;
   return (
-    `  ${label}  ${e.basis === 'cpu-time' ? 'CPU-time ' : ''}${e.speedup.toFixed(3)} ` +
+    `  ${label}  ${j.result.verdict} ${e.basis === 'cpu-time' ? 'CPU-time ' : ''}${e.speedup.toFixed(3)} ` +
     `[${e.ciLow.toFixed(3)}, ${e.ciHigh.toFixed(3)}] ` +
     `±${pct(e.halfWidthRel)}  ${String(e.pairs).padStart(3)} pairs (${e.stopReason})  ` +
     `host ${sec(s.hostMs).padStart(8)} (alone ${sec(s.aloneHostMs)})  ` +

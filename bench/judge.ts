@@ -8,6 +8,8 @@
 //                                   judging, twice: the baseline's profiles computed, then cached)
 //   npm run bench -- judge cost [--size 32MiB] [--count 5] [--targets linux-intel,windows-amd]
 //                               [--patch 1.1x-whole-file-views] [--no-profile] [--max-pairs N] [--precision p]
+//                               (a Windows target takes only the portable steps: no posixOnly in
+//                               bench/ladder/steps.ts)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -24,7 +26,14 @@ import { loadChallenge, type Challenge } from '../lib/core/challenge/load-manife
 import { makePatch, solutionSource } from '../lib/core/challenge/solution-tree';
 import { cpuVendor } from '../runner/host/fingerprint';
 import { judge } from '../runner/judge/judge';
-import { LADDER, TYPICAL_STEP, ladderPatch, ladderStep, prepareLadderStep } from './ladder/steps';
+import {
+  LADDER,
+  TYPICAL_STEP,
+  ladderPatch,
+  ladderStep,
+  ladderStepFor,
+  prepareLadderStep,
+} from './ladder/steps';
 import { createSandbox } from '../runner/sandbox';
 import { DEFAULT_CONFIDENCE, excessDrift, median } from '../lib/core/stats';
 import { describeNoiseFloor, noiseFloor } from './noise-floor';
@@ -525,6 +534,13 @@ export default async function run(args: string[]): Promise<void> {
   else if (mode === 'overhead') await overheadOnly(challenge, options);
   else if (mode === 'profile') await profileCost(challenge, options);
   else if (mode === 'cost') {
+    // Every target checked before any judging: a step a target cannot build fails here, not after
+    // the other targets' half hour.
+    for (const target of options.targets) {
+      const spec = challenge.manifest.targets[target];
+      if (!spec) throw new Error(`--targets: ${challenge.manifest.slug} has no target ${target}`);
+      ladderStepFor(options.patch, target, spec.os);
+    }
     const patch = await ladderPatch(options.patch);
     await judgeCost(challenge, {
       count: options.count,

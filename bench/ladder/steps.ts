@@ -35,18 +35,32 @@ export interface LadderStep {
    * solutions did.
    */
   header?: boolean;
+  /**
+   * Why the step is judged only on Linux targets: it calls POSIX or Linux (`mmap`, `MAP_POPULATE`),
+   * so a Windows target's build refuses it (BUILD_ERROR), or it relies on text mode reading every
+   * byte (a Windows read stops at Ctrl-Z: WRONG_ANSWER). Absent: standard C++ only, read in binary
+   * mode, judged on every target.
+   */
+  posixOnly?: string;
 }
+
+const MAPPED = 'maps the file with POSIX mmap (sys/mman.h)';
+const TEXT_MODE =
+  'opens the input in text mode, which on Windows ends at byte 0x1A (WRONG_ANSWER on separators/other-control-bytes)';
 
 /** Slowest first. */
 export const LADDER: readonly LadderStep[] = [
-  { id: '0.6x-two-passes', expected: 0.64 },
-  { id: 'baseline-copy', expected: 1 },
+  { id: '0.6x-two-passes', expected: 0.64, posixOnly: TEXT_MODE },
+  { id: 'baseline-copy', expected: 1, posixOnly: TEXT_MODE },
   { id: '1.1x-whole-file-views', expected: 1.05 },
   { id: '1.3x-open-addressing', expected: 1.29 },
-  { id: '2.8x-mmap-flat-table', expected: 2.82 },
-  { id: '5.5x-prefetched-slots', expected: 5.47 },
-  { id: '8.1x-simd-views', expected: 8.08, header: true },
-  { id: '14.0x-radix-word-pool', expected: 13.96, header: true },
+  // 2.89× beside 2.8x-mmap-flat-table's 2.96×: on that step's 2.82× footing, 2.76× (as fast within
+  // the noise; the README). Standard C++ only: the Windows target's step of the cost bench.
+  { id: '2.8x-read-flat-table', expected: 2.76 },
+  { id: '2.8x-mmap-flat-table', expected: 2.82, posixOnly: MAPPED },
+  { id: '5.5x-prefetched-slots', expected: 5.47, posixOnly: MAPPED },
+  { id: '8.1x-simd-views', expected: 8.08, header: true, posixOnly: MAPPED },
+  { id: '14.0x-radix-word-pool', expected: 13.96, header: true, posixOnly: MAPPED },
 ];
 
 /** The step judged by `bench judge reproducibility` and `overhead`: a modest, realistic patch. */
@@ -55,6 +69,22 @@ export const TYPICAL_STEP = '1.1x-whole-file-views';
 export function ladderStep(id: string): LadderStep {
   const step = LADDER.find((s) => s.id === id);
   if (!step) throw new Error(`no ladder step ${id} (${LADDER.map((s) => s.id).join(', ')})`);
+  return step;
+}
+
+/**
+ * The step, when it can be judged on a target of this OS; otherwise an error that says why not
+ * and names the steps that can.
+ */
+export function ladderStepFor(id: string, target: string, os: 'linux' | 'windows'): LadderStep {
+  const step = ladderStep(id);
+  if (os !== 'linux' && step.posixOnly) {
+    const portable = LADDER.filter((s) => !s.posixOnly).map((s) => s.id);
+    throw new Error(
+      `ladder step ${id} cannot be judged on ${target} (${os}): it ${step.posixOnly}. ` +
+        `Steps judged on every target: ${portable.join(', ')}`,
+    );
+  }
   return step;
 }
 

@@ -4,7 +4,13 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LADDER, LADDER_DIR, ladderChanges, ladderStep } from '../../bench/ladder/steps';
+import {
+  LADDER,
+  LADDER_DIR,
+  ladderChanges,
+  ladderStep,
+  ladderStepFor,
+} from '../../bench/ladder/steps';
 
 describe('the bench ladder', () => {
   it('has every step’s files, and the changes the step makes to the template', async () => {
@@ -29,5 +35,35 @@ describe('the bench ladder', () => {
     expect(Math.min(...expected)).toBeLessThan(1);
     expect(Math.max(...expected)).toBeGreaterThanOrEqual(10);
     expect(() => ladderStep('no-such-step')).toThrow(/no ladder step/);
+  });
+
+  it('marks the steps a Windows target cannot judge, and only those', async () => {
+    for (const step of LADDER) {
+      const changes = await ladderChanges(step.id);
+      const code = Object.values(changes).join('\n');
+      // A header other than the C and C++ standard libraries' (<cstdint>, <vector>…): POSIX,
+      // Linux or intrinsics (<sys/mman.h>, <unistd.h>, <immintrin.h>).
+      const osHeaders = [...code.matchAll(/#include <([^>]+)>/g)]
+        .map((m) => m[1]!)
+        .filter((h) => h.includes('.') || h.includes('/'));
+      // Text mode: an ifstream opened without std::ios::binary, an fopen mode without "b".
+      const textMode =
+        /std::ifstream \w+\{filePath\}/.test(code) || /fopen\([^,]+, "r"\)/.test(code);
+      const needsPosix = osHeaders.length > 0 || textMode;
+      expect(Boolean(step.posixOnly), `${step.id}: ${osHeaders.join(' ')}`).toBe(needsPosix);
+    }
+    // The cost bench's choice of patch per target: refused with the reason and the steps that fit.
+    expect(() => ladderStepFor('2.8x-mmap-flat-table', 'windows-amd', 'windows')).toThrow(
+      /cannot be judged on windows-amd \(windows\): it maps the file .*1\.3x-open-addressing, 2\.8x-read-flat-table/,
+    );
+    expect(ladderStepFor('2.8x-mmap-flat-table', 'linux-intel', 'linux').id).toBe(
+      '2.8x-mmap-flat-table',
+    );
+    const portable = LADDER.filter((s) => !s.posixOnly);
+    expect(portable.map((s) => ladderStepFor(s.id, 'windows-amd', 'windows').id)).toEqual(
+      portable.map((s) => s.id),
+    );
+    // The cost bench needs a portable step of at least 2.5× for the Windows target (issue 26).
+    expect(Math.max(...portable.map((s) => s.expected))).toBeGreaterThanOrEqual(2.5);
   });
 });
