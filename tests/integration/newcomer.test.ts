@@ -36,8 +36,14 @@
 //   rule's other side, a stale build rebuilt, is tests/unit/start-web-build.test.ts's. Without a
 //   fresh build (this file run alone, or web sources changed), the clone builds its own as before.
 //   The rest of the bootstrap runs for real: system package check, Prisma client generation.
-// - small inputs and few timed pairs (PERFJUDGE_INPUT_SIZE, PERFJUDGE_RUNS: development mode, as
-//   the results say), and a private host lock so the judging does not queue behind other tests'.
+// - the browser tests' tiny contest: a 1 MiB benchmark input and 3 timed pairs (npm start's
+//   PERFJUDGE_INPUT_SIZE and PERFJUDGE_RUNS: development mode, as the results say; the local judge
+//   likewise, with a 256 KiB public input), and cachegrind left out by the organizer's setting
+//   (organizerTurnsCachegrindOff: no -O3 rebuild of both sides and two valgrind runs per Linux
+//   judging of the platform), and a private host lock so the judging does not queue behind other
+//   tests'. The contestant's local `perfjudge judge` still profiles (the CLI has no switch for it).
+// CPU (user + system of `npx vitest run` on this file, 5 Dec 2026): 380 s before these two trims
+// (load 7-9), 323 after (load 9-13); docs/CONTRIBUTING.md has the phases.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   cpSync,
@@ -56,6 +62,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../lib/core/config/env';
 import { newApiToken } from '../../lib/server/db/accounts/api-token-hash';
+import { createDbClient } from '../../lib/server/db/client';
+import { getChallengeSettings } from '../../lib/server/db/contest/get-challenge-settings';
+import { updateContestSettings } from '../../lib/server/db/contest/update-contest-settings';
 import { CLI_PACKAGE_PATH, kitDownloadPath } from '../../lib/server/kit/workflow';
 import { freePort } from '../../lib/core/net/free-port';
 import { WEB_SOURCES } from '../../scripts/start/web';
@@ -278,6 +287,38 @@ afterAll(async () => {
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
+/**
+ * The organizer's console setting (Settings: "cachegrind profile" off), through the function its
+ * form's action calls, every other setting as the form shows it: no judging of this platform then
+ * rebuilds both sides at -O3 and runs them under valgrind (its tables are read by no assertion
+ * here; tests/e2e/profile-views.spec.ts reads them). The drill checks the judgings say so.
+ */
+async function organizerTurnsCachegrindOff(pgPort: number): Promise<void> {
+  const email = /organizer: (\S+@\S+)/.exec(output)?.[1];
+  if (!email) throw new Error(`npm start printed no organizer:\n${output.slice(-4000)}`);
+  const database = createDbClient(`postgresql://postgres@127.0.0.1:${pgPort}/perfjudge`);
+  try {
+    const organizer = await database.user.findUniqueOrThrow({ where: { email } });
+    const current = await getChallengeSettings(database, 'wordcount');
+    if (!current) throw new Error('npm start did not register wordcount');
+    const { changed } = await updateContestSettings(database, {
+      actorId: organizer.id,
+      slug: 'wordcount',
+      settings: {
+        deadline: current.deadline,
+        submissionsPerHour: current.submissionsPerHour,
+        precision: current.precision,
+        benchmarkBytes: current.benchmarkBytes,
+        cachegrind: false,
+      },
+      reason: 'spare the judge hosts',
+    });
+    expect(changed).toEqual(['cachegrind']);
+  } finally {
+    await database.$disconnect();
+  }
+}
+
 /** The environment of a newcomer: nothing of ours (no database, Redis, data folder, test flags). */
 function newcomerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const inherited = Object.fromEntries(
@@ -298,8 +339,8 @@ it('a fresh clone starts with `npm start`, healthy with its runners, and a conte
     cwd: clone,
     env: newcomerEnv({
       PORT: String(port),
-      PERFJUDGE_INPUT_SIZE: '8MiB',
-      PERFJUDGE_RUNS: '5',
+      PERFJUDGE_INPUT_SIZE: '1MiB',
+      PERFJUDGE_RUNS: '3',
       PERFJUDGE_HOST_LOCK: path.join(tmp, 'judging.lock'),
       PERFJUDGE_QUEUE_PREFIX: PREFIX,
     }),
@@ -365,6 +406,8 @@ it('a fresh clone starts with `npm start`, healthy with its runners, and a conte
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
+  // 3. The organizer leaves cachegrind out, as the browser tests' contest does.
+  await organizerTurnsCachegrindOff(pgPort);
   // Up: the contestant below submits with the CLI and follows it to its verdict and score on
   // every target; the drill's submissions come through this session (submit()).
   platform = { base, publicUrl, cookie, pgPort, redisPort };
@@ -377,7 +420,7 @@ it('says what happened at start-up, with the time since npm start began', () => 
   expect(Math.abs(Number(ready![1]) - timings.startup!)).toBeLessThan(20);
   expect(output).toMatch(/\[start [01] s\] checking system packages/);
   // A fresh data folder: every input is generated now, none "by an earlier start".
-  expect(output).toMatch(/benchmark input \(8MiB\): generated in/);
+  expect(output).toMatch(/benchmark input \(1MiB\): generated in/);
   expect(output).not.toContain('generated by an earlier start');
 });
 
@@ -492,9 +535,9 @@ async function contestantPath(c: Contestant, token: string): Promise<Record<stri
     '--patch',
     `${kit}/my.patch`,
     '--input-size',
-    '2MiB',
+    '1MiB',
     '--public-size',
-    '512KiB',
+    '256KiB',
     '--runs',
     '3',
   ]);
@@ -518,7 +561,7 @@ async function contestantPath(c: Contestant, token: string): Promise<Record<stri
   expect(submitted).toMatch(/linux-intel\s+ACCEPTED\s+speedup \d+\.\d{3}×/);
   if (HAS_WINE) expect(submitted).toMatch(/windows-amd\s+ACCEPTED\s+speedup \d+\.\d{3}×/);
   // Measured on the contest's benchmark input, npm start's development size, carried by the jobs.
-  expect(output).toMatch(/benchmark input 8MiB, seed \w{8}… \(development\)/);
+  expect(output).toMatch(/benchmark input 1MiB, seed \w{8}… \(development\)/);
   return shown;
 }
 
@@ -635,7 +678,7 @@ it('a judge host added as the README says joins the platform and judges a submis
   // It shares the host lock, so it may first wait out the Windows judging of the same submission
   // (minutes under Wine on a busy host: 4.5 at load 20).
   await until('the README runner to measure', 600_000, async () =>
-    /benchmark input 8MiB, seed \w{8}… \(development\)/.test(secondOutput) ? true : undefined,
+    /benchmark input 1MiB, seed \w{8}… \(development\)/.test(secondOutput) ? true : undefined,
   );
   cpuSince('second runner');
 }, 900_000);
@@ -769,6 +812,15 @@ it('fault drill: kill -9 of a runner and the scorer, Redis flushed and restarted
       [inFlight],
     );
     for (const j of judgings) expect(Number(j.runs), `judging ${j.id}`).toBe(Number(j.recorded));
+    // The organizer's setting reached the runners through the job: no cachegrind in the profile.
+    const { rows: notes } = await database.query<{ notes: string[] | null }>(
+      `SELECT j.result->'stages'->'profile'->'notes' AS notes FROM "Judging" j
+       JOIN "Target" t ON t.id = j."targetId" WHERE j."submissionId" = $1 AND t.name = 'linux-intel'`,
+      [inFlight],
+    );
+    expect(notes.flatMap((n) => n.notes ?? [])).toContain(
+      "cachegrind was not run: this contest's settings leave it out of every judging",
+    );
     timings.drillSettled = (Date.now() - t0) / 1000;
     // Which runner recorded each judging is not asserted: the README runner took the Linux one
     // (the set-up waits for it), but the drill flushes Redis under it, and the reconciler's
