@@ -19,7 +19,10 @@ export default defineConfig({
   use: {
     // Set by the global setup (it picks the port); the workers load this file after it ran.
     baseURL: process.env.PERFJUDGE_E2E_BASE_URL,
-    trace: 'retain-on-failure',
+    // A failed test's trace keeps the DOM snapshot of every action, not the screencast: recording
+    // its frames all run long (kept or not) made Chromium's GPU process the browser tier's biggest
+    // CPU user after the runners. screenshot: the page as it was when a test failed.
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     screenshot: 'only-on-failure',
     viewport: { width: 1280, height: 800 },
   },
