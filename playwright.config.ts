@@ -19,7 +19,12 @@ export default defineConfig({
   use: {
     // Set by the global setup (it picks the port); the workers load this file after it ran.
     baseURL: process.env.PERFJUDGE_E2E_BASE_URL,
-    trace: 'retain-on-failure',
+    // No trace: recording one costs every test, passing or not, what the tier shares with the
+    // integration tier (the screencast kept Chromium's GPU process busy; the DOM snapshot of every
+    // action about doubled the CPU of a page that is read and reloaded). A failure still leaves
+    // its screenshot and page snapshot; to trace it, run the test again with
+    // `npx playwright test <file> --trace retain-on-failure`.
+    trace: 'off',
     screenshot: 'only-on-failure',
     viewport: { width: 1280, height: 800 },
   },

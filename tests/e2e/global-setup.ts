@@ -171,6 +171,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
           '--work-root',
           workRoot('windows-amd'),
           ...RUNNER_DEV_ARGS,
+          // The start-up host report is 7 baseline runs under Wine and a noise probe, in the tier's
+          // CPU budget; contest-flow.spec.ts reads one runner's in the console: linux-intel's.
+          '--no-host-report',
         ],
         env: common,
         ready: /serving judge-windows-amd/,
