@@ -41,9 +41,10 @@
 //   likewise, with a 256 KiB public input), and cachegrind left out by the organizer's setting
 //   (organizerTurnsCachegrindOff: no -O3 rebuild of both sides and two valgrind runs per Linux
 //   judging of the platform), and a private host lock so the judging does not queue behind other
-//   tests'. The contestant's local `perfjudge judge` still profiles (the CLI has no switch for it).
-// CPU (user + system of `npx vitest run` on this file, 5 Dec 2026): 380 s before these two trims
-// (load 7-9), 323 after (load 9-13); docs/CONTRIBUTING.md has the phases.
+//   tests'. The contestant's local `perfjudge judge` leaves cachegrind out with --no-cachegrind,
+//   docs/contestants.md's quicker loop (it was 42-53 s of that 100 s judging).
+// CPU (user + system of `npx vitest run` on this file, 5 Dec 2026): 380 s before the inputs and the
+// setting (load 7-9), 323 after (load 9-13), before --no-cachegrind; docs/CONTRIBUTING.md.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   cpSync,
