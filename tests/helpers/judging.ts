@@ -1,5 +1,5 @@
 // Test helpers for judging real patches: small inputs, few pairs, caches shared across test files.
-import type { JudgingResult, Limits, ProgressEvent, RunPolicy, TargetId } from '../../contracts';
+import type { JudgingResult, Limits, RunPolicy, TargetId } from '../../contracts';
 import { loadChallenge, type Challenge } from '../../lib/core/challenge/load-manifest';
 import { cpuVendor } from '../../runner/host/fingerprint';
 import { judge } from '../../runner/judge/judge';
@@ -20,7 +20,6 @@ export interface TestJudgeOptions {
   target?: TargetId;
   signal?: AbortSignal;
   onLog?: (line: string) => void;
-  onProgress?: (event: ProgressEvent) => void;
   /** The host's memory bandwidth for the plausibility check (bytes/s); absent: no check. */
   memoryBandwidth?: number | null;
   /** False: no profile stage. */
@@ -101,7 +100,6 @@ export async function judgeForTest(
     devMode: (await cpuVendor()) !== challenge.manifest.targets[target]?.cpuVendor,
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onLog ? { onLog: options.onLog } : {}),
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.memoryBandwidth !== undefined ? { memoryBandwidth: options.memoryBandwidth } : {}),
     ...(options.profile !== undefined ? { profile: options.profile } : {}),
   });

@@ -95,7 +95,7 @@ interface Judged {
   elapsedMs: number;
   log: string;
   /**
-   * Attack processes seen on the host at once in the test stage, by the name the survivor check reads
+   * Attack processes seen on the host while the judging ran, by the name the survivor check reads
    * too (proves it can see them).
    */
   seenDuring: number;
@@ -251,13 +251,10 @@ async function judgeAttack(
 ): Promise<Judged> {
   const lines: string[] = [];
   let seenDuring = 0;
-  let judging = true;
-  let stage = '';
-  // Polled in the test stage only, where the watched attacks strike (on the trigger case): a poll
-  // reads every process's name, and polling the whole judging cost more CPU than its build.
+  let watching = options.watch ?? false;
   const watcher = (async () => {
-    while (options.watch && judging) {
-      if (stage === 'test') seenDuring = Math.max(seenDuring, await markedNow());
+    while (watching) {
+      seenDuring = Math.max(seenDuring, await markedNow());
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
@@ -270,8 +267,7 @@ async function judgeAttack(
     profile: WITH_PROFILE.has(name),
     deterministic: WITH_CACHEGRIND.has(name),
     onLog: (line) => lines.push(line),
-    onProgress: (event) => (stage = event.stage),
-  }).finally(() => (judging = false));
+  }).finally(() => (watching = false));
   const elapsedMs = performance.now() - started;
   await watcher;
   timings.push({
