@@ -31,8 +31,11 @@ export async function registerChallenge(
 }
 
 let users = 0;
-export async function makeUser(db: Db, name = `user${++users}`): Promise<string> {
-  const { userId } = await createUser(db, { email: `${name}-${users}@example.test`, name });
+/** A contestant with an address no other call gets (a retried call included), so a retry never collides. */
+export async function makeUser(db: Db, name?: string): Promise<string> {
+  const n = ++users;
+  const shown = name ?? `user${n}`;
+  const { userId } = await createUser(db, { email: `${shown}-${n}@example.test`, name: shown });
   return userId;
 }
 

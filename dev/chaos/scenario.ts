@@ -321,9 +321,12 @@ async function submitAll(drill: Drill, plan: ChaosPlan): Promise<void> {
       'utf8',
     );
     const deadline = Date.now() + 60_000;
+    // The account is made once and kept when only the submission failed; a retried creation
+    // (its answer lost to the restart) gets a new address from makeUser, never a duplicate one.
+    let userId: string | undefined;
     for (;;) {
       try {
-        const userId = await makeUser(drill.db, `chaos${i}`);
+        userId ??= await makeUser(drill.db, `chaos${i}`);
         const submitted = await submitPatch({
           db: drill.db,
           queues: drill.queues,
