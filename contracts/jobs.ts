@@ -167,6 +167,8 @@ export const runnerHeartbeatSchema = z.strictObject({
     .nullable(),
   /** The host report measured at start-up (noise, timing and memory checks); absent until done. */
   hostReport: hostReportSchema.optional(),
+  /** True when the runner was started without one (`--no-host-report`): none will come. */
+  hostReportOff: z.boolean().optional(),
 });
 export type RunnerHeartbeat = z.infer<typeof runnerHeartbeatSchema>;
 

@@ -408,6 +408,8 @@ function startRunnerHeartbeat(
       devMode: ready.devMode,
       emulated: host.emulated,
       startedAt: new Date().toISOString(),
+      // The console says "measuring…" until a report comes: it must know when none will.
+      hostReportOff: !options.hostReport,
     },
     // Truthy, not just defined: 0 means the default interval, not a heartbeat without pause.
     ...(options.heartbeatIntervalMs ? { intervalMs: options.heartbeatIntervalMs } : {}),

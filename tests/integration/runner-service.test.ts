@@ -124,6 +124,8 @@ describe('perfjudge runner', () => {
       devMode: true,
       hostname: os.hostname(),
       currentJob: { judgingId: 'j-accepted', round: 0 },
+      // Started with --no-host-report (tests/helpers/queue.ts): the console must not wait for one.
+      hostReportOff: true,
     });
     expect(beat.cpuVendor).toBe(await cpuVendor());
 

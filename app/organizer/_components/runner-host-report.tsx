@@ -10,7 +10,20 @@ const BADGE: Record<HostReport['verdict'], string> = {
   unknown: 'info',
 };
 
-export function RunnerHostReport({ report }: { report: HostReport | undefined }) {
+export function RunnerHostReport({
+  report,
+  off,
+}: {
+  report: HostReport | undefined;
+  off: boolean;
+}) {
+  if (!report && off)
+    return (
+      <span className="muted small" data-testid="runner-host-report-off">
+        not measured: started with <code>--no-host-report</code>; <code>perfjudge doctor</code> on
+        the host measures it
+      </span>
+    );
   if (!report) return <span className="muted small">measuring…</span>;
   const n = report.noise;
   const flagged = report.checks.filter((c) => c.verdict === 'bad' || c.verdict === 'warn');

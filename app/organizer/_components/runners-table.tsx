@@ -85,7 +85,7 @@ function RunnerRow({ r }: { r: RunnerStatus }) {
         )}
       </td>
       <td>
-        <RunnerHostReport report={r.hostReport} />
+        <RunnerHostReport report={r.hostReport} off={r.hostReportOff === true} />
       </td>
       <td className="num">{r.ageSeconds} s ago</td>
     </tr>
