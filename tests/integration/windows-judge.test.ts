@@ -9,7 +9,8 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../lib/core/config/env';
@@ -248,6 +249,91 @@ describe("the job helper's limits under Wine", () => {
     await expect(runWith(notWine)).rejects.toThrow(/cannot start the program \(error 2\)/);
     expect(notWine.runs).toBe(1);
   });
+});
+
+describe('isolation between runs under Wine', () => {
+  let dir: string;
+  let exe: string;
+  const sandbox = new WineSandbox({ linux: createSandbox(), dataDir: TEST_DATA_DIR });
+  const limits = {
+    wallTimeMs: 10_000,
+    memoryBytes: 256 * 2 ** 20,
+    processes: 4,
+    outputBytes: 1 << 20,
+    fileBytes: 1 << 20,
+  };
+  /** The command lines (argv) of this host's processes that hold `token`. */
+  const holding = (token: string) =>
+    readdirSync('/proc')
+      .filter((pid) => /^\d+$/.test(pid))
+      .map((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        } catch {
+          return []; // gone meanwhile
+        }
+      })
+      .filter((argv) => argv.includes(token));
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'perfjudge-wine-isolation-'));
+    await execFileAsync('chmod', ['755', dir]);
+    exe = path.join(dir, 'prefix-planter.exe');
+    await execFileAsync('x86_64-w64-mingw32-gcc', [
+      '-O2',
+      '-static',
+      '-o',
+      exe,
+      path.join(REPO_ROOT, 'tests/fixtures/windows/prefix-planter.c'),
+    ]);
+    await sandbox.check();
+  }, 180_000);
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a run leaves no file, registry key or process for the next run, and cannot write Wine’s installation', async () => {
+    // Both runs in one folder (the judge gives each its own): even so, each has its own prefix.
+    const work = await mkdtemp(path.join(dir, 'run-'));
+    const run = (args: string[]) =>
+      sandbox.run({
+        command: '/judge/program',
+        args,
+        workDir: work,
+        readOnly: [{ host: exe, sandbox: '/judge/program' }],
+        stdout: 'capture',
+        limits,
+      });
+    const token = `perfjudge-planted-${randomBytes(6).toString('hex')}`;
+    let seenRunning = false;
+    const watch = setInterval(() => {
+      seenRunning ||= holding(token).some((argv) => argv[argv.indexOf(token) - 1] === 'sleep');
+    }, 100);
+    const planted = await run(['plant', token]).finally(() => clearInterval(watch));
+    // C:\windows is the read-only master's (access denied); the user's folders and the registry
+    // are writable, and the copy of itself really started (outside the job where Wine allows it).
+    expect(planted.stdout?.toString().split('\r\n')).toEqual([
+      'system32-dll failed 5',
+      'temp-file ok',
+      'registry-key ok',
+      'process ok',
+      '',
+    ]);
+    expect(seenRunning).toBe(true);
+    // The sandbox's end killed it with everything else of the run.
+    expect(holding(token)).toEqual([]);
+    const checked = await run(['check']);
+    expect(checked.stdout?.toString().split('\r\n')).toEqual([
+      'system32-dll absent',
+      'temp-file absent',
+      'registry-key absent',
+      '',
+    ]);
+    const { master } = await sandbox.prepare();
+    expect(existsSync(path.join(master, 'drive_c/windows/system32/perfjudge-planted.dll'))).toBe(
+      false,
+    );
+  }, 60_000);
 });
 
 describe('a judging whose Wine stalls', () => {
