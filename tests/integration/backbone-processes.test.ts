@@ -198,8 +198,10 @@ describe('scorer process', () => {
       '--reconcile-every',
       '0',
       '--no-claims',
+      // The job's lock outlives a busy host's late renewal: at 2 s a host at load 15 let it lapse
+      // while the scorer waited on the row lock, and the job went back to waiting before the kill.
       '--lock-ms',
-      '2000',
+      '6000',
       '--stalled-interval-ms',
       '1000',
     ];
