@@ -2,11 +2,11 @@
 import { runProgram, type RegisterCommands } from './program';
 
 /**
- * Each sub-command's own module, so `perfjudge <command>` loads that command's code alone. Loading
- * every command (the judge, BullMQ and ioredis, zod, yaml: about 700 modules through tsx) is most
- * of a start's CPU, and the tests and services start the CLI hundreds of times. Any other first
- * argument (none, `--help`, `help`, a mistyped command) registers them all, so the program's help
- * and its suggestions are unchanged.
+ * Each sub-command's own module, so `perfjudge <command>` loads that command's code alone: every
+ * command's (the judge, BullMQ and ioredis, zod, yaml: about 700 modules through tsx's loader) made
+ * each start about 2 CPU s, `status` 1.0 now (docs/CONTRIBUTING.md, "Where CI's time goes"). Any
+ * other first argument (none, `--help`, `help`, a mistyped command) registers them all, so the
+ * program's help and its suggestions are unchanged.
  */
 export const COMMAND_MODULES: Record<string, () => Promise<RegisterCommands>> = {
   doctor: async () => (await import('./commands/doctor')).registerDoctorCommand,
