@@ -55,8 +55,14 @@ export default defineConfig({
     sequence: { sequencer: SlowFirstSequencer },
     // The tiers (docs/CONTRIBUTING.md): `npm test -- --tier unit` runs the first alone.
     projects: [
-      // Pure functions on scripted input: seconds, no database, Redis, compiler or sandbox.
-      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
+      // Pure functions on scripted input: seconds, no database, Redis, compiler or sandbox. One
+      // process runs many files (no isolation): a fresh worker per file was most of the tier's
+      // CPU (82 → 36 CPU s, 71 → 29 s; passes in shuffled file orders too). A unit file that
+      // fakes timers, mocks or stubs restores them in its own afterEach.
+      {
+        extends: true,
+        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], isolate: false },
+      },
       // The real tools: compilers, the sandbox, PostgreSQL, Redis, processes and servers.
       {
         extends: true,
