@@ -8,7 +8,7 @@ import { PORTABILITY_LOG_CHARS, type TargetId } from '../../contracts';
 import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import { buildChallengeTree, firstErrorLine } from '../build';
 import { intakePatch } from '../intake';
-import { BUILD_PATH, sandboxedExecutor } from '../build/sandboxed-executor';
+import { BUILD_ENV, sandboxedExecutor } from '../build/sandboxed-executor';
 import type { Sandbox } from '../sandbox/sandbox';
 import { MINGW_TOOLCHAIN_FILE, mingwBuild } from './mingw-toolchain';
 
@@ -65,7 +65,7 @@ export async function crossCompileForWindows(
       platform: mingw.platform,
       solution: true,
       outDir: path.join(box, 'build'),
-      env: { PATH: BUILD_PATH, HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' },
+      env: { ...BUILD_ENV },
       executor: sandboxedExecutor({
         sandbox: options.sandbox,
         workDir: box,
