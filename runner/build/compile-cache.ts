@@ -51,7 +51,10 @@ export interface SolutionReuseOptions {
   toolchain: Toolchain;
   platform?: BuildPlatform;
   dataDir: string;
-  /** The sandbox's writable folder, holding src/ and build/ as every solution build has them. */
+  /**
+   * The sandbox's writable folder, holding src/ (the patched tree, complete before this is
+   * called) and build/ as every solution build has them.
+   */
   boxDir: string;
   /** Runs the fill's commands on the host (default: spawnExecutor; the profile stage pins them). */
   executor?: CommandExecutor;
@@ -146,6 +149,29 @@ function ccacheEnv(options: {
   };
 }
 
+/**
+ * How a contestant's build looks results up. Direct mode (the sources and the headers a unit
+ * included last time, hashed as they are now) cannot see a new file that would now be found first
+ * on the include path (a `bits/c++config.h` in the tree shadows the system's for main.cpp), so it
+ * is only used when the tree has exactly the template's paths, and then without the preprocessor
+ * fallback (a changed unit is compiled at once). Any other tree is looked up by its preprocessed
+ * source only.
+ */
+function lookupEnv(sameFiles: boolean): Record<string, string> {
+  return sameFiles ? { CCACHE_READONLY_DIRECT: '1' } : { CCACHE_NODIRECT: '1' };
+}
+
+/** Every path under `root` (hidden ones too), sorted: what an #include could find there. */
+async function treePaths(root: string): Promise<string[]> {
+  const entries = await readdir(root, { recursive: true }).catch(() => null);
+  return entries ? entries.map(String).sort() : [];
+}
+
+async function sameFiles(a: string, b: string): Promise<boolean> {
+  const [left, right] = await Promise.all([treePaths(a), treePaths(b)]);
+  return left.length === right.length && left.every((p, i) => p === right[i]);
+}
+
 /** The configure arguments of a build through ccache. */
 const LAUNCHER_ARGS = ['-DCMAKE_CXX_COMPILER_LAUNCHER=ccache'];
 /**
@@ -193,8 +219,12 @@ export async function solutionReuse(options: SolutionReuseOptions): Promise<Solu
     fills.delete(key);
   }
   const seeded = await stat(path.join(seeds, 'build', 'CMakeFiles')).catch(() => null);
+  const template = await sameFiles(path.join(options.boxDir, 'src'), options.challenge.templateDir);
   return {
-    env: ccacheEnv({ store, boxDir: path.resolve(options.boxDir), identity, readOnly: true }),
+    env: {
+      ...ccacheEnv({ store, boxDir: path.resolve(options.boxDir), identity, readOnly: true }),
+      ...lookupEnv(template),
+    },
     configureArgs: [...LAUNCHER_ARGS, ...(seeded ? SEEDED_ARGS : [])],
     ...(seeded ? { seedDir: path.join(seeds, 'build') } : {}),
     mounts: [{ host: store, sandbox: store }],

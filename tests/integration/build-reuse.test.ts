@@ -173,6 +173,7 @@ describe('a solution build through the compile cache', () => {
     expect(log).toMatch(/ccache \/usr\/bin\/clang\+\+ -DSOLUTION/);
     expect(log).not.toContain('Detecting CXX compiler ABI info');
     expect(reuse.env.CCACHE_READONLY).toBe('1');
+    expect(reuse.env.CCACHE_READONLY_DIRECT).toBe('1');
     const binary = path.join(box, 'build', 'wordcount');
     expect(await runBinary(binary)).toBe(expected);
     expect(await binariesIdentical(binary, path.join(plainBox, 'build', 'wordcount'))).toBe(true);
@@ -193,10 +194,28 @@ describe('a solution build through the compile cache', () => {
     const box = await makeBox({ 'wordcount.hpp': header, 'wordcount.cpp': source });
     const { ok, log, results } = await buildWithLog(box);
     expect(ok, log).toBe(true);
-    expect(results.get('main.cpp')).toBe('cache_miss');
-    expect(results.get('wordcount.cpp')).toBe('cache_miss');
-    expect(results.get('init.cpp')).toBe('cache_miss');
+    expect(Object.fromEntries(results)).toEqual({
+      'main.cpp': 'cache_miss',
+      'init.cpp': 'cache_miss',
+      'wordcount.cpp': 'cache_miss',
+    });
     expect(await runBinary(path.join(box, 'build', 'wordcount'))).toBe(expected);
+  });
+
+  it('a new header that shadows a system one for main.cpp is not hidden by a cached object', async () => {
+    // <unordered_map> reaches libstdc++'s <bits/c++config.h> through the include path, where the
+    // tree's root comes first: the harness now compiles against this file, as without a cache.
+    const box = await makeBox({});
+    await mkdir(path.join(box, 'src', 'bits'));
+    await writeFile(
+      path.join(box, 'src', 'bits', 'c++config.h'),
+      '#error the tree shadows a system header\n',
+    );
+    const { ok, log, results, reuse } = await buildWithLog(box);
+    expect(ok).toBe(false);
+    expect(log).toContain('the tree shadows a system header');
+    expect(results.get('main.cpp')).not.toMatch(/hit/);
+    expect(reuse.env.CCACHE_NODIRECT).toBe('1');
   });
 
   it("a contestant's build cannot write the cache: read-only mount and ccache's read_only mode", async () => {
