@@ -45,6 +45,8 @@ export interface BuildReuse {
   env: Record<string, string>;
   /** Added to the configure command, where the log shows them. */
   configureArgs: string[];
+  /** Added to the build command (`cmake --build`). */
+  buildArgs?: string[];
   /** A folder whose contents are copied into the build folder first. */
   seedDir?: string;
 }
@@ -182,7 +184,11 @@ export async function buildChallengeTree(options: BuildTreeOptions): Promise<Bui
       // here is a broken toolchain or host.
       failure: 'tool',
     },
-    { name: 'build', args: ['--build', outDir, '--verbose'], failure: 'compile' },
+    {
+      name: 'build',
+      args: ['--build', outDir, '--verbose', ...(reuse?.buildArgs ?? [])],
+      failure: 'compile',
+    },
   ];
 
   for (const step of steps) {

@@ -180,6 +180,16 @@ const LAUNCHER_ARGS = ['-DCMAKE_CXX_COMPILER_LAUNCHER=ccache'];
  */
 const SEEDED_ARGS = ['-DCMAKE_PLATFORM_INFO_INITIALIZED:INTERNAL=1'];
 
+/**
+ * The build's parallel jobs: ninja's own default (CPUs + 2), but no more than the sandbox's process
+ * limit holds. A job through the launcher is two processes (ccache and the compiler it waits for)
+ * where it was one, beside cmake and ninja and a margin for their threads; without the cap a tree
+ * of a few .cpp files would now exceed a limit it fits in without the cache.
+ */
+function parallelJobs(processLimit: number): number {
+  return Math.max(1, Math.min(os.availableParallelism() + 2, Math.floor((processLimit - 4) / 2)));
+}
+
 function compileCacheRoot(dataDir: string): string {
   return path.join(path.resolve(dataDir), 'compile-cache');
 }
@@ -226,6 +236,7 @@ export async function solutionReuse(options: SolutionReuseOptions): Promise<Solu
       ...lookupEnv(template),
     },
     configureArgs: [...LAUNCHER_ARGS, ...(seeded ? SEEDED_ARGS : [])],
+    buildArgs: ['--parallel', String(parallelJobs(options.challenge.manifest.limits.processes))],
     ...(seeded ? { seedDir: path.join(seeds, 'build') } : {}),
     mounts: [{ host: store, sandbox: store }],
   };

@@ -277,6 +277,36 @@ describe('a solution build through the compile cache', () => {
   });
 });
 
+describe('the process limit', () => {
+  it('a tree of several .cpp files still builds within a small limit (maxsubarray: 8)', async () => {
+    const small = await loadChallenge('maxsubarray');
+    expect(small.manifest.limits.processes).toBe(8);
+    const box = await mkdtemp(path.join(tmp, 'box-'));
+    await chmod(box, 0o755);
+    await cp(small.templateDir, path.join(box, 'src'), { recursive: true });
+    // Each unit through the launcher is two processes: without a cap on the jobs this exceeds 8.
+    for (let i = 0; i < 4; i++)
+      await writeFile(
+        path.join(box, 'src', `extra${i}.cpp`),
+        `#include <map>\n#include <string>\nint extra${i}() { std::map<std::string, int> m; return m["a"] + ${i}; }\n`,
+      );
+    const built = await buildSolution({
+      challenge: small,
+      platform: {
+        toolchain: small.manifest.targets['linux-intel']!.toolchain,
+        buildMounts: [],
+      } as unknown as TargetPlatform,
+      sandbox,
+      boxDir: box,
+      dataDir,
+      workDir: box,
+    });
+    expect(built.limitExceeded).toBe(null);
+    expect(built.build.ok, built.build.log).toBe(true);
+    expect(built.build.log).toContain('-DCMAKE_CXX_COMPILER_LAUNCHER=ccache');
+  });
+});
+
 describe('the MinGW cross build through the compile cache', () => {
   it('reuses the template units for windows-amd', async (context) => {
     if (!(await canCrossCompile())) return context.skip();
