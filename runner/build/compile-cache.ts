@@ -25,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Toolchain } from '../../contracts';
 import type { Challenge } from '../../lib/core/challenge/load-manifest';
-import type { SandboxMount } from '../sandbox/sandbox';
+import type { Sandbox, SandboxMount } from '../sandbox/sandbox';
 import { computeBuildKey } from './build-cache';
 import { buildChallengeTree, type BuildPlatform, type BuildReuse } from './build-tree';
 import type { CommandExecutor } from './executor';
@@ -47,6 +47,8 @@ export interface SolutionReuse extends BuildReuse {
 }
 
 export interface SolutionReuseOptions {
+  /** The sandbox the build runs in: only one that sees the host's own toolchain can reuse. */
+  sandboxKind: Sandbox['kind'];
   challenge: Challenge;
   toolchain: Toolchain;
   platform?: BuildPlatform;
@@ -202,7 +204,9 @@ const fills = new Map<string, Promise<string | null>>();
  * to reuse (no ccache, or the fill failed): the build then runs as it always did.
  */
 export async function solutionReuse(options: SolutionReuseOptions): Promise<SolutionReuse | null> {
-  if (!(await ccacheAvailable())) return null;
+  // The fill compiles with the host's compilers: a container's image has its own (and maybe no
+  // ccache), so its builds would link objects of another compiler.
+  if (options.sandboxKind !== 'bubblewrap' || !(await ccacheAvailable())) return null;
   const identity = await compilerIdentity(options.toolchain.cxx);
   const cmakeVersion = await run('cmake', ['--version']);
   if (!identity || !cmakeVersion) return null;
@@ -228,6 +232,8 @@ export async function solutionReuse(options: SolutionReuseOptions): Promise<Solu
     if (!(await filling)) return null;
     fills.delete(key);
   }
+  // Mounted into the sandbox, so it must exist even if someone emptied the folder since the fill.
+  await mkdir(store, { recursive: true, mode: 0o755 });
   const seeded = await stat(path.join(seeds, 'build', 'CMakeFiles')).catch(() => null);
   const template = await sameFiles(path.join(options.boxDir, 'src'), options.challenge.templateDir);
   return {

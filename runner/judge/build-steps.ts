@@ -76,6 +76,7 @@ export async function buildSolution(options: {
   const { challenge, platform, boxDir } = options;
   let buildLimit: string | null = null;
   const reuse = await solutionReuse({
+    sandboxKind: options.sandbox.kind,
     challenge,
     toolchain: platform.toolchain,
     platform: platform.build,

@@ -130,6 +130,7 @@ async function deterministicBuilds(
   if (!baseline.ok || !baseline.binary)
     throw new Error(`the baseline did not build with ${flags.join(' ')}`);
   const reuse = await solutionReuse({
+    sandboxKind: options.sandbox.kind,
     challenge,
     toolchain,
     dataDir: options.dataDir,

@@ -82,6 +82,7 @@ async function buildWithLog(
   },
 ): Promise<{ ok: boolean; log: string; results: Map<string, string>; reuse: SolutionReuse }> {
   const reuse = await solutionReuse({
+    sandboxKind: sandbox.kind,
     challenge,
     toolchain: options.toolchain,
     ...(options.platform ? { platform: options.platform } : {}),
@@ -220,7 +221,13 @@ describe('a solution build through the compile cache', () => {
 
   it("a contestant's build cannot write the cache: read-only mount and ccache's read_only mode", async () => {
     const box = await makeBox({ 'wordcount.cpp': '#error never compiles\n' });
-    const reuse = await solutionReuse({ challenge, toolchain, dataDir, boxDir: box });
+    const reuse = await solutionReuse({
+      sandboxKind: sandbox.kind,
+      challenge,
+      toolchain,
+      dataDir,
+      boxDir: box,
+    });
     if (!reuse) throw new Error('no compile cache');
     const store = reuse.env.CCACHE_DIR!;
     expect(reuse.mounts).toEqual([{ host: store, sandbox: store }]);
