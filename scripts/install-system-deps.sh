@@ -24,6 +24,8 @@ declare -A PACKAGES=(
   [x86_64-w64-mingw32-gcc]=gcc-mingw-w64-x86-64
   # The attack tests run the judge under a session keyring (`keyctl session`).
   [keyctl]=keyutils
+  # Solution builds reuse the trusted template's compiled units (runner/build/compile-cache.ts).
+  [ccache]=ccache
 )
 
 # header or library file → Debian package that provides it (nothing on PATH shows these)

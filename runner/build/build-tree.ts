@@ -1,6 +1,6 @@
 // Builds a contestant's tree (or the pristine template) with the challenge's protected harness:
 // cmake configure + build with Ninja, using exactly the manifest's compiler and flags.
-import { mkdir, stat } from 'node:fs/promises';
+import { cp, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Toolchain } from '../../contracts';
 import type { Challenge } from '../../lib/core/challenge/load-manifest';
@@ -32,6 +32,23 @@ export interface BuildTreeOptions {
   cmake?: string;
   /** How the target platform builds, when it is not this host's own (a Windows cross build). */
   platform?: BuildPlatform;
+  /** Work reused from trusted builds (runner/build/compile-cache.ts); needs `env`. */
+  reuse?: BuildReuse;
+}
+
+/**
+ * What a build reuses: a compiler launcher's settings and configure arguments, and cmake's
+ * detection results copied into the build folder before it is configured.
+ */
+export interface BuildReuse {
+  /** Added to `env`. */
+  env: Record<string, string>;
+  /** Added to the configure command, where the log shows them. */
+  configureArgs: string[];
+  /** Added to the build command (`cmake --build`). */
+  buildArgs?: string[];
+  /** A folder whose contents are copied into the build folder first. */
+  seedDir?: string;
 }
 
 /**
@@ -149,6 +166,9 @@ export async function buildChallengeTree(options: BuildTreeOptions): Promise<Bui
   const deadline = started + timeoutMs;
   const outDir = path.resolve(options.outDir);
   await mkdir(outDir, { recursive: true });
+  const { reuse } = options;
+  if (reuse?.seedDir) await cp(reuse.seedDir, outDir, { recursive: true });
+  const env = reuse ? { ...options.env, ...reuse.env } : options.env;
 
   const steps: Array<{ name: string; args: string[]; failure: BuildFailure }> = [
     {
@@ -159,12 +179,16 @@ export async function buildChallengeTree(options: BuildTreeOptions): Promise<Bui
         sourceDir: options.sourceDir,
         toolchain,
         solution: options.solution,
-      }).concat(options.platform?.configureArgs ?? []),
+      }).concat(options.platform?.configureArgs ?? [], reuse?.configureArgs ?? []),
       // The contestant's tree cannot make configure fail (it only globs their files): a failure
       // here is a broken toolchain or host.
       failure: 'tool',
     },
-    { name: 'build', args: ['--build', outDir, '--verbose'], failure: 'compile' },
+    {
+      name: 'build',
+      args: ['--build', outDir, '--verbose', ...(reuse?.buildArgs ?? [])],
+      failure: 'compile',
+    },
   ];
 
   for (const step of steps) {
@@ -174,7 +198,7 @@ export async function buildChallengeTree(options: BuildTreeOptions): Promise<Bui
     const result = await executor(cmake, step.args, {
       cwd: outDir,
       timeoutMs: remaining,
-      env: options.env,
+      env,
       signal: options.signal,
     });
     log += `$ ${commandLine}\n${result.output}${result.output.endsWith('\n') || !result.output ? '' : '\n'}`;

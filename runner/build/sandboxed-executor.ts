@@ -7,6 +7,13 @@ import type { Sandbox, SandboxMount } from '../sandbox/sandbox';
 /** What the contestant's compiler may print before we stop keeping it. */
 const BUILD_LOG_BYTES = 1 << 20;
 export const BUILD_PATH = '/usr/local/bin:/usr/bin:/bin';
+/** The whole environment of a build's cmake and compiler, in the sandbox or not. */
+export const BUILD_ENV: Readonly<Record<string, string>> = {
+  PATH: BUILD_PATH,
+  HOME: '/tmp',
+  LC_ALL: 'C',
+  TMPDIR: '/tmp',
+};
 
 export interface SandboxedExecutorOptions {
   sandbox: Sandbox;
@@ -31,7 +38,7 @@ export function sandboxedExecutor(options: SandboxedExecutorOptions): CommandExe
         workDir: options.workDir,
         cwd: commandOptions.cwd,
         readOnly: options.readOnly,
-        env: { PATH: BUILD_PATH, HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp', ...commandOptions.env },
+        env: { ...BUILD_ENV, ...commandOptions.env },
         stdout: 'capture',
         allowSyscalls: options.limits.allowSyscalls,
         ...(options.cpu === undefined ? {} : { cpu: options.cpu }),

@@ -337,6 +337,7 @@ async function buildEntrant(
       platform,
       sandbox,
       boxDir,
+      dataDir: session.options.dataDir,
       workDir: session.workDir,
       binaryName: `entrant-${index}`,
       signal,

@@ -6,6 +6,7 @@ import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import {
   buildChallengeTree,
   cachedBuild,
+  solutionReuse,
   type BuildResult,
   type CachedBuildResult,
 } from '../build';
@@ -13,7 +14,7 @@ import type { Sandbox } from '../sandbox/sandbox';
 import type { TargetPlatform } from '../platform';
 import { takeBinary } from './binaries';
 import { JudgeError, JudgingCancelledError } from './errors';
-import { BUILD_PATH, sandboxedExecutor } from '../build/sandboxed-executor';
+import { BUILD_ENV, sandboxedExecutor } from '../build/sandboxed-executor';
 
 export type BaselineBuild = CachedBuildResult & { binary: string };
 
@@ -54,7 +55,9 @@ export interface SolutionBuild {
 /**
  * Builds a contestant's tree (`<boxDir>/src`) in the sandbox into `<boxDir>/build`, with the
  * manifest's build limits and only the harness (and the platform's files) visible read-only.
- * A failing toolchain is the platform's fault (JudgeError); a failing build is the contestant's.
+ * What the patch leaves unchanged comes from the trusted compile cache, read-only
+ * (runner/build/compile-cache.ts). A failing toolchain is the platform's fault (JudgeError); a
+ * failing build is the contestant's.
  */
 export async function buildSolution(options: {
   challenge: Challenge;
@@ -62,6 +65,8 @@ export async function buildSolution(options: {
   sandbox: Sandbox;
   /** The sandbox's only writable folder: holds `src/` (the patched tree) and `build/`. */
   boxDir: string;
+  /** Where the compile cache is kept (`<dataDir>/compile-cache`). */
+  dataDir: string;
   /** Where the executable is copied to, out of the sandbox's reach. */
   workDir: string;
   /** The copy's file name in workDir (default "solution"). */
@@ -70,6 +75,16 @@ export async function buildSolution(options: {
 }): Promise<SolutionBuild> {
   const { challenge, platform, boxDir } = options;
   let buildLimit: string | null = null;
+  const reuse = await solutionReuse({
+    sandboxKind: options.sandbox.kind,
+    challenge,
+    toolchain: platform.toolchain,
+    platform: platform.build,
+    dataDir: options.dataDir,
+    boxDir,
+    signal: options.signal,
+  });
+  if (options.signal?.aborted) throw new JudgingCancelledError();
   const build = await buildChallengeTree({
     challenge,
     sourceDir: path.join(boxDir, 'src'),
@@ -77,13 +92,15 @@ export async function buildSolution(options: {
     platform: platform.build,
     solution: true,
     outDir: path.join(boxDir, 'build'),
-    env: { PATH: BUILD_PATH, HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' },
+    env: { ...BUILD_ENV },
+    ...(reuse ? { reuse } : {}),
     executor: sandboxedExecutor({
       sandbox: options.sandbox,
       workDir: boxDir,
       readOnly: [
         { host: challenge.harnessDir, sandbox: challenge.harnessDir },
         ...platform.buildMounts,
+        ...(reuse?.mounts ?? []),
       ],
       limits: challenge.manifest.limits,
       onLimit: (limit) => (buildLimit = limit),

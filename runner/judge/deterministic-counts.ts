@@ -8,9 +8,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { cachegrindCountsSchema, hotspotsSchema, type ProfileStage } from '../../contracts';
-import { buildChallengeTree, cachedBuild } from '../build';
+import { buildChallengeTree, cachedBuild, solutionReuse } from '../build';
 import { spawnExecutor, type CommandExecutor } from '../build/executor';
-import { BUILD_PATH, sandboxedExecutor } from '../build/sandboxed-executor';
+import { BUILD_ENV, sandboxedExecutor } from '../build/sandboxed-executor';
 import { parseCpuList } from '../host/fingerprint';
 import { deterministicFlagsFor, deterministicResult, runCachegrind } from '../measure/cachegrind';
 import { ensureInput } from '../../lib/core/challenge/inputs';
@@ -129,17 +129,30 @@ async function deterministicBuilds(
   });
   if (!baseline.ok || !baseline.binary)
     throw new Error(`the baseline did not build with ${flags.join(' ')}`);
+  const reuse = await solutionReuse({
+    sandboxKind: options.sandbox.kind,
+    challenge,
+    toolchain,
+    dataDir: options.dataDir,
+    boxDir: options.boxDir,
+    executor: pinnedExecutor(cpu),
+    signal: options.signal,
+  });
   const solution = await buildChallengeTree({
     challenge,
     sourceDir: options.solutionTree,
     toolchain,
     solution: true,
     outDir: path.join(options.boxDir, 'build-deterministic'),
-    env: { PATH: BUILD_PATH, HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' },
+    env: { ...BUILD_ENV },
+    ...(reuse ? { reuse } : {}),
     executor: sandboxedExecutor({
       sandbox: options.sandbox,
       workDir: options.boxDir,
-      readOnly: [{ host: challenge.harnessDir, sandbox: challenge.harnessDir }],
+      readOnly: [
+        { host: challenge.harnessDir, sandbox: challenge.harnessDir },
+        ...(reuse?.mounts ?? []),
+      ],
       limits: challenge.manifest.limits,
       cpu,
     }),

@@ -112,6 +112,7 @@ export async function buildStage(
     platform,
     sandbox: options.sandbox,
     boxDir: ctx.dirs.boxDir,
+    dataDir: options.dataDir,
     workDir: ctx.dirs.workDir,
     signal: options.signal,
   });

@@ -140,6 +140,8 @@ export interface PreCheckOptions {
   /** The Linux sandbox a cross-compile runs in, and the parent of its scratch folder. */
   sandbox: Sandbox;
   workRoot: string;
+  /** Where the compile cache is kept (runner/build/compile-cache.ts). */
+  dataDir: string;
   runnerId: string;
   /** Host facts for a result settled without building. */
   host: HostFingerprint;
@@ -216,6 +218,7 @@ async function crossCompileAndPublish(
       patchText: data.patchText,
       sandbox: options.sandbox,
       workRoot: options.workRoot,
+      dataDir: options.dataDir,
       signal,
     }));
   if (!outcome) return;

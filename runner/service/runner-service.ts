@@ -473,6 +473,7 @@ function judgingSettings(
             prefix: options.prefix,
             sandbox: options.sandbox,
             workRoot: context.workRoot,
+            dataDir: options.dataDir,
             runnerId,
             host: ready.host,
           }),

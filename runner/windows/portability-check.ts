@@ -6,9 +6,9 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PORTABILITY_LOG_CHARS, type TargetId } from '../../contracts';
 import type { Challenge } from '../../lib/core/challenge/load-manifest';
-import { buildChallengeTree, firstErrorLine } from '../build';
+import { buildChallengeTree, firstErrorLine, solutionReuse } from '../build';
 import { intakePatch } from '../intake';
-import { BUILD_PATH, sandboxedExecutor } from '../build/sandboxed-executor';
+import { BUILD_ENV, sandboxedExecutor } from '../build/sandboxed-executor';
 import type { Sandbox } from '../sandbox/sandbox';
 import { MINGW_TOOLCHAIN_FILE, mingwBuild } from './mingw-toolchain';
 
@@ -19,6 +19,8 @@ export interface CrossCompileOptions {
   sandbox: Sandbox;
   /** Parent of the check's scratch folder (reachable by the sandbox user). */
   workRoot: string;
+  /** Where the compile cache is kept (runner/build/compile-cache.ts). */
+  dataDir: string;
   signal?: AbortSignal;
 }
 
@@ -58,6 +60,15 @@ export async function crossCompileForWindows(
       destDir: srcDir,
     });
     if (!intake.ok) return null;
+    const reuse = await solutionReuse({
+      sandboxKind: options.sandbox.kind,
+      challenge: options.challenge,
+      toolchain: mingw.toolchain,
+      platform: mingw.platform,
+      dataDir: options.dataDir,
+      boxDir: box,
+      signal: options.signal,
+    });
     const build = await buildChallengeTree({
       challenge: options.challenge,
       sourceDir: srcDir,
@@ -65,13 +76,15 @@ export async function crossCompileForWindows(
       platform: mingw.platform,
       solution: true,
       outDir: path.join(box, 'build'),
-      env: { PATH: BUILD_PATH, HOME: '/tmp', LC_ALL: 'C', TMPDIR: '/tmp' },
+      env: { ...BUILD_ENV },
+      ...(reuse ? { reuse } : {}),
       executor: sandboxedExecutor({
         sandbox: options.sandbox,
         workDir: box,
         readOnly: [
           { host: options.challenge.harnessDir, sandbox: options.challenge.harnessDir },
           { host: MINGW_TOOLCHAIN_FILE, sandbox: MINGW_TOOLCHAIN_FILE },
+          ...(reuse?.mounts ?? []),
         ],
         limits: options.challenge.manifest.limits,
       }),

@@ -243,6 +243,7 @@ describe('the portability pre-check step', () => {
     prefix: 'pj',
     sandbox,
     workRoot: '/nonexistent',
+    dataDir: '/nonexistent',
     runnerId: 'runner-w',
     host,
   });
