@@ -98,7 +98,7 @@ async function sharedLibraries(executable: string): Promise<string[]> {
  * (Debian upgrades clang's libLLVM without its driver), and the host's CPU (-march=native).
  * Null when the compiler is not there. Any upgrade changes it, so the old objects are misses.
  */
-export async function compilerIdentity(cxx: string): Promise<string | null> {
+async function compilerIdentity(cxx: string): Promise<string | null> {
   const driver = await onBuildPath(cxx);
   if (!driver) return null;
   const banner = await run(driver, ['-v']);
