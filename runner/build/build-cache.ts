@@ -163,8 +163,11 @@ async function readCached(
   return { binary, metadata };
 }
 
-/** Builds a killed process left behind; anything this old is no longer anyone's build. */
-async function removeAbandoned(tmpRoot: string): Promise<void> {
+/**
+ * Builds (or compile-cache fills) a killed process left behind in `tmpRoot`; anything this old
+ * is no longer anyone's.
+ */
+export async function removeAbandoned(tmpRoot: string): Promise<void> {
   const cutoff = Date.now() - ABANDONED_AFTER_MS;
   for (const name of await readdir(tmpRoot).catch(() => [])) {
     const dir = path.join(tmpRoot, name);

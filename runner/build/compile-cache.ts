@@ -26,7 +26,7 @@ import path from 'node:path';
 import type { Toolchain } from '../../contracts';
 import type { Challenge } from '../../lib/core/challenge/load-manifest';
 import type { Sandbox, SandboxMount } from '../sandbox/sandbox';
-import { computeBuildKey } from './build-cache';
+import { computeBuildKey, removeAbandoned } from './build-cache';
 import { buildChallengeTree, type BuildPlatform, type BuildReuse } from './build-tree';
 import type { CommandExecutor } from './executor';
 import { BUILD_ENV, BUILD_PATH } from './sandboxed-executor';
@@ -37,8 +37,6 @@ const FILL_SCHEME = 'perfjudge-compile-cache-v1';
 const CCACHE_MAX_SIZE = '1G';
 /** What `--version` and friends may take. */
 const PROBE_TIMEOUT_MS = 30_000;
-/** Far longer than any fill may take. */
-const ABANDONED_AFTER_MS = 6 * 3600_000;
 
 /** The cache a contestant's build reads, and how. */
 export interface SolutionReuse extends BuildReuse {
@@ -246,16 +244,6 @@ export async function solutionReuse(options: SolutionReuseOptions): Promise<Solu
     ...(seeded ? { seedDir: path.join(seeds, 'build') } : {}),
     mounts: [{ host: store, sandbox: store }],
   };
-}
-
-/** Fills removed by a killed process; anything this old is no longer anyone's. */
-async function removeAbandoned(tmpRoot: string): Promise<void> {
-  const cutoff = Date.now() - ABANDONED_AFTER_MS;
-  for (const name of await readdir(tmpRoot).catch(() => [])) {
-    const dir = path.join(tmpRoot, name);
-    const info = await stat(dir).catch(() => undefined);
-    if (info && info.mtimeMs < cutoff) await rm(dir, { recursive: true, force: true });
-  }
 }
 
 /**
