@@ -105,12 +105,22 @@ export function challengeCode(slugOrDir: string): Promise<ChallengeCode> {
   return code;
 }
 
+/**
+ * Set by bin/perfjudge.mjs when the CLI runs pre-bundled, without a TypeScript loader: imports a
+ * .ts module by bundling it too (bin/start-bundle.mjs).
+ */
+const IMPORT_TYPESCRIPT = Symbol.for('perfjudge.importTypeScript');
+
 async function loadCodeModule(file: string): Promise<ChallengeCode> {
-  // By path at run time, never bundled: the web app's build, vitest and the CLI's bundle leave it to
-  // Node (with tsx's loader, or the packed CLI's compiled code.mjs).
-  const module: unknown = await import(
-    /* webpackIgnore: true */ /* @vite-ignore */ pathToFileURL(file).href
-  );
+  // By path at run time, never bundled with its caller: the web app's build, vitest and the CLI's
+  // bundles leave it to Node (with tsx's loader, the start bundle's hook above, or the packed
+  // CLI's compiled code.mjs).
+  const importTypeScript = (globalThis as Record<symbol, unknown>)[IMPORT_TYPESCRIPT] as
+    ((file: string) => Promise<unknown>) | undefined;
+  const module: unknown =
+    file.endsWith('.ts') && importTypeScript
+      ? await importTypeScript(file)
+      : await import(/* webpackIgnore: true */ /* @vite-ignore */ pathToFileURL(file).href);
   const parsed = codeModuleSchema.safeParse(module);
   if (!parsed.success)
     throw new InvalidChallengeError(

@@ -1,0 +1,208 @@
+// Pre-bundled starts for bin/perfjudge.mjs. Loading our ~230 TypeScript modules one by one through
+// tsx's loader thread was most of a `perfjudge` start (a runner 1.2 CPU s to be ready, `status
+// --help` 0.55); one esbuild bundle of cli/main.ts, loaded by Node itself, makes them 0.6 and 0.2
+// (docs/CONTRIBUTING.md, "Where CI's time goes"). Plain JavaScript: it runs before any TypeScript
+// loader.
+//
+// The bundle lives in .data/start-bundles/ and never runs stale: each start compares the size and
+// modification time of every source file the bundle was made from (esbuild's metafile), of the
+// folders holding them (a new file could change what an import resolves to), of this file, the
+// tsconfig files, package.json and esbuild's version, and rebuilds when any differs. A build goes to
+// a folder of its own, published by renaming a small manifest into place, so a concurrent start
+// reads either the old complete bundle or the new one. Anything that goes wrong returns undefined:
+// the caller then runs the sources through tsx, as before.
+//
+// Code only: packages stay in node_modules (`packages: 'external'`, loaded by Node as before), and
+// `import.meta.url` is replaced by each module's own source URL, so files opened beside a module
+// (REPO_ROOT, the sandbox helper's C source, the generated Prisma client's __dirname) resolve as
+// they did from source.
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const REPO = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const CACHE = path.join(REPO, '.data', 'start-bundles');
+/** Files that shape every bundle besides its own sources. */
+const BUILD_INPUTS = [
+  fileURLToPath(import.meta.url),
+  path.join(REPO, 'package.json'),
+  path.join(REPO, 'tsconfig.json'),
+  path.join(REPO, 'tsconfig.base.json'),
+  path.join(REPO, 'node_modules', 'esbuild', 'package.json'),
+];
+/**
+ * A superseded bundle is deleted this long after it was replaced: a process that read the old
+ * manifest is loading its chunks within its first seconds (every command's lazy imports of our own
+ * code happen at start; a challenge's code is a bundle of its own).
+ */
+const GRACE_MS = 10 * 60_000;
+/** A source changed this recently may change again within one timestamp tick: not published. */
+const RACY_MS = 2_000;
+
+/** `[path, mtimeMs, size]`, or undefined if it is gone. */
+function stamp(file) {
+  const stats = statSync(file, { throwIfNoEntry: false });
+  return stats && [file, stats.mtimeMs, stats.size];
+}
+
+function sameStamp([file, mtimeMs, size]) {
+  const now = stamp(file);
+  return now !== undefined && now[1] === mtimeMs && now[2] === size;
+}
+
+/** The bundle's cache name: its entry's path in the checkout, e.g. `cli-main` (never an `@`). */
+function cacheName(entry) {
+  return path
+    .relative(REPO, entry)
+    .replace(/\.[^./\\]+$/, '')
+    .replace(/[^A-Za-z0-9]+/g, '-');
+}
+
+function readManifest(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function isFresh(manifest) {
+  return (
+    manifest !== undefined &&
+    manifest.repo === REPO &&
+    typeof manifest.dir === 'string' &&
+    Array.isArray(manifest.stamps) &&
+    manifest.stamps.every(sameStamp) &&
+    stamp(path.join(CACHE, manifest.dir, 'main.mjs')) !== undefined
+  );
+}
+
+/** Replaces `import.meta.url` (and .dirname, .filename) by the module's own source location. */
+const sourceLocation = {
+  name: 'source-location',
+  setup(build) {
+    build.onLoad({ filter: /\.(?:[cm]?ts|tsx)$/ }, (args) => {
+      const code = readFileSync(args.path, 'utf8');
+      const loader = args.path.endsWith('.tsx') ? 'tsx' : 'ts';
+      if (!code.includes('import.meta')) return { contents: code, loader };
+      return {
+        contents: code
+          .replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(args.path).href))
+          .replace(/\bimport\.meta\.dirname\b/g, JSON.stringify(path.dirname(args.path)))
+          .replace(/\bimport\.meta\.filename\b/g, JSON.stringify(args.path)),
+        loader,
+      };
+    });
+  },
+};
+
+/** Bundles `entry` into a new folder; returns its manifest and whether it may be published. */
+async function build(entry, name) {
+  const { build: esbuild } = await import('esbuild');
+  const began = Date.now();
+  const dir = path.join(CACHE, `${name}@${began.toString(36)}-${process.pid}`);
+  const result = await esbuild({
+    entryPoints: { main: entry },
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunk-[hash]',
+    absWorkingDir: REPO,
+    bundle: true,
+    // Each command's modules in chunks of their own, loaded when main.ts imports the command.
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    keepNames: true,
+    // Stack traces name the TypeScript sources, as under tsx.
+    sourcemap: 'linked',
+    sourcesContent: false,
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [sourceLocation],
+  });
+  const sources = Object.keys(result.metafile.inputs).map((input) => path.resolve(REPO, input));
+  const folders = [...new Set(sources.map((source) => path.dirname(source)))];
+  const stamps = [...sources, ...folders, ...BUILD_INPUTS].map(stamp);
+  if (stamps.includes(undefined)) throw new Error('a source vanished while bundling');
+  // Changed while esbuild read it: this bundle may hold either version.
+  if (stamps.some(([, mtimeMs]) => mtimeMs >= began))
+    throw new Error('the sources changed while bundling');
+  const racy = stamps.some(([, mtimeMs]) => mtimeMs >= began - RACY_MS);
+  return { manifest: { repo: REPO, dir: path.basename(dir), stamps }, racy };
+}
+
+/** Deletes this entry's other bundles once superseded for GRACE_MS, and stray temporary files. */
+function collectGarbage(name, keep) {
+  const now = Date.now();
+  for (const entry of readdirSync(CACHE)) {
+    if (entry === keep || !(entry.startsWith(`${name}@`) || entry.endsWith('.tmp'))) continue;
+    const full = path.join(CACHE, entry);
+    const stats = statSync(full, { throwIfNoEntry: false });
+    if (stats && now - stats.mtimeMs > GRACE_MS) rmSync(full, { recursive: true, force: true });
+  }
+}
+
+/** Publishes `manifest` as the entry's current bundle (renamed into place: never half-written). */
+function publish(manifestFile, manifest, previous) {
+  // The superseded bundle's grace starts now.
+  if (previous?.dir) {
+    const now = new Date();
+    try {
+      utimesSync(path.join(CACHE, previous.dir), now, now);
+    } catch {
+      // Already gone.
+    }
+  }
+  const temp = `${manifestFile}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(manifest));
+  renameSync(temp, manifestFile);
+}
+
+/**
+ * The module `entry` (a TypeScript file of this checkout) loaded from its up-to-date bundle, built
+ * first if needed; undefined, after a one-line notice on stderr, if it cannot be bundled.
+ */
+export async function importBundled(entry) {
+  const name = cacheName(entry);
+  const manifestFile = path.join(CACHE, `${name}.json`);
+  let manifest = readManifest(manifestFile);
+  if (!isFresh(manifest)) {
+    try {
+      mkdirSync(CACHE, { recursive: true });
+      const previous = manifest;
+      const built = await build(entry, name);
+      manifest = built.manifest;
+      if (!built.racy) {
+        try {
+          publish(manifestFile, manifest, previous);
+          collectGarbage(name, manifest.dir);
+        } catch {
+          // Another start's publication or clean-up won the race: this bundle still runs.
+        }
+      }
+    } catch (error) {
+      // esbuild's own message is `Build failed with 1 error:`; its first error says what.
+      const [first] = error?.errors ?? [];
+      const reason = first
+        ? `${first.location ? `${first.location.file}:${first.location.line}: ` : ''}${first.text}`
+        : String(error?.message ?? error).split('\n')[0];
+      process.stderr.write(
+        `perfjudge: running ${path.relative(REPO, entry)} from source through tsx (could not bundle it: ${reason})\n`,
+      );
+      return undefined;
+    }
+  }
+  process.setSourceMapsEnabled(true);
+  return import(pathToFileURL(path.join(CACHE, manifest.dir, 'main.mjs')).href);
+}
