@@ -26,6 +26,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -45,7 +46,11 @@ const BUILD_INPUTS = [
  * code happen at start; a challenge's code is a bundle of its own).
  */
 const GRACE_MS = 10 * 60_000;
-/** A source changed this recently may change again within one timestamp tick: not published. */
+/**
+ * A file changed this shortly before a build could change again without its time changing (a
+ * timestamp has the file system's granularity, up to 2 s): its stamp also keeps a hash of its
+ * content, compared at each start (a fresh clone's or image's generated files, a just-saved edit).
+ */
 const RACY_MS = 2_000;
 
 /** `[path, mtimeMs, size]`, or undefined if it is gone. */
@@ -54,9 +59,23 @@ function stamp(file) {
   return stats && [file, stats.mtimeMs, stats.size];
 }
 
-function sameStamp([file, mtimeMs, size]) {
+/** A file's content, or a folder's sorted names (what an import could resolve to), hashed. */
+function contentHash(file, content) {
+  if (content === undefined)
+    content = statSync(file).isDirectory()
+      ? readdirSync(file).sort().join('\n')
+      : readFileSync(file);
+  return createHash('sha256').update(content).digest('base64');
+}
+
+function sameStamp([file, mtimeMs, size, hash]) {
   const now = stamp(file);
-  return now !== undefined && now[1] === mtimeMs && now[2] === size;
+  return (
+    now !== undefined &&
+    now[1] === mtimeMs &&
+    now[2] === size &&
+    (hash === undefined || contentHash(file) === hash)
+  );
 }
 
 /** The bundle's cache name: its entry's path in the checkout, e.g. `cli-main` (never an `@`). */
@@ -86,12 +105,16 @@ function isFresh(manifest) {
   );
 }
 
-/** Replaces `import.meta.url` (and .dirname, .filename) by the module's own source location. */
-const sourceLocation = {
+/**
+ * Replaces `import.meta.url` (and .dirname, .filename) by the module's own source location, and
+ * hashes each source as read into `hashes`.
+ */
+const sourceLocation = (hashes) => ({
   name: 'source-location',
   setup(build) {
     build.onLoad({ filter: /\.(?:[cm]?ts|tsx)$/ }, (args) => {
       const code = readFileSync(args.path, 'utf8');
+      hashes.set(args.path, contentHash(args.path, code));
       const loader = args.path.endsWith('.tsx') ? 'tsx' : 'ts';
       if (!code.includes('import.meta')) return { contents: code, loader };
       return {
@@ -103,11 +126,35 @@ const sourceLocation = {
       };
     });
   },
-};
+});
 
-/** Bundles `entry` into a new folder; returns its manifest and whether it may be published. */
-async function build(entry, name) {
-  const { build: esbuild } = await import('esbuild');
+class SourcesChanged extends Error {
+  constructor() {
+    super('the sources changed while they were bundled');
+  }
+}
+
+let building = Promise.resolve();
+/**
+ * Bundles `entry` into a new folder; returns its manifest. One build at a time in a process, each
+ * stopping esbuild's service process after it: a runner that bundled a challenge's code keeps no
+ * esbuild child alive beside it.
+ */
+function build(entry, name) {
+  const result = building.then(async () => {
+    const esbuild = await import('esbuild');
+    try {
+      return await buildWith(esbuild.build, entry, name);
+    } finally {
+      esbuild.stop();
+    }
+  });
+  building = result.catch(() => {});
+  return result;
+}
+
+async function buildWith(esbuild, entry, name) {
+  const hashes = new Map();
   const began = Date.now();
   const dir = path.join(CACHE, `${name}@${began.toString(36)}-${process.pid}`);
   const result = await esbuild({
@@ -129,17 +176,17 @@ async function build(entry, name) {
     sourcesContent: false,
     metafile: true,
     logLevel: 'silent',
-    plugins: [sourceLocation],
+    plugins: [sourceLocation(hashes)],
   });
   const sources = Object.keys(result.metafile.inputs).map((input) => path.resolve(REPO, input));
   const folders = [...new Set(sources.map((source) => path.dirname(source)))];
   const stamps = [...sources, ...folders, ...BUILD_INPUTS].map(stamp);
   if (stamps.includes(undefined)) throw new Error('a source vanished while bundling');
   // Changed while esbuild read it: this bundle may hold either version.
-  if (stamps.some(([, mtimeMs]) => mtimeMs >= began))
-    throw new Error('the sources changed while bundling');
-  const racy = stamps.some(([, mtimeMs]) => mtimeMs >= began - RACY_MS);
-  return { manifest: { repo: REPO, dir: path.basename(dir), stamps }, racy };
+  if (stamps.some(([, mtimeMs]) => mtimeMs >= began)) throw new SourcesChanged();
+  for (const entry of stamps)
+    if (entry[1] >= began - RACY_MS) entry.push(hashes.get(entry[0]) ?? contentHash(entry[0]));
+  return { repo: REPO, dir: path.basename(dir), stamps };
 }
 
 /** Deletes this entry's other bundles once superseded for GRACE_MS, and stray temporary files. */
@@ -181,15 +228,15 @@ export async function importBundled(entry) {
     try {
       mkdirSync(CACHE, { recursive: true });
       const previous = manifest;
-      const built = await build(entry, name);
-      manifest = built.manifest;
-      if (!built.racy) {
-        try {
-          publish(manifestFile, manifest, previous);
-          collectGarbage(name, manifest.dir);
-        } catch {
-          // Another start's publication or clean-up won the race: this bundle still runs.
-        }
+      // A second try if a source changed while it was read (an editor saving, a checkout).
+      manifest = await build(entry, name).catch((error) =>
+        error instanceof SourcesChanged ? build(entry, name) : Promise.reject(error),
+      );
+      try {
+        publish(manifestFile, manifest, previous);
+        collectGarbage(name, manifest.dir);
+      } catch {
+        // Another start's publication or clean-up won the race: this bundle still runs.
       }
     } catch (error) {
       // esbuild's own message is `Build failed with 1 error:`; its first error says what.
