@@ -1,6 +1,6 @@
 // Pre-bundled starts for bin/perfjudge.mjs. Loading our ~230 TypeScript modules one by one through
-// tsx's loader thread was most of a `perfjudge` start (a runner 1.2 CPU s to be ready, `status
-// --help` 0.55); one esbuild bundle of cli/main.ts, loaded by Node itself, makes them 0.6 and 0.2
+// tsx's loader thread was most of a `perfjudge` start (a runner 1.1 CPU s to be ready, `status
+// --help` 0.5); one esbuild bundle of cli/main.ts, loaded by Node itself, makes them 0.5 and 0.15
 // (docs/CONTRIBUTING.md, "Where CI's time goes"). Plain JavaScript: it runs before any TypeScript
 // loader.
 //
@@ -9,8 +9,8 @@
 // folders holding them (a new file could change what an import resolves to), of this file, the
 // tsconfig files, package.json and esbuild's version, and rebuilds when any differs. A build goes to
 // a folder of its own, published by renaming a small manifest into place, so a concurrent start
-// reads either the old complete bundle or the new one. Anything that goes wrong returns undefined:
-// the caller then runs the sources through tsx, as before.
+// reads either the old complete bundle or the new one. A bundle that cannot be made returns
+// undefined: the caller then runs the sources through tsx, as before.
 //
 // Our code and three small pure-JavaScript packages only (BUNDLED_PACKAGES): every other package
 // stays in node_modules, loaded by Node as before. `import.meta.url` is replaced by each module's
