@@ -9,5 +9,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN bash scripts/db-generate.sh
+# The start bundle (bin/start-bundle.mjs) is built here, as root: the node user cannot write .data/,
+# and without it every start would fall back to tsx.
+RUN node bin/perfjudge.mjs scorer --help >/dev/null
 USER node
 CMD ["node", "bin/perfjudge.mjs", "scorer"]
