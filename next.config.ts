@@ -24,6 +24,11 @@ const nextConfig: NextConfig = {
   expireTime: 3,
   experimental: {
     authInterrupts: true,
+    // Turbopack keeps a build cache (about 120 MB) that makes the next build of the same folder
+    // faster. The tests' build (tests/helpers/web-build.ts) is made once in a fresh clone in CI and
+    // never again there, so it turns the cache off: writing it was about 12 CPU s and 30 s of wall
+    // time of that build.
+    turbopackFileSystemCacheForBuild: process.env.PERFJUDGE_NEXT_BUILD_CACHE !== 'off',
     // A page the browser already visited is reused on client navigation for this long (Next's
     // default for static pages is 5 minutes, which would keep a leaderboard tab stale); 30 is the least.
     staleTimes: { static: 30 },

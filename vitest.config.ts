@@ -19,6 +19,25 @@ const SLOWEST_FIRST = [
   'tests/integration/web-downloads.test.ts',
 ];
 
+const INTEGRATION_FILES = [
+  'tests/integration/**/*.test.ts',
+  'challenges/**/*.test.ts',
+  'runner/**/*.test.ts',
+  'contracts/**/*.test.ts',
+  'lib/**/*.test.ts',
+];
+
+/** The integration files that run in a worker of their own (the projects below say why). */
+const ISOLATED_FILES = [
+  ...SLOWEST_FIRST,
+  // vi.mock or vi.stubEnv:
+  'tests/integration/final-api.test.ts',
+  'tests/integration/sandbox.test.ts',
+  'tests/integration/web-health-services.test.ts',
+  'tests/integration/web-organizer-status.test.ts',
+  'tests/integration/web-organizer.test.ts',
+];
+
 /**
  * Longest first, so the two workers end together. Vitest orders by the durations it cached in
  * node_modules/.vite/ (a fresh clone, as in CI, has none) and otherwise by file size, which starts
@@ -63,19 +82,27 @@ export default defineConfig({
         extends: true,
         test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], isolate: false },
       },
-      // The real tools: compilers, the sandbox, PostgreSQL, Redis, processes and servers.
+      // The real tools: compilers, the sandbox, PostgreSQL, Redis, processes and servers. Most
+      // files share one process per worker (no isolation): a fresh worker per file loads the
+      // Prisma client, BullMQ and the judge again, about 2.3 CPU s a file (ten database and web
+      // files 41.6 → 18.7 CPU s). A shared file changes no process-wide state: no mocks, stubbed
+      // environment or fake timers (the module caches it may fill are keyed by what they cache:
+      // row ids, manifest times, challenge folders), and closes what it opens in its afterAll.
       {
         extends: true,
         test: {
           name: 'integration',
-          include: [
-            'tests/integration/**/*.test.ts',
-            'challenges/**/*.test.ts',
-            'runner/**/*.test.ts',
-            'contracts/**/*.test.ts',
-            'lib/**/*.test.ts',
-          ],
+          include: INTEGRATION_FILES,
+          exclude: ISOLATED_FILES,
+          isolate: false,
         },
+      },
+      // The files that mock modules or stub the environment (env() is read once per process), and
+      // the long judging files (minutes each: a fresh worker's start is noise there), each in a
+      // fresh worker as before.
+      {
+        extends: true,
+        test: { name: 'integration-isolated', include: ISOLATED_FILES },
       },
     ],
   },

@@ -85,7 +85,7 @@ bash scripts/ensure-postgres.sh
 bash scripts/ensure-redis.sh
 
 if [ "$tier" = integration ]; then
-  exec npx vitest run --project integration "$@"
+  exec npx vitest run --project 'integration*' "$@"
 fi
 if [ "$tier" = e2e ]; then
   exec npx playwright test "$@"
@@ -119,7 +119,7 @@ phase 'web build done'
 npx playwright test >"$e2e_log" 2>&1 &
 e2e=$!
 failed=0
-npx vitest run --project integration --passWithNoTests "$@" || failed=1
+npx vitest run --project 'integration*' --passWithNoTests "$@" || failed=1
 phase 'integration tier done'
 wait "$e2e" || failed=1
 phase 'browser tier done'

@@ -37,6 +37,7 @@ export async function ensureWebBuild(timeoutMs = 15 * 60_000): Promise<number> {
       NODE_ENV: 'production',
       PERFJUDGE_NEXT_DIST_DIR: TEST_BUILD_DIR,
       NEXT_TELEMETRY_DISABLED: '1',
+      PERFJUDGE_NEXT_BUILD_CACHE: 'off', // next.config.ts says why
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
