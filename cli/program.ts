@@ -12,6 +12,7 @@ export async function runProgram(
   register: RegisterCommands,
   description = 'Judge performance-tuning contests: generate inputs, build, run, judge and serve.',
 ): Promise<number> {
+  endQuietlyOnClosedPipe();
   const program = new Command('perfjudge')
     .description(description)
     .exitOverride()
@@ -33,4 +34,18 @@ export async function runProgram(
     process.stderr.write(`perfjudge: ${(error as Error).message ?? String(error)}\n`);
     return 2;
   }
+}
+
+/**
+ * A reader that stops early (`perfjudge status --help | head -1`) closes the pipe: the command ends
+ * quietly, as Unix tools do, instead of with a stack trace for the unhandled EPIPE.
+ */
+let pipeGuarded = false;
+function endQuietlyOnClosedPipe(): void {
+  if (pipeGuarded) return; // once per process: tests run many commands in one
+  pipeGuarded = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(0);
+  });
 }
