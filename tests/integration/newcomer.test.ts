@@ -47,7 +47,8 @@
 //   solution): the judge builds the patch itself. And the contestant's submission is the drill's
 //   (it was a second one, through the web API): two judgings fewer on each target.
 // CPU (user + system of `npx vitest run` on this file, 5 Dec 2026): 380 s before the inputs and the
-// setting (load 7-9), 323 after (load 9-13), before --no-cachegrind; docs/CONTRIBUTING.md.
+// setting (load 7-9), 323 after (load 9-13), before --no-cachegrind; 6 Dec 2026: 105 before the
+// one submission and the kit left unbuilt, 70 after (load 12-13); docs/CONTRIBUTING.md.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   cpSync,
