@@ -45,7 +45,7 @@
 // - the kit is not built, checked or timed here (tests/e2e/contestant-kit.spec.ts and
 //   tests/integration/web-downloads.test.ts do all three, the e2e spec with the same faster
 //   solution): the judge builds the patch itself. And the contestant's submission is the drill's
-//   (it was a second one, through the web API): two judgings fewer on each target.
+//   (it was a second one, through the web API): one judging fewer on each target.
 // CPU (user + system of `npx vitest run` on this file, 5 Dec 2026): 380 s before the inputs and the
 // setting (load 7-9), 323 after (load 9-13), before --no-cachegrind; 6 Dec 2026: 105 before the
 // one submission and the kit left unbuilt, 70 after (load 12-13); docs/CONTRIBUTING.md.
@@ -510,7 +510,7 @@ async function contestantPath(c: Contestant, token: string): Promise<Record<stri
   //    of nothing else (the judge below builds the patch itself).
   await writeAs(c, `${kit}/wordcount.cpp`, FAST_SOURCE);
   await step('patch', kit, 'sh', ['-c', 'git add -A && git diff --cached > my.patch']);
-  // 5. Judged here, the platform's way (small inputs, few pairs: development mode); the
+  // 4. Judged here, the platform's way (small inputs, few pairs: development mode); the
   //    unprivileged contestant from a folder they cannot write.
   const judged = await step('judge', c.user ? '/' : kit, perfjudge, [
     'judge',
@@ -528,9 +528,9 @@ async function contestantPath(c: Contestant, token: string): Promise<Record<stri
   expect(judged).toMatch(/^ACCEPTED {2}wordcount/m);
   expect(judged).toContain('cachegrind was not run: perfjudge judge --no-cachegrind');
   expect(judged).toMatch(/speedup \d+\.\d+/);
-  // 6. Submitted. It is the drill's submission in flight (one submission of the contestant's
-  //    rather than one more of the web API's: two Linux and two Windows judgings less, about 20
-  //    CPU seconds): taken by the README runner, through the faults, then followed to its verdict
+  // 5. Submitted. It is the drill's submission in flight (one submission of the contestant's
+  //    rather than one more of the web API's: a Linux and a Windows judging fewer, about 20 CPU
+  //    seconds): taken by the README runner, through the faults, then followed to its verdict
   //    with the command submit prints (the fault drill's end). An idle runner takes a queued job
   //    at once, so npm start's linux-intel runner is paused (SIGSTOP) while it is queued: the
   //    README runner takes it, as a host added beside a busy one would.
