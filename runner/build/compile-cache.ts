@@ -90,28 +90,82 @@ async function sharedLibraries(executable: string): Promise<string[]> {
   return [...out.matchAll(/=> (\/\S+)/g)].map((m) => m[1]!);
 }
 
+/** A file's size, time and inode: what changes when a package upgrade replaces it. */
+async function fileStamp(file: string): Promise<string> {
+  const info = await stat(file).catch(() => null);
+  return `${file} ${info ? `${info.size} ${info.mtimeMs} ${info.ino}` : '-'}`;
+}
+
+/** One file set's stamps, in order: equal stamps mean nothing an identity covers changed. */
+async function stamps(files: readonly string[]): Promise<string> {
+  return (await Promise.all(files.map(fileStamp))).join('\n');
+}
+
 /**
  * What decides the compiler's output besides its arguments and sources: its `-v` banner, the
  * size and time of its executables (the driver, gcc's cc1plus) and of every library they load
  * (Debian upgrades clang's libLLVM without its driver), and the host's CPU (-march=native).
  * Null when the compiler is not there. Any upgrade changes it, so the old objects are misses.
  */
-async function compilerIdentity(cxx: string): Promise<string | null> {
-  const driver = await onBuildPath(cxx);
-  if (!driver) return null;
+async function computeCompilerIdentity(
+  driver: string,
+): Promise<{ identity: string; files: string[]; stamps: string } | null> {
   const banner = await run(driver, ['-v']);
   if (banner === null) return null;
   const cc1plus = (await run(driver, ['-print-prog-name=cc1plus']))?.trim() ?? '';
   const programs = [driver, ...(path.isAbsolute(cc1plus) ? [await realpath(cc1plus)] : [])];
-  const files = new Set(programs);
-  for (const program of programs) for (const lib of await sharedLibraries(program)) files.add(lib);
+  const fileSet = new Set(programs);
+  for (const program of programs)
+    for (const lib of await sharedLibraries(program)) fileSet.add(lib);
+  const files = [...fileSet].sort();
   const hash = createHash('sha256');
   hash.update(`${banner}\n${os.cpus()[0]?.model ?? 'unknown cpu'}\n`);
-  for (const file of [...files].sort()) {
-    const info = await stat(file).catch(() => null);
-    hash.update(`${file} ${info ? `${info.size} ${info.mtimeMs} ${info.ino}` : '-'}\n`);
+  hash.update(`${await stamps(files)}\n`);
+  // What the banner is read from besides the programs: the folders it names (clang's GCC
+  // installations, found by listing their parent). Not hashed (the banner says what they hold),
+  // only watched by the memo, so that a newly installed GCC recomputes the banner.
+  const watched = [...files, ...bannerFolders(banner)];
+  return { identity: hash.digest('hex'), files: watched, stamps: await stamps(watched) };
+}
+
+/** The absolute folders a `-v` banner names, and the folders they were found in. */
+function bannerFolders(banner: string): string[] {
+  const named = [...banner.matchAll(/(?:^|\s)(\/[^\s,]*)/gm)].map((m) => path.normalize(m[1]!));
+  return [...new Set(named.flatMap((p) => [p, path.dirname(p)]))].sort();
+}
+
+/**
+ * The identities computed in this process, by driver: recomputing one takes about five spawns
+ * (`-v`, `-print-prog-name`, ldd of each program), once per solution build. Kept while every file
+ * it covers (the driver, cc1plus, their libraries) has the size, time and inode it had then, the
+ * same stamps the identity hashes: an upgrade of any of them recomputes it.
+ */
+const identities = new Map<string, { identity: string; files: string[]; stamps: string }>();
+
+export async function compilerIdentity(cxx: string): Promise<string | null> {
+  const driver = await onBuildPath(cxx);
+  if (!driver) return null;
+  const known = identities.get(driver);
+  if (known && (await stamps(known.files)) === known.stamps) return known.identity;
+  const computed = await computeCompilerIdentity(driver);
+  if (!computed) {
+    identities.delete(driver);
+    return null;
   }
-  return hash.digest('hex');
+  identities.set(driver, computed);
+  return computed.identity;
+}
+
+/** cmake's `--version`, once per cmake binary as it is now (its stamp, as compilerIdentity's). */
+let cmakeVersionMemo: { stamp: string; version: string } | undefined;
+async function cmakeVersion(): Promise<string | null> {
+  const cmake = await onBuildPath('cmake');
+  if (!cmake) return null;
+  const stamp = await fileStamp(cmake);
+  if (cmakeVersionMemo?.stamp === stamp) return cmakeVersionMemo.version;
+  const version = await run('cmake', ['--version']);
+  cmakeVersionMemo = version === null ? undefined : { stamp, version };
+  return version;
 }
 
 let ccacheVersion: Promise<string | null> | undefined;
@@ -206,8 +260,8 @@ export async function solutionReuse(options: SolutionReuseOptions): Promise<Solu
   // ccache), so its builds would link objects of another compiler.
   if (options.sandboxKind !== 'bubblewrap' || !(await ccacheAvailable())) return null;
   const identity = await compilerIdentity(options.toolchain.cxx);
-  const cmakeVersion = await run('cmake', ['--version']);
-  if (!identity || !cmakeVersion) return null;
+  const cmake = await cmakeVersion();
+  if (!identity || !cmake) return null;
   const root = compileCacheRoot(options.dataDir);
   const store = path.join(root, 'ccache');
   const key = await computeBuildKey({
@@ -216,7 +270,7 @@ export async function solutionReuse(options: SolutionReuseOptions): Promise<Solu
     toolchain: options.toolchain,
     solution: true,
     platform: options.platform,
-    compilerVersion: `${FILL_SCHEME}\n${identity}\n${cmakeVersion}`,
+    compilerVersion: `${FILL_SCHEME}\n${identity}\n${cmake}`,
   });
   const seeds = path.join(root, 'seeds', key);
   if (!(await stat(seeds).catch(() => null))) {

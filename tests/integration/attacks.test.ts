@@ -1,8 +1,8 @@
 // Hostile patches judged for real: each gets its verdict, within its limits, the host untouched.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -109,16 +109,20 @@ interface HostProcess {
   cmdline: string;
 }
 
-async function hostProcesses(): Promise<HostProcess[]> {
+/**
+ * Read synchronously, as markedNow() is: the promise API costs about 25 times the CPU here (43 ms
+ * against 1.7 ms per pass over 235 processes), and a pass blocks this worker for milliseconds only.
+ */
+function hostProcesses(): HostProcess[] {
   const found: HostProcess[] = [];
-  for (const entry of await readdir('/proc')) {
+  for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const status = await readFile(`/proc/${entry}/status`, 'utf8');
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
       const name = /^Name:\s*(.*)$/m.exec(status)?.[1] ?? '';
       const ppid = Number(/^PPid:\s*(\d+)/m.exec(status)?.[1] ?? 0);
       const uid = Number(/^Uid:\s*(\d+)/m.exec(status)?.[1] ?? -1);
-      const cmdline = (await readFile(`/proc/${entry}/cmdline`, 'utf8')).replaceAll('\0', ' ');
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
       found.push({ pid: Number(entry), ppid, uid, name, cmdline });
     } catch {
       // Exited while we looked.
@@ -128,16 +132,22 @@ async function hostProcesses(): Promise<HostProcess[]> {
 }
 
 /**
- * How many attack processes are alive now, by their name alone: polled all through a judging, where
- * reading every process's status and command line (hostProcesses) would cost more CPU than the
- * judging. Every attack process takes the marker as its name (attack::mark()), the name
- * survivors() reads in their status.
+ * How many attack processes are alive now, by their name alone: polled every 100 ms all through a
+ * judging, where reading every process's status and command line (hostProcesses) would cost more
+ * CPU than the judging. Every attack process takes the marker as its name (attack::mark()), the
+ * name survivors() reads in their status. Synchronous: with fs/promises a pass took 43 ms of CPU
+ * (about 10 CPU seconds over this file's watched judgings), read this way 1.7 ms.
  */
-async function markedNow(): Promise<number> {
+function markedNow(): number {
   let count = 0;
-  for (const entry of await readdir('/proc')) {
+  for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const name = await readFile(`/proc/${entry}/comm`, 'utf8').catch(() => '');
+    let name = '';
+    try {
+      name = readFileSync(`/proc/${entry}/comm`, 'utf8');
+    } catch {
+      // Exited while we looked.
+    }
     if (name.trimEnd() === MARKER) count++;
   }
   return count;
@@ -152,8 +162,8 @@ function isMarked(p: HostProcess): boolean {
  * uid, wherever they were reparented), and processes of the sandbox's uid still below this test
  * process (`pgrep -u 65534`, narrowed to our own tree: other engineers' sandboxes run here too).
  */
-async function survivors(): Promise<HostProcess[]> {
-  const all = await hostProcesses();
+function survivors(): HostProcess[] {
+  const all = hostProcesses();
   const byPid = new Map(all.map((p) => [p.pid, p]));
   const ours = (p: HostProcess): boolean => {
     for (let q: HostProcess | undefined = p, hops = 0; q && hops < 64; hops++) {
@@ -254,7 +264,7 @@ async function judgeAttack(
   let watching = options.watch ?? false;
   const watcher = (async () => {
     while (watching) {
-      seenDuring = Math.max(seenDuring, await markedNow());
+      seenDuring = Math.max(seenDuring, markedNow());
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
@@ -293,7 +303,7 @@ function visibleText(judged: Judged): string {
 }
 
 async function expectHostUntouched(judged: Judged): Promise<void> {
-  expect(await survivors(), 'attack processes alive after the judging').toEqual([]);
+  expect(survivors(), 'attack processes alive after the judging').toEqual([]);
   for (const file of MUST_NOT_EXIST) expect(existsSync(file), `${file} exists`).toBe(false);
   for (const file of MUST_KEEP_CONTENT) expect(await readFile(file, 'utf8')).toBe(ORIGINAL);
   expect(connections).toEqual({ tcp: 0, unix: 0, abstract: 0 });

@@ -66,6 +66,9 @@ it('a submission is judged by a runner process and scored by a scorer process', 
       '--target',
       'linux-intel',
       '--dev-mode',
+      // No start-up host report (runner-host-report.test.ts tests it): nothing here reads it, and
+      // its timed runs of the baseline took the host's turn beside this judging.
+      '--no-host-report',
       '--public-size',
       '256KiB',
       '--runs',

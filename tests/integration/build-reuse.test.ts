@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Toolchain } from '../../contracts';
 import { loadChallenge, type Challenge } from '../../lib/core/challenge/load-manifest';
 import { buildChallengeTree, solutionReuse, type SolutionReuse } from '../../runner/build';
+import { compilerIdentity } from '../../runner/build/compile-cache';
 import { BUILD_ENV, sandboxedExecutor } from '../../runner/build/sandboxed-executor';
 import { binariesIdentical } from '../../runner/judge/binaries';
 import { buildSolution } from '../../runner/judge/build-steps';
@@ -331,5 +332,32 @@ describe('the MinGW cross build through the compile cache', () => {
       'init.cpp': 'direct_cache_hit',
       'wordcount.cpp': 'direct_cache_hit',
     });
+  });
+});
+
+describe("the compiler's identity (the cache's compiler check)", () => {
+  it('is computed once per process, and again when the compiler changes', async () => {
+    // A stand-in compiler that counts its starts: `-v` is its banner, it has no cc1plus.
+    const dir = await mkdtemp(path.join(tmp, 'cxx-'));
+    const cxx = path.join(dir, 'fake-c++');
+    const starts = path.join(dir, 'starts');
+    const script = (version: string) =>
+      `#!/bin/sh\necho started >> ${starts}\n[ "$1" = -v ] && echo "fake clang version ${version}" >&2\nexit 0\n`;
+    await writeFile(cxx, script('1'), { mode: 0o755 });
+    const count = async () =>
+      (await readFile(starts, 'utf8').catch(() => '')).split('\n').length - 1;
+
+    const first = await compilerIdentity(cxx);
+    expect(first).toMatch(/^[0-9a-f]{64}$/);
+    const spawned = await count();
+    expect(spawned).toBeGreaterThan(0);
+    expect(await compilerIdentity(cxx)).toBe(first);
+    expect(await count(), 'the memo was not used').toBe(spawned);
+
+    // An upgrade: another banner and size; the identity is computed again and differs.
+    await writeFile(cxx, script('2.0'), { mode: 0o755 });
+    const upgraded = await compilerIdentity(cxx);
+    expect(await count()).toBeGreaterThan(spawned);
+    expect(upgraded).not.toBe(first);
   });
 });
