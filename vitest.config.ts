@@ -11,12 +11,12 @@ const SLOWEST_FIRST = [
   'tests/integration/newcomer.test.ts',
   'tests/integration/attacks.test.ts',
   'tests/integration/self-judge.test.ts',
+  'tests/integration/web-downloads.test.ts',
   'tests/integration/chaos.test.ts',
   'tests/integration/judging-session.test.ts',
   'tests/integration/windows-judge.test.ts',
   'tests/integration/windows-e2e.test.ts',
   'tests/integration/runner-final-session.test.ts',
-  'tests/integration/web-downloads.test.ts',
 ];
 
 const INTEGRATION_FILES = [
