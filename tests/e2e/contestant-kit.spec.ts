@@ -1,9 +1,12 @@
 // A contestant who has only the platform's URL: the challenge page's workflow, the kit downloaded
-// into an empty folder outside the repository, built with CMake, `check` passing for the kit as
-// downloaded (its SOLUTION branch is a copy of the baseline), as `time` says too, and failing with
-// the first differing lines for a wrong solution, `time`, a patch made with `git diff`, the packed CLI installed from
-// the platform into another empty folder (and run with `npx <URL>`), the patch judged with it and
-// submitted with `--wait` to the verdict.
+// into an empty folder outside the repository and built with the workflow's own CMake commands, a
+// patch made with `git diff`, the packed CLI installed from the platform into another empty folder
+// (and run with `npx <URL>`), the patch judged with it as root from folders of mode 700 and
+// submitted with `--wait` to the verdict on both targets, and `status` on it.
+// The faster solution is timed with the kit's time.cmake. What check.cmake and time.cmake say for
+// the kit as downloaded (the solution is still the baseline) and for a wrong solution (its first
+// differing lines) is proven on the same kit by tests/integration/web-downloads.test.ts (built by
+// kitArchive, as the download route serves it): repeated here they cost about 12 CPU seconds.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -17,7 +20,7 @@ import {
 } from '../../lib/server/kit/workflow';
 import { newContestant, signUp } from './support/accounts';
 import { keepScreenshot } from './support/screenshots';
-import { FAST_PATCH, SUBMISSIONS_DIR } from './support/submissions';
+import { FAST_PATCH } from './support/submissions';
 
 const execFileAsync = promisify(execFile);
 
@@ -96,36 +99,20 @@ test('from the challenge page to a verdict with the kit and the packed CLI only'
   await git('add', '-A');
   expect((await git('commit', '-qm', 'kit')).code).toBe(0);
 
-  // 3. Build, check and time: the kit as downloaded passes (its solution is still the baseline)...
+  // 3. It builds with the workflow's commands as printed (CMake's default generator; the
+  //    integration tier's kit tests build with Ninja).
   const configure = await run('cmake', ['-B', 'build'], kit);
   expect(configure.code, configure.output).toBe(0);
   const built = await run('cmake', ['--build', 'build'], kit);
   expect(built.code, built.output).toBe(0);
-  const passing = await run('cmake', ['-P', 'check.cmake'], kit);
-  expect(passing.output).toContain('check passed');
-  expect(passing.output).toContain('your solution is still the baseline: edit wordcount.cpp');
-  expect(passing.code).toBe(0);
-  const timedFresh = await run('cmake', ['-DRUNS=1', '-P', 'time.cmake'], kit);
-  expect(timedFresh.code, timedFresh.output).toBe(0);
-  expect(timedFresh.output).toContain('your solution is still the baseline: edit wordcount.cpp');
-  // ...a wrong one fails, with the first differing lines...
-  await git('checkout', '-q', '.');
-  await git(
-    'apply',
-    path.join(SUBMISSIONS_DIR, 'wrong_answer/separators-space-tab-newline-only.patch'),
-  );
-  const failing = await run('cmake', ['-P', 'check.cmake'], kit);
-  expect(failing.code).not.toBe(0);
-  expect(failing.output).toMatch(/first difference at line \d+, byte \d+/);
-  expect(failing.output).toMatch(/expected: ".*"\s*\(\d+ bytes\)\n\s+got: {6}".*"/);
-  // ...and a fast one is timed against the baseline.
-  await git('checkout', '-q', '.');
-  await git('apply', FAST_PATCH);
+
+  // 4. A faster solution, timed against the baseline by the kit (one pair: the format and that it
+  //    no longer says the solution is the baseline), and the patch exactly as the README makes it.
+  expect((await git('apply', FAST_PATCH)).code).toBe(0);
   const timed = await run('cmake', ['-DRUNS=1', '-P', 'time.cmake'], kit);
   expect(timed.code, timed.output).toBe(0);
   expect(timed.output).toMatch(/speedup \d+\.\d{3}x \(median of 1 pairwise ratios/);
-
-  // 4. The patch, exactly as the README makes it.
+  expect(timed.output).not.toContain('still the baseline');
   await git('add', '-A');
   const diff = await run('sh', ['-c', 'git diff --cached > my.patch'], kit);
   expect(diff.code).toBe(0);

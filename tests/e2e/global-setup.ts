@@ -77,9 +77,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await seed(database.db, { organizer: ORGANIZER, benchmark: () => ({ sizeBytes: 1 << 20 }) });
     // The organizer's setting, as the console writes it: no cachegrind (an -O3 rebuild of the
     // solution and a run of each side under valgrind: 30 and 19 s of two accepted linux-intel
-    // judgings of 79 and 62 s, at load 11-24). Only profile-views.spec.ts looks at its tables: it turns
-    // it on in the console for its submission; every other page says it was not run
-    // (contest-flow.spec.ts checks).
+    // judgings of 79 and 62 s, at load 11-24). Only contest-flow.spec.ts looks at its tables: it
+    // turns it on in the console and rejudges its submission; every other page says it was not run
+    // (its first test checks).
     await database.db.challenge.update({
       where: { slug: 'wordcount' },
       data: { cachegrind: false },

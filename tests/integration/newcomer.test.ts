@@ -283,7 +283,7 @@ afterAll(async () => {
  * The organizer's console setting (Settings: "cachegrind profile" off), through the function its
  * form's action calls, every other setting as the form shows it: no judging of this platform then
  * rebuilds both sides at -O3 and runs them under valgrind (its tables are read by no assertion
- * here; tests/e2e/profile-views.spec.ts reads them). The drill checks the judgings say so.
+ * here; tests/e2e/contest-flow.spec.ts reads them). The drill checks the judgings say so.
  */
 async function organizerTurnsCachegrindOff(pgPort: number): Promise<void> {
   const email = /organizer: (\S+@\S+)/.exec(output)?.[1];

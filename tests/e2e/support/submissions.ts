@@ -90,24 +90,32 @@ export async function waitForVerdictsByReloading(page: Page, verdict: string): P
 }
 
 /**
- * Records a target's stage as the page shows it (read every 100 ms; a stage lasts seconds), for
- * checking that the page moves through the stages by itself.
+ * Records a target's stage as the page shows it, for checking that the page moves through the
+ * stages by itself: a MutationObserver in the page notes every change of the stage's text (none is
+ * missed, however short), and `seen()` reads the list. Polling the element from here instead
+ * (every 100 ms, as this once did) cost a round trip to Chromium ten times a second for the whole
+ * judging. The list lives in this document: a reload empties it (the caller checks there is none).
  */
-export function watchStages(page: Page, target: string): { seen: string[]; stop(): void } {
-  const seen: string[] = [];
-  let stopped = false;
-  const stage = page.getByTestId(`stage-${target}`);
-  void (async () => {
-    while (!stopped && !page.isClosed()) {
-      const text = await stage.textContent({ timeout: 1_000 }).catch(() => null);
-      if (text && seen.at(-1) !== text) seen.push(text);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  })();
+export function watchStages(page: Page, target: string): { seen(): Promise<string[]> } {
+  const watching = page.evaluate(`(() => {
+    const seen = (window.__perfjudgeStages = []);
+    const read = () => {
+      const text = document.querySelector('[data-testid="stage-${target}"]')?.textContent;
+      if (text && seen[seen.length - 1] !== text) seen.push(text);
+    };
+    read();
+    new MutationObserver(read).observe(document.body, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+  })()`);
   return {
-    seen,
-    stop: () => {
-      stopped = true;
+    seen: async () => {
+      await watching;
+      const seen = await page.evaluate<string[] | undefined>('window.__perfjudgeStages');
+      if (!seen) throw new Error('the page was loaded again: the stages it showed are gone');
+      return seen;
     },
   };
 }
