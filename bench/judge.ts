@@ -11,7 +11,7 @@
 //                               (a Windows target takes only the portable steps: no posixOnly in
 //                               bench/ladder/steps.ts)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -36,7 +36,7 @@ import {
 } from './ladder/steps';
 import { createSandbox } from '../runner/sandbox';
 import { DEFAULT_CONFIDENCE, excessDrift, median } from '../lib/core/stats';
-import { describeNoiseFloor, noiseFloor } from './noise-floor';
+import { describeNoiseFloor, describeSideDrift, noiseFloor } from './noise-floor';
 import { judgeCost } from './judge-cost';
 import { describeProjection, projectProfileShare } from './profile-projection';
 import type { HostSharing } from '../runner/judge/judging-context';
@@ -342,6 +342,7 @@ function conditionTable(
   lines.push(
     `  wall time per judging: ${seconds.map((x) => x.toFixed(0)).join(' ')} s (median ${median(seconds).toFixed(0)} s)`,
   );
+  lines.push(...describeSideDrift(judgings));
   const target = load === 'none' ? 0.02 : 0.03;
   lines.push(...describeNoiseFloor(noiseFloor(judgings, target), target));
   return lines;
@@ -378,7 +379,10 @@ async function reproducibility(challenge: Challenge, options: Options): Promise<
     } finally {
       stop();
     }
-    const table = conditionTable(load, judgings, quietMedian);
+    // Every run of every judging, for a look afterwards (the table shows only summaries).
+    const saved = path.join(DATA_DIR, `reproducibility-${load}-${new Date().toISOString()}.json`);
+    await writeFile(saved, JSON.stringify(judgings));
+    const table = [...conditionTable(load, judgings, quietMedian), `  every run: ${saved}`];
     console.log(table.join('\n'));
     tables.push(...table);
     if (load === 'none') {

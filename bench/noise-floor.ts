@@ -26,6 +26,11 @@ const MEDIAN_EFFICIENCY = Math.sqrt(Math.PI / 2);
 
 /** Wall-time ratios (baseline / solution) of the timed pairs that were kept, in pair order. */
 export function cleanPairRatios(result: JudgingResult): number[] {
+  return cleanPairs(result).map((p) => p.B / p.S);
+}
+
+/** The kept pairs' wall times in pair order: what `sideDrift` looks at. */
+function cleanPairs(result: JudgingResult): { B: number; S: number }[] {
   const runs = result.stages.measure?.runs ?? [];
   const byPair = new Map<number, { B?: number; S?: number }>();
   for (const run of runs) {
@@ -34,7 +39,49 @@ export function cleanPairRatios(result: JudgingResult): number[] {
     entry[run.side === 'baseline' ? 'B' : 'S'] = run.stats.wallMs;
     byPair.set(run.pair, entry);
   }
-  return [...byPair.values()].flatMap((p) => (p.B && p.S ? [p.B / p.S] : []));
+  return [...byPair.values()].flatMap((p) => (p.B && p.S ? [{ B: p.B, S: p.S }] : []));
+}
+
+/** Lag-1 autocorrelation of a series (null below 8 values). */
+function lag1(xs: readonly number[]): number | null {
+  if (xs.length < 8) return null;
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  let num = 0;
+  let den = 0;
+  xs.forEach((x, i) => {
+    den += (x - mean) ** 2;
+    if (i > 0) num += (x - mean) * (xs[i - 1]! - mean);
+  });
+  return den === 0 ? null : num / den;
+}
+
+/**
+ * Where a spread between judgings came from, one line per judging: each side's median time (which
+ * side moved between judgings), the speedup of the first and the second half of its pairs (drift
+ * within the judging) and the lag-1 autocorrelation of its pairs' log-ratios (pairs that are not
+ * independent make an interval narrower than it should be).
+ */
+export function describeSideDrift(judgings: readonly { result: JudgingResult }[]): string[] {
+  const lines = [
+    '  #  baseline ms  solution ms  speedup 1st half → 2nd half  lag-1 autocorrelation of log-ratios',
+  ];
+  judgings.forEach((j, i) => {
+    const pairs = cleanPairs(j.result);
+    if (pairs.length < 2) return;
+    const half = Math.floor(pairs.length / 2);
+    const halfSpeedup = (ps: typeof pairs) => median(ps.map((p) => p.B / p.S)).toFixed(3);
+    const rho = lag1(pairs.map((p) => Math.log(p.B / p.S)));
+    lines.push(
+      `  ${i + 1}  ${median(pairs.map((p) => p.B))
+        .toFixed(1)
+        .padStart(11)}  ${median(pairs.map((p) => p.S))
+        .toFixed(1)
+        .padStart(11)}  ` +
+        `${halfSpeedup(pairs.slice(0, half))} → ${halfSpeedup(pairs.slice(half))}`.padEnd(28) +
+        `  ${rho === null ? '-' : rho.toFixed(2)}`,
+    );
+  });
+  return lines;
 }
 
 /** A robust per-pair coefficient of variation: 1.4826 · the median absolute deviation of log ratios. */
