@@ -29,7 +29,7 @@ export function cleanPairRatios(result: JudgingResult): number[] {
   return cleanPairs(result).map((p) => p.B / p.S);
 }
 
-/** The kept pairs' wall times in pair order: what `sideDrift` looks at. */
+/** The kept pairs' wall times in pair order: what `describeSideDrift` looks at. */
 function cleanPairs(result: JudgingResult): { B: number; S: number }[] {
   const runs = result.stages.measure?.runs ?? [];
   const byPair = new Map<number, { B?: number; S?: number }>();

@@ -3,7 +3,7 @@
 // target when judgings are simulated with that noise.
 import { describe, expect, it } from 'vitest';
 import type { JudgingResult } from '../../contracts';
-import { cleanPairRatios, noiseFloor } from '../../bench/noise-floor';
+import { cleanPairRatios, describeSideDrift, noiseFloor } from '../../bench/noise-floor';
 import { createRng, median } from '../../lib/core/stats';
 
 interface SimulatedPair {
@@ -78,5 +78,30 @@ describe('noise floor', () => {
   it('says nothing from fewer than five clean pairs', () => {
     const result = resultOf([{ ratio: 1.2 }, { ratio: 1.3 }, { ratio: 5, discarded: true }]);
     expect(noiseFloor([{ result, seconds: 10 }], 0.02)).toBeNull();
+  });
+});
+
+describe('where a spread came from (describeSideDrift)', () => {
+  it('shows a drift within a judging in its halves and its lag-1 autocorrelation, from clean pairs only', () => {
+    // The ratio climbs from 1.2 to 1.4 over 40 pairs: a drift the halves and the correlation show.
+    const drifting = Array.from({ length: 40 }, (_, i) => ({ ratio: 1.2 + (0.2 * i) / 39 }));
+    // Alternating ratios: independent-looking halves, a strongly negative autocorrelation.
+    const alternating = Array.from({ length: 40 }, (_, i) => ({ ratio: i % 2 ? 1.4 : 1.2 }));
+    const disturbed = [{ ratio: 9, discarded: true }];
+    const [header, first, second] = describeSideDrift([
+      { result: resultOf([...disturbed, ...drifting]) },
+      { result: resultOf(alternating) },
+    ]);
+    expect(header).toContain('lag-1 autocorrelation');
+    const [n1, b1, s1, h1, , h2, rho1] = first!.trim().split(/\s+/);
+    expect([n1, s1]).toEqual(['1', '1000.0']);
+    // The baseline's median is that of the 40 clean pairs: the discarded 9000 ms run is left out.
+    expect(Number(b1)).toBeCloseTo(1300, 0);
+    expect(Number(h1)).toBeLessThan(1.26);
+    expect(Number(h2)).toBeGreaterThan(1.34);
+    expect(Number(rho1)).toBeGreaterThan(0.8);
+    const fields = second!.trim().split(/\s+/);
+    expect(Number(fields[3])).toBeCloseTo(Number(fields[5]), 6);
+    expect(Number(fields[6])).toBeLessThan(-0.9);
   });
 });
