@@ -405,8 +405,9 @@ export async function handBackJob(
   settings: Pick<JudgingSettings, 'log'>,
   why: string,
 ): Promise<never> {
-  settings.log(`job ${job.id}: handed back to the queue (${why})`);
+  // Logged once it is true: a hand-back that Redis did not confirm leaves the job to its lock.
   await job.moveToWait(token);
+  settings.log(`job ${job.id}: handed back to the queue (${why})`);
   throw new WaitingError();
 }
 

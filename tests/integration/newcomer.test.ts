@@ -460,6 +460,9 @@ function asContestant(
   });
 }
 
+/** What a judging refused on a busy host says (runner/judge, the clean-share rule). */
+const TOO_BUSY = /JUDGE_ERROR: judge error: the judge host was too busy/;
+
 /** Writes a file the contestant owns (their editor, in effect). */
 async function writeAs(c: Contestant, file: string, text: string): Promise<void> {
   await writeFile(file, text, { mode: 0o600 });
@@ -475,7 +478,11 @@ async function contestantPath(c: Contestant, token: string): Promise<Record<stri
   const shown: Record<string, string> = {};
   const step = async (name: string, cwd: string, command: string, args: string[]) => {
     const began = Date.now();
-    const result = await asContestant(c, cwd, command, args);
+    let result = await asContestant(c, cwd, command, args);
+    // A judge that finds its CPU busy refuses rather than time unfairly (docs/judging.md, "How the
+    // judge guards against noise"), and a contestant runs it again; on a loaded CI host so does this.
+    for (let again = 0; again < 2 && TOO_BUSY.test(result.output); again++)
+      result = await asContestant(c, cwd, command, args);
     timings[`contestant ${name}`] = (Date.now() - began) / 1000;
     shown[name] = result.output;
     expect(result.code, `${name}: ${result.output.slice(-4000)}`).toBe(0);

@@ -137,7 +137,9 @@ describe('runner faults', () => {
   }, 150_000);
 
   it('SIGTERM past the grace period: the judging is cancelled and its job handed back, exit 0', async () => {
-    const runner = startRunner('runner-grace', ['--grace-seconds', '4']);
+    // 6 s: 3 for the judging, 3 to cancel it and hand its job back (shutdownBudget): 2 s to hand
+    // back was too little once on a loaded CI host, and the job stayed active until its lock expired.
+    const runner = startRunner('runner-grace', ['--grace-seconds', '6']);
     await progressOf(second, (p) => p.stage === 'build');
     runner.stop('SIGTERM');
     expect(await runner.exited).toEqual({ code: 0, signal: null });
