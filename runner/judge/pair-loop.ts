@@ -125,6 +125,6 @@ export function tooBusyMessage(loop: PairLoop): string {
   return (
     `the judge host was too busy to time this judging fairly: ${describeDiscards(loop.discarded, loop.reasons)} ` +
     `of ${loop.all.length} were disturbed by other work on the pinned CPU, ${why} ` +
-    "(the host's fault, not the solution's; the queue retries it later)"
+    "(the host's fault, not the solution's: the platform's queue retries it later; run a local judging again once the host is quieter)"
   );
 }
