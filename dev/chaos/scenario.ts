@@ -391,9 +391,14 @@ async function inject(drill: Drill, fault: PlannedFault): Promise<string> {
       await sleep(fault.downMs);
       await drill.scorer.start();
       return `scorer killed (-9), started again after ${fault.downMs} ms`;
-    case 'second-scorer':
+    case 'second-scorer': {
       await drill.secondScorer.start();
+      // It says so once it has read the database's definition, which its start-up does not await:
+      // wait for that (bounded), so a drill that settles right after this fault still hears it.
+      const deadline = Date.now() + SECOND_SCORER_WARNING_MS;
+      while (!saysItDiffers(drill.secondScorer) && Date.now() < deadline) await sleep(200);
       return 'a second scorer started with a 256 MiB benchmark size and another seed';
+    }
     case 'redis-flush': {
       const keys = await flushKeys(drill.redis, `${drill.prefix}:*`);
       return `Redis lost the drill's ${keys} keys at once`;
@@ -463,7 +468,6 @@ async function collect(drill: Drill, definition: JobBenchmark): Promise<ChaosRec
   const killed = new Map<string, number>();
   for (const slot of runners)
     for (const [incarnation, at] of slot.killedAt) killed.set(`${slot.name}#${incarnation}`, at);
-  const secondOutput = drill.secondScorer.lines.map((l) => l.line).join('\n');
   return {
     definition: { start: definition, end },
     submissions,
@@ -483,10 +487,18 @@ async function collect(drill: Drill, definition: JobBenchmark): Promise<ChaosRec
     faults: drill.faults,
     health: drill.health,
     healthGraceMs: HEALTH_GRACE_MS,
-    secondScorerWarned: drill.secondScorer.lines.length
-      ? /environment differs from the contest's benchmark definition/.test(secondOutput)
-      : null,
+    secondScorerWarned: drill.secondScorer.lines.length ? saysItDiffers(drill.secondScorer) : null,
   };
+}
+
+/** How long the second-scorer fault waits for that scorer's warning before the drill goes on. */
+const SECOND_SCORER_WARNING_MS = 30_000;
+
+/** Whether a scorer said its environment asks for another benchmark definition than the database's. */
+function saysItDiffers(slot: ServiceSlot): boolean {
+  return slot.lines.some((l) =>
+    /environment differs from the contest's benchmark definition/.test(l.line),
+  );
 }
 
 function allSlots(drill: Drill): ServiceSlot[] {

@@ -143,29 +143,35 @@ test('from the challenge page to a verdict with the kit and the packed CLI only'
     PERFJUDGE_HOST_LOCK: path.join(outside, 'judging.lock'),
   };
 
-  // 6. Judged locally, the server's way (tiny inputs and few pairs: development mode).
-  const judged = await run(
-    perfjudge,
-    [
-      'judge',
-      '--challenge',
-      'wordcount',
-      '--patch',
-      'my.patch',
-      '--input-size',
-      '1MiB',
-      '--public-size',
-      '256KiB',
-      '--runs',
-      '3',
-      // docs/contestants.md's quicker loop: cachegrind's rebuild and runs were about half of this
-      // judging; the judge's cachegrind is tested in tests/integration (cachegrind, measurement-depth).
-      '--no-cachegrind',
-      '--quiet',
-    ],
-    kit,
-    cliEnv,
-  );
+  // 6. Judged locally, the server's way (tiny inputs and few pairs: development mode). A judge
+  //    that finds its CPU busy refuses rather than time unfairly, and the contestant runs it again
+  //    (docs/judging.md, "How the judge guards against noise"); on a loaded CI host so does this.
+  const judgeLocally = () =>
+    run(
+      perfjudge,
+      [
+        'judge',
+        '--challenge',
+        'wordcount',
+        '--patch',
+        'my.patch',
+        '--input-size',
+        '1MiB',
+        '--public-size',
+        '256KiB',
+        '--runs',
+        '3',
+        // docs/contestants.md's quicker loop: cachegrind's rebuild and runs were about half of this
+        // judging; the judge's cachegrind is tested in tests/integration (cachegrind, measurement-depth).
+        '--no-cachegrind',
+        '--quiet',
+      ],
+      kit,
+      cliEnv,
+    );
+  let judged = await judgeLocally();
+  for (let again = 0; again < 2 && /the judge host was too busy/.test(judged.output); again++)
+    judged = await judgeLocally();
   expect(judged.output).toContain('ACCEPTED');
   expect(judged.output).toMatch(/Speedup \d+\.\d{3}×/);
   expect(judged.code, judged.output).toBe(0);
